@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServerConfig } from './config.ts';
+import type { Db } from './db/client.ts';
+import { getOrCreateSecret } from './db/seed.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { startJobWorker, type JobHandler } from './lib/jobs.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { accessPlugin, type Authenticator } from './plugins/access.ts';
+import { clientPlugin } from './plugins/client.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+
+export interface AppOptions {
+  config: ServerConfig;
+  db: Db;
+  /** Pino options or an existing logger; tests pass `false` or a silent level. */
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  clock?: Clock;
+  /** Run the background job worker (off in most tests, which drive jobs directly). */
+  runJobs?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: ServerConfig;
+    db: Db;
+    clock: Clock;
+    secrets: { jwt: string; persist: string };
+    jobs: { poke(): void };
+  }
+}
+
+/** Fields never written to the log. */
+const redact = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.newPassword',
+  '*.confirmNewPassword',
+  '*.confirmPassword',
+  '*.enteredOTP',
+  '*.refreshToken',
+  '*.token',
+];
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, db } = options;
+  const loggerOption =
+    options.logger === undefined ? { level: config.logLevel, redact } : options.logger;
+  const isLoggerInstance = typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
+  const app = Fastify({
+    ...(isLoggerInstance
+      ? { loggerInstance: loggerOption as FastifyBaseLogger }
+      : { logger: loggerOption as FastifyServerOptions['logger'] }),
+    genReqId: () => randomUUID(),
+    requestIdHeader: 'x-request-id',
+    // In-flight requests finish on close; idle keep-alive sockets are dropped so close never hangs.
+    forceCloseConnections: 'idle',
+    trustProxy: false,
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+  });
+
+  const secrets = {
+    jwt: config.jwtSecret ?? (await getOrCreateSecret(db, 'jwt_secret')),
+    persist: config.persistSecret ?? (await getOrCreateSecret(db, 'persist_secret', 32)),
+  };
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('clock', options.clock ?? systemClock);
+  app.decorate('secrets', secrets);
+
+  const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
+  app.decorate('mailer', mailer);
+
+  const jobHandlers: Record<string, JobHandler> = { 'mail.send': mailer.retryHandler };
+  const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
+  app.decorate('jobs', { poke: () => worker?.poke() });
+  app.addHook('onClose', async () => {
+    await worker?.stop();
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(openApiPlugin, { version: config.version });
+  const authenticator: Authenticator | undefined = undefined;
+  await app.register(accessPlugin, { authenticator });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db, version: config.version });
+    },
+    { prefix: '/api' },
+  );
+
+  if (mailer.mode === 'outbox' && !config.production) await app.register(devMailboxPlugin, { db });
+  await app.register(clientPlugin, { config, persistSecret: secrets.persist });
+  return app;
+}

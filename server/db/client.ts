@@ -1,0 +1,154 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import pg from 'pg';
+
+/**
+ * The one database handle every repository takes. Two implementations speak the same
+ * PostgreSQL dialect: embedded PGlite (default) and a real server through `pg`
+ * (docs/decisions/0002-sql-without-an-orm.md).
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  /** Runs a script of several statements without parameters (migrations, seeds). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` in one transaction; rolls back when it throws. */
+  transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
+  /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+// int8 (counts, sums) as JS numbers, like PGlite does; values beyond 2^53 are not used here.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export interface OpenDbOptions {
+  databaseUrl?: string;
+  /** PGlite data directory; `undefined` or 'memory://' keeps it in memory. */
+  dataDir?: string;
+  /** A dumped PGlite data directory to start from (tests clone a migrated template). */
+  loadDataDir?: Blob;
+  poolSize?: number;
+}
+
+export async function openDb(options: OpenDbOptions): Promise<Db> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10);
+  return openPglite(options.dataDir, options.loadDataDir);
+}
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<Db> {
+  if (dataDir && !dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+  const lite = await PGlite.create(dataDir, { extensions: { pg_trgm }, loadDataDir });
+  const normalise = <T>(r: { rows: T[]; affectedRows?: number }): QueryResult<T> => ({
+    rows: r.rows,
+    rowCount: r.affectedRows ?? r.rows.length,
+  });
+  return {
+    kind: 'pglite',
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return normalise(await lite.query<T>(sql, params as unknown[]));
+    },
+    async transaction<R>(fn: (tx: Queryable) => Promise<R>) {
+      return lite.transaction(async (tx) =>
+        fn({
+          async query<T>(sql: string, params: readonly unknown[] = []) {
+            return normalise(await tx.query<T>(sql, params as unknown[]));
+          },
+          async exec(sql: string) {
+            await tx.exec(sql);
+          },
+        }),
+      );
+    },
+    async exec(sql: string) {
+      await lite.exec(sql);
+    },
+    async listen(channel, onPayload) {
+      const unsubscribe = await lite.listen(channel, onPayload);
+      return async () => unsubscribe();
+    },
+    async close() {
+      if (!lite.closed) await lite.close();
+    },
+  };
+}
+
+async function openPostgres(connectionString: string, max: number): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max });
+  // An idle client failing (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  await pool.query('select 1');
+  let listener: pg.Client | undefined;
+  const handlers = new Map<string, Set<(payload: string) => void>>();
+
+  async function listenerClient(): Promise<pg.Client> {
+    if (listener) return listener;
+    const client = new pg.Client({ connectionString });
+    client.on('error', () => {});
+    await client.connect();
+    client.on('notification', (msg) => {
+      for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+    });
+    listener = client;
+    return client;
+  }
+
+  return {
+    kind: 'postgres',
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      const r = await pool.query(sql, params as unknown[]);
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+    },
+    async transaction<R>(fn: (tx: Queryable) => Promise<R>) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn({
+          async query<T>(sql: string, params: readonly unknown[] = []) {
+            const r = await client.query(sql, params as unknown[]);
+            return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+          },
+          async exec(sql: string) {
+            await client.query(sql);
+          },
+        });
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async listen(channel, onPayload) {
+      const client = await listenerClient();
+      let set = handlers.get(channel);
+      if (!set) {
+        set = new Set();
+        handlers.set(channel, set);
+        await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set.delete(onPayload);
+      };
+    },
+    async close() {
+      await listener?.end().catch(() => {});
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { ServerConfig } from '#server/config.ts';
+import { errorBody } from './errors.ts';
+
+/** The runtime configuration object of ARCHITECTURE.md §5, as the browser receives it. */
+export function runtimeConfig(config: ServerConfig, persistSecret: string) {
+  const services = Object.fromEntries(
+    Object.entries(config.services).map(([name, url]) => [`${name}Service`, url]),
+  ) as Record<`${keyof ServerConfig['services']}Service`, string>;
+  return {
+    ...services,
+    fontFamily: config.ui.fontFamily,
+    i18n: config.ui.i18n,
+    mode: config.ui.mode,
+    presetColor: config.ui.presetColor,
+    themeDirection: config.ui.themeDirection,
+    miniDrawer: config.ui.miniDrawer,
+    container: config.ui.container,
+    defaultPath: config.ui.defaultPath,
+    persistSecret,
+    productKey: config.ui.productKey,
+    version: config.version,
+  };
+}
+
+export type RuntimeConfig = ReturnType<typeof runtimeConfig>;
+
+interface ClientOptions {
+  config: ServerConfig;
+  persistSecret: string;
+}
+
+/**
+ * Serves the built SPA: hashed assets with a long cache, `index.html` for every other GET
+ * that asks for a page (history fallback), `/meta.json` for the version check and
+ * `/config.js` for the runtime configuration. Unknown `/api/*` paths answer 404 in the
+ * spec's error shape.
+ */
+export const clientPlugin = fp(async function client(app: FastifyInstance, { config, persistSecret }: ClientOptions) {
+  const indexFile = path.join(config.clientDir, 'index.html');
+  const hasClient = existsSync(indexFile);
+  if (!hasClient) app.log.warn({ clientDir: config.clientDir }, 'no built client found; run `npm run build`');
+  const indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : '';
+
+  app.get('/meta.json', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { version: config.version };
+  });
+
+  const configScript = `window.__APP_CONFIG__ = ${JSON.stringify(runtimeConfig(config, persistSecret)).replace(/</g, '\\u003c')};\n`;
+  app.get('/config.js', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store').type('text/javascript; charset=utf-8');
+    return configScript;
+  });
+
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: config.clientDir,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      // Vite puts content-hashed files under /assets: safe to cache for a year.
+      setHeaders(reply, filePath) {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  }
+
+  const sendIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+
+  app.get('/', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+    if (!hasClient) return reply.status(503).type('text/plain').send('The client is not built. Run `npm run build`.');
+    return sendIndex(reply);
+  });
+
+  app.setNotFoundHandler(async (request: FastifyRequest, reply: FastifyReply) => {
+    const pathname = request.url.split('?')[0];
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !pathname.startsWith('/api/') &&
+      pathname !== '/api' &&
+      !pathname.startsWith('/assets/') &&
+      !path.extname(pathname) &&
+      hasClient;
+    if (wantsPage) return sendIndex(reply);
+    return reply
+      .status(404)
+      .send(errorBody(404, [`The resource ${request.method} ${pathname} was not found.`], `${request.method} ${pathname}`));
+  });
+});

@@ -1,0 +1,25 @@
+import { Suspense } from 'react';
+import { Route, Routes } from 'react-router';
+import { lazyChunk } from '#src/lib/lazy-chunk.ts';
+import { ScrollToTop } from './scroll-to-top.tsx';
+import { DashboardLayout, PageLoader } from './shell/dashboard-layout.tsx';
+
+const DashboardPage = lazyChunk(() => import('#src/features/dashboard/dashboard-page.tsx'));
+const NotFoundPage = lazyChunk(() => import('./not-found-page.tsx'));
+
+/** The main application: the lazily loaded chunk rendered inside the router (spec §2). */
+export default function App() {
+  return (
+    <>
+      <ScrollToTop />
+      <Suspense fallback={<PageLoader />}>
+        <Routes>
+          <Route element={<DashboardLayout />}>
+            <Route index element={<DashboardPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { css } from '#styled-system/css';
+import { Icon } from '#src/components/ui/icons.tsx';
+import { findNavItem, type NavGroup } from '../navigation.ts';
+import { menuStore } from '../stores/menu-store.ts';
+
+const list = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1', listStyle: 'none', m: 0, p: 0, fontSize: 'sm' });
+const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { transform: 'scaleX(-1)' } });
+
+/** Home › group › page, then any dynamic crumbs a screen set (e.g. a ticket title). */
+export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const dynamic = useSelector(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
+  const match = findNavItem(pathname, groups);
+
+  const crumbs: Array<{ label: string; to?: string }> = [{ label: t('shell.home'), to: '/' }];
+  if (match) {
+    crumbs.push({ label: t(match.group.titleKey, { ns: match.group.ns ?? 'common' }) });
+    crumbs.push({ label: t(match.item.titleKey, { ns: match.item.ns ?? 'common' }), to: match.item.url });
+  }
+  for (const crumb of dynamic ?? []) crumbs.push({ label: crumb.title, to: crumb.path });
+
+  return (
+    <nav aria-label={t('shell.breadcrumb')} data-testid="breadcrumbs" className={css({ mb: '4' })}>
+      <ol className={list}>
+        {crumbs.map((crumb, index) => {
+          const last = index === crumbs.length - 1;
+          return (
+            <li key={`${index}-${crumb.label}`} className={css({ display: 'inline-flex', alignItems: 'center', gap: '1' })}>
+              {index > 0 ? (
+                <span className={separator}>
+                  <Icon name="chevron" size={16} />
+                </span>
+              ) : null}
+              {last || !crumb.to ? (
+                <span aria-current={last ? 'page' : undefined} className={css({ color: last ? 'fg.default' : 'fg.muted' })}>
+                  {crumb.label}
+                </span>
+              ) : (
+                <Link to={crumb.to} className={css({ color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
+                  {crumb.label}
+                </Link>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

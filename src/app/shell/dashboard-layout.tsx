@@ -1,0 +1,75 @@
+import { useSelector } from '@xstate/react';
+import { Suspense, useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet } from 'react-router';
+import { css, cx } from '#styled-system/css';
+import { Spinner } from '#src/components/ui/spinner.tsx';
+import { useIsLargeScreen } from '#src/lib/use-media-query.ts';
+import { visibleNavigation } from '../navigation.ts';
+import { layoutConfigStore } from '../stores/layout-config-store.ts';
+import { menuStore } from '../stores/menu-store.ts';
+import { AppHeader } from './header.tsx';
+import { AppDrawer } from './drawer.tsx';
+import { Breadcrumbs } from './breadcrumbs.tsx';
+
+const skipLink = css({
+  position: 'absolute',
+  insetInlineStart: '2',
+  top: '-20',
+  zIndex: 'skipLink',
+  px: '4',
+  py: '2',
+  bg: 'primary.main',
+  color: 'primary.contrast',
+  borderRadius: 'md',
+  _focus: { top: '2' },
+});
+
+export function PageLoader() {
+  const { t } = useTranslation();
+  return (
+    <div className={css({ display: 'flex', justifyContent: 'center', py: '16' })}>
+      <Spinner size="lg" label={t('shell.loading')} />
+    </div>
+  );
+}
+
+/** The dashboard layout of spec §2: header, side drawer, breadcrumbs and the content container. */
+export function DashboardLayout() {
+  const { t } = useTranslation();
+  const large = useIsLargeScreen();
+  const miniDrawer = useSelector(layoutConfigStore, (s) => s.context.miniDrawer);
+  const container = useSelector(layoutConfigStore, (s) => s.context.container);
+  // Permissions arrive with sign-in; until then only entries that need none are shown.
+  const groups = visibleNavigation(() => false);
+
+  // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.
+  useEffect(() => {
+    menuStore.trigger.openDrawer({ drawerOpen: large && !miniDrawer });
+  }, [large, miniDrawer]);
+
+  return (
+    <div className={css({ display: 'flex', minHeight: '100vh' })}>
+      <a href="#main-content" className={skipLink}>
+        {t('shell.skipToContent')}
+      </a>
+      <AppDrawer groups={groups} large={large} miniDrawer={miniDrawer} />
+      <div className={css({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' })}>
+        <AppHeader />
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className={cx(
+            css({ flex: 1, p: { base: '3', sm: '5' }, outline: 'none' }),
+            container && css({ maxWidth: '1200px', mx: 'auto', width: '100%' }),
+          )}
+        >
+          <Breadcrumbs groups={groups} />
+          <Suspense fallback={<PageLoader />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,175 @@
+import { Dialog } from '@ark-ui/react/dialog';
+import { Portal } from '@ark-ui/react/portal';
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { NavLink, useLocation } from 'react-router';
+import { css, cx } from '#styled-system/css';
+import { Icon } from '#src/components/ui/icons.tsx';
+import { findNavItem, type NavGroup } from '../navigation.ts';
+import { menuStore } from '../stores/menu-store.ts';
+
+const navLink = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  minHeight: '11',
+  px: '4',
+  mx: '2',
+  borderRadius: 'md',
+  color: 'fg.default',
+  textDecoration: 'none',
+  fontSize: 'sm',
+  _hover: { bg: 'bg.hover' },
+  '&[aria-current=page]': { bg: 'primary.lighter', color: 'primary.dark', fontWeight: 'semibold' },
+});
+
+const groupTitle = css({
+  px: '6',
+  pt: '4',
+  pb: '1',
+  fontSize: 'xs',
+  fontWeight: 'semibold',
+  textTransform: 'uppercase',
+  letterSpacing: 'wide',
+  color: 'fg.muted',
+});
+
+/** The list of navigation groups; `mini` shows icons only (60 px drawer). */
+function DrawerNav({ groups, mini, onNavigate }: { groups: NavGroup[]; mini: boolean; onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const current = findNavItem(pathname, groups);
+  return (
+    <nav aria-label={t('shell.mainNavigation')} className={css({ py: '2' })}>
+      {groups.map((group) => (
+        <div key={group.id} role="group" aria-labelledby={mini ? undefined : `nav-group-${group.id}`}>
+          {mini ? null : (
+            <div id={`nav-group-${group.id}`} className={groupTitle}>
+              {t(group.titleKey, { ns: group.ns ?? 'common' })}
+            </div>
+          )}
+          <ul className={css({ listStyle: 'none', m: 0, p: 0 })}>
+            {group.children.map((item) => {
+              const title = t(item.titleKey, { ns: item.ns ?? 'common' });
+              return (
+                <li key={item.id}>
+                  <NavLink
+                    to={item.url}
+                    end={item.url === '/'}
+                    className={cx(navLink, mini && css({ justifyContent: 'center', px: '0' }))}
+                    aria-current={current?.item.id === item.id ? 'page' : undefined}
+                    aria-label={mini ? title : undefined}
+                    title={mini ? title : undefined}
+                    onClick={() => {
+                      menuStore.trigger.activeItem({ openItem: [item.id] });
+                      onNavigate?.();
+                    }}
+                  >
+                    <Icon name={item.icon} />
+                    {mini ? null : <span>{title}</span>}
+                  </NavLink>
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}
+
+const drawerPanel = css({
+  position: 'sticky',
+  top: 0,
+  height: '100vh',
+  flexShrink: 0,
+  overflowY: 'auto',
+  overflowX: 'hidden',
+  bg: 'bg.surface',
+  borderInlineEndWidth: '1px',
+  borderColor: 'border',
+  transitionProperty: 'width',
+  transitionDuration: 'enter',
+});
+
+const brand = css({
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  minHeight: 'toolbar',
+  px: '4',
+  fontWeight: 'bold',
+  fontSize: 'lg',
+  color: 'primary.main',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
+
+function Brand({ mini }: { mini: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className={cx(brand, mini && css({ justifyContent: 'center', px: '0' }))}>
+      <img src="/favicon.svg" alt="" width={28} height={28} />
+      {mini ? null : <span>{t('app.name')}</span>}
+    </div>
+  );
+}
+
+/**
+ * The side drawer: persistent from lg up (260 px, or 60 px mini when closed with the mini
+ * drawer on, hidden when closed otherwise), a temporary modal drawer below lg.
+ */
+export function AppDrawer({ groups, large, miniDrawer }: { groups: NavGroup[]; large: boolean; miniDrawer: boolean }) {
+  const { t } = useTranslation();
+  const drawerOpen = useSelector(menuStore, (s) => s.context.drawerOpen);
+
+  if (large) {
+    const mini = !drawerOpen && miniDrawer;
+    if (!drawerOpen && !miniDrawer) return null;
+    return (
+      <aside
+        id="app-drawer"
+        data-testid="app-drawer"
+        data-variant={mini ? 'mini' : 'persistent'}
+        className={drawerPanel}
+        style={{ width: mini ? 60 : 260 }}
+      >
+        <Brand mini={mini} />
+        <DrawerNav groups={groups} mini={mini} />
+      </aside>
+    );
+  }
+
+  return (
+    <Dialog.Root
+      open={drawerOpen}
+      onOpenChange={(details) => menuStore.trigger.openDrawer({ drawerOpen: details.open })}
+      lazyMount
+      unmountOnExit
+    >
+      <Portal>
+        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(0,0,0,0.4)', zIndex: 'overlay' })} />
+        <Dialog.Positioner className={css({ position: 'fixed', insetBlock: 0, insetInlineStart: 0, zIndex: 'modal' })}>
+          <Dialog.Content
+            id="app-drawer"
+            data-testid="app-drawer"
+            data-variant="temporary"
+            aria-label={t('shell.mainNavigation')}
+            className={css({ width: 'drawer', height: '100vh', overflowY: 'auto', bg: 'bg.surface', boxShadow: 'xl' })}
+          >
+            <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', pe: '2' })}>
+              <Brand mini={false} />
+              <Dialog.CloseTrigger
+                aria-label={t('shell.closeMenu')}
+                className={css({ p: '2', borderRadius: 'md', cursor: 'pointer', _hover: { bg: 'bg.hover' } })}
+              >
+                <Icon name="close" />
+              </Dialog.CloseTrigger>
+            </div>
+            <DrawerNav groups={groups} mini={false} onNavigate={() => menuStore.trigger.openDrawer({ drawerOpen: false })} />
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
