@@ -26,6 +26,8 @@ export interface Db extends Queryable {
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PGlite only: the whole data directory as a tarball (tests clone a migrated template). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 // int8 (counts, sums) as JS numbers, like PGlite does; values beyond 2^53 are not used here.
@@ -78,6 +80,9 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
     },
     async close() {
       if (!lite.closed) await lite.close();
+    },
+    async dumpDataDir() {
+      return lite.dumpDataDir('none');
     },
   };
 }

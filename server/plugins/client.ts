@@ -63,6 +63,8 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
       prefix: '/',
       index: false,
       wildcard: false,
+      // scripts/compress-assets.mjs writes .br/.gz beside each asset at build time.
+      preCompressed: true,
       // Vite puts content-hashed files under /assets: safe to cache for a year.
       setHeaders(reply, filePath) {
         reply.header(

@@ -1,6 +1,5 @@
-import { Dialog } from '@ark-ui/react/dialog';
-import { Portal } from '@ark-ui/react/portal';
 import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink, useLocation } from 'react-router';
 import { css, cx } from '#styled-system/css';
@@ -140,36 +139,68 @@ export function AppDrawer({ groups, large, miniDrawer }: { groups: NavGroup[]; l
     );
   }
 
+  return <TemporaryDrawer groups={groups} open={drawerOpen} />;
+}
+
+const temporaryDialog = css({
+  m: 0,
+  p: 0,
+  border: 'none',
+  width: 'drawer',
+  maxWidth: '100vw',
+  height: '100vh',
+  maxHeight: '100vh',
+  insetInlineStart: 0,
+  insetInlineEnd: 'auto',
+  overflowY: 'auto',
+  bg: 'bg.surface',
+  color: 'fg.default',
+  boxShadow: 'xl',
+  '&::backdrop': { bg: 'rgba(0,0,0,0.4)' },
+});
+
+/**
+ * Below lg: a modal drawer on the native <dialog>, which makes the page behind it inert,
+ * keeps focus inside and closes on Escape; a click on the backdrop closes it too.
+ */
+function TemporaryDrawer({ groups, open }: { groups: NavGroup[]; open: boolean }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDialogElement>(null);
+  const close = () => menuStore.trigger.openDrawer({ drawerOpen: false });
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  if (!open) return null;
   return (
-    <Dialog.Root
-      open={drawerOpen}
-      onOpenChange={(details) => menuStore.trigger.openDrawer({ drawerOpen: details.open })}
-      lazyMount
-      unmountOnExit
+    <dialog
+      ref={ref}
+      id="app-drawer"
+      data-testid="app-drawer"
+      data-variant="temporary"
+      aria-label={t('shell.mainNavigation')}
+      className={temporaryDialog}
+      onClose={close}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) close();
+      }}
     >
-      <Portal>
-        <Dialog.Backdrop className={css({ position: 'fixed', inset: 0, bg: 'rgba(0,0,0,0.4)', zIndex: 'overlay' })} />
-        <Dialog.Positioner className={css({ position: 'fixed', insetBlock: 0, insetInlineStart: 0, zIndex: 'modal' })}>
-          <Dialog.Content
-            id="app-drawer"
-            data-testid="app-drawer"
-            data-variant="temporary"
-            aria-label={t('shell.mainNavigation')}
-            className={css({ width: 'drawer', height: '100vh', overflowY: 'auto', bg: 'bg.surface', boxShadow: 'xl' })}
-          >
-            <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', pe: '2' })}>
-              <Brand mini={false} />
-              <Dialog.CloseTrigger
-                aria-label={t('shell.closeMenu')}
-                className={css({ p: '2', borderRadius: 'md', cursor: 'pointer', _hover: { bg: 'bg.hover' } })}
-              >
-                <Icon name="close" />
-              </Dialog.CloseTrigger>
-            </div>
-            <DrawerNav groups={groups} mini={false} onNavigate={() => menuStore.trigger.openDrawer({ drawerOpen: false })} />
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+      <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', pe: '2' })}>
+        <Brand mini={false} />
+        <button
+          type="button"
+          aria-label={t('shell.closeMenu')}
+          className={css({ p: '2', borderRadius: 'md', cursor: 'pointer', _hover: { bg: 'bg.hover' } })}
+          onClick={close}
+        >
+          <Icon name="close" />
+        </button>
+      </div>
+      <DrawerNav groups={groups} mini={false} onNavigate={close} />
+    </dialog>
   );
 }

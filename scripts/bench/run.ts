@@ -1,0 +1,23 @@
+/**
+ * `npm run bench [-- name…]`: runs the named benchmarks (all when none is named) and prints
+ * their figures. Each benchmark lives in its own file in this folder.
+ */
+import { benchBundle } from './bundle-size.ts';
+import { benchStartup } from './startup.ts';
+
+const benchmarks: Record<string, () => Promise<unknown>> = {
+  startup: () => benchStartup(),
+  bundle: () => benchBundle(),
+};
+
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !benchmarks[name]);
+if (unknown.length) {
+  console.error(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(2);
+}
+for (const name of wanted.length ? wanted : Object.keys(benchmarks)) {
+  console.log(`\n== ${name} ==`);
+  await benchmarks[name]();
+}
+process.exit(0);

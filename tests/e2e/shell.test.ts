@@ -1,0 +1,146 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) await removeDataDir(server.dataDir);
+});
+
+async function open(path: string, width = 1400): Promise<Page> {
+  const context = await newContext(browser, server.url, { viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto(path);
+  return page;
+}
+
+describe('the dashboard shell', () => {
+  it('should render header, persistent drawer and breadcrumbs on a large screen', async () => {
+    const page = await open('/');
+    const errors = collectPageErrors(page);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const drawer = page.getByTestId('app-drawer');
+    await expect(drawer.getAttribute('data-variant')).resolves.toBe('persistent');
+    const box = await drawer.boundingBox();
+    expect(box?.width).toBe(260);
+    const header = await page.getByTestId('app-header').boundingBox();
+    expect(header!.height).toBeGreaterThanOrEqual(60);
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await expect(crumbs.innerText()).resolves.toMatch(/Home\s*Overview\s*Dashboard/);
+    await screenshot(page, 'shell-light-ltr');
+
+    await page.getByRole('button', { name: 'Close menu' }).click();
+    await expect(page.getByTestId('app-drawer').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(page.getByTestId('app-drawer').getAttribute('data-variant')).resolves.toBe('persistent');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('should use a temporary drawer below the lg breakpoint, closed with Escape', async () => {
+    const page = await open('/', 800);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await expect(page.getByTestId('app-drawer').count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Main navigation' });
+    await drawer.waitFor();
+    await expect(page.getByTestId('app-drawer').getAttribute('data-variant')).resolves.toBe('temporary');
+    // Focus moved into the modal drawer; the page behind it is inert.
+    await expect(page.evaluate(() => document.activeElement?.closest('dialog')?.id)).resolves.toBe('app-drawer');
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    await expect(page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
+    await page.context().close();
+  });
+
+  it('should serve a deep link and keep it across a reload', async () => {
+    const page = await open('/reports/2026/spring');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByText('The page /reports/2026/spring does not exist or has moved.').waitFor();
+    const response = await page.reload();
+    expect(response?.status()).toBe(200);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/reports/2026/spring');
+    await page.getByRole('link', { name: 'Back to home' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe('the fallback error screen', () => {
+  it('should show after a render error and go home with a reload after 2 s', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    // The not-found screen's chunk is replaced by a component that throws while rendering.
+    await page.route(/\/assets\/not-found-page-[\w-]+\.js$/, (route) =>
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: 'export default function Broken() { throw new Error("render failure injected by the test"); }',
+      }),
+    );
+    await page.goto('/deep/broken/page');
+    await page.getByRole('heading', { name: 'Something Went Wrong!' }).waitFor();
+    await page.getByText('Please try again after some time.').waitFor();
+    await expect(page.getByText('Or', { exact: true }).isVisible()).resolves.toBe(true);
+    await page.unrouteAll();
+    await page.evaluate(() => ((window as unknown as { beforeReload: boolean }).beforeReload = true));
+
+    const clickedAt = Date.now();
+    const button = page.getByRole('button', { name: /Back to home|Returning home/ });
+    await page.getByRole('button', { name: 'Back to home' }).click();
+    await expect(button.getAttribute('aria-busy')).resolves.toBe('true');
+    await page.waitForURL((url) => url.pathname === '/', { timeout: 10_000 });
+    expect(Date.now() - clickedAt).toBeGreaterThanOrEqual(1900);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // A reload started a fresh page: the flag set before is gone.
+    await expect(page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).resolves.toBeUndefined();
+    await context.close();
+  });
+
+  it('should stack its layout below 1070 px and sit side by side above', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.route(/\/assets\/not-found-page-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'export default function B() { throw new Error("x"); }' }));
+    await page.goto('/x');
+    const screen = page.getByTestId('error-screen');
+    await screen.waitFor();
+    await expect(screen.evaluate((el) => getComputedStyle(el).flexDirection)).resolves.toBe('row');
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await expect(screen.evaluate((el) => getComputedStyle(el).flexDirection)).resolves.toBe('column');
+    await context.close();
+  });
+
+  it("should show when the main application chunk fails, with 'Chunk loading failed.'", async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const messages: string[] = [];
+    page.on('console', (msg) => messages.push(msg.text()));
+    await page.route(/\/assets\/app-[\w-]+\.js$/, (route) => route.abort('failed'));
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Something Went Wrong!' }).waitFor();
+    expect(messages.some((m) => m.includes('ChunkLoadError') && m.includes('Chunk loading failed.'))).toBe(true);
+    await context.close();
+  });
+});
+
+describe('static endpoints', () => {
+  it('should serve /meta.json and /config.js to the browser', async () => {
+    const context = await newContext(browser, server.url);
+    const meta = await context.request.get('/meta.json');
+    expect(await meta.json()).toEqual({ version: '1.2.253' });
+    const page = await context.newPage();
+    await page.goto('/');
+    const config = await page.evaluate(() => (window as unknown as { __APP_CONFIG__: Record<string, unknown> }).__APP_CONFIG__);
+    expect(config).toMatchObject({ userService: '/api', i18n: 'en-IN', defaultPath: '/', version: '1.2.253' });
+    await context.close();
+  });
+});

@@ -1,0 +1,48 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One runner, four roots (ARCHITECTURE.md §4):
+ * - unit: machines/ and src/ in jsdom
+ * - server: every suite on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set
+ * - e2e: Debian's Chromium through playwright-core against a server each file starts
+ */
+export default defineConfig({
+  test: {
+    reporters: ['default'],
+    projects: [
+      {
+        plugins: [react()],
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['tests/machines/**/*.test.{ts,tsx}', 'tests/src/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/setup/jsdom-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts'],
+          globalSetup: ['tests/setup/server-global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.test.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          // Each file starts a server and a browser; two cores run them one at a time.
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
