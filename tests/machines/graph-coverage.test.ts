@@ -1,0 +1,43 @@
+import { createTestModel } from '@xstate/graph';
+import { createMachine } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { computeCoverage, coverageLine } from '#machines/graph-coverage.ts';
+
+const machine = createMachine({
+  id: 'door',
+  initial: 'closed',
+  states: {
+    closed: { on: { 'door.open': 'opened', 'door.lock': 'locked' } },
+    locked: { on: { 'door.unlock': 'closed', 'door.kick': { target: 'broken', guard: () => false } } },
+    opened: {
+      initial: 'still',
+      states: { still: { on: { 'door.swing': 'swinging' } }, swinging: {} },
+      on: { 'door.close': 'closed' },
+    },
+    broken: {},
+  },
+});
+
+describe('computeCoverage', () => {
+  it('should count the states and transitions the paths walk, and leave out what they cannot reach', () => {
+    const paths = createTestModel(machine).getShortestPaths();
+    const report = computeCoverage(machine, paths);
+    expect(report.states.total).toEqual(['door.closed', 'door.locked', 'door.opened', 'door.opened.still', 'door.opened.swinging', 'door.broken']);
+    expect(report.states.covered).toEqual(['door.closed', 'door.locked', 'door.opened', 'door.opened.still', 'door.opened.swinging']);
+    expect(report.transitions.total).toHaveLength(6);
+    expect(report.transitions.covered.sort()).toEqual([
+      'door.closed --door.lock--> door.locked',
+      'door.closed --door.open--> door.opened',
+      'door.locked --door.unlock--> door.closed',
+      'door.opened --door.close--> door.closed',
+      'door.opened.still --door.swing--> door.opened.swinging',
+    ]);
+    expect(coverageLine(report)).toBe('door: states 5/6 (83%), transitions 5/6 (83%)');
+  });
+
+  it('should count nothing beyond the initial state for a path with no events', () => {
+    const report = computeCoverage(machine, [{ state: machine.resolveState({ value: 'closed' }), steps: [] }]);
+    expect(report.states.covered).toEqual(['door.closed']);
+    expect(report.transitions.covered).toEqual([]);
+  });
+});
