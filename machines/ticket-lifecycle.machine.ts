@@ -129,7 +129,6 @@ export const ticketLifecycleMachine = setup({
   types: {
     context: {} as TicketLifecycleContext,
     events: {} as TicketEvent,
-    input: {} as Partial<TicketLifecycleContext> | undefined,
   },
   guards: {
     isPermitted: ({ event }) => isAllowedParty(event) && missingFields(event).length === 0,
@@ -148,7 +147,7 @@ export const ticketLifecycleMachine = setup({
   },
 }).createMachine({
   id: 'ticketLifecycle',
-  context: ({ input }) => ({ closedAt: input?.closedAt ?? null }),
+  context: { closedAt: null },
   initial: 'Open',
   // Edits keep the status; they are self-transitions so `can()` reports them (a transition
   // with neither target nor actions counts as no transition).
