@@ -62,6 +62,27 @@ describe('the dashboard shell', () => {
     await page.context().close();
   });
 
+  it('should start as a 60 px mini drawer with labelled icons when the configuration asks for it', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    await page.route('**/config.js', async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace('"miniDrawer":false', '"miniDrawer":true');
+      await route.fulfill({ response, body });
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const drawer = page.getByTestId('app-drawer');
+    await expect(drawer.getAttribute('data-variant')).resolves.toBe('mini');
+    expect((await drawer.boundingBox())?.width).toBe(60);
+    await expect(drawer.getByRole('link', { name: 'Dashboard' }).count()).resolves.toBe(1);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await expect(drawer.getAttribute('data-variant')).resolves.toBe('persistent');
+    // The width animates over the 225 ms enter transition.
+    await expect.poll(async () => (await drawer.boundingBox())?.width, { timeout: 5000 }).toBe(260);
+    await context.close();
+  });
+
   it('should serve a deep link and keep it across a reload', async () => {
     const page = await open('/reports/2026/spring');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
