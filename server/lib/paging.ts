@@ -85,8 +85,11 @@ export function paged<T>(data: T[], totalCount: number, window: PageWindow): Pag
 
 /** The keyword of a request: `advancedSearch.keyword` wins over `keyword`; blank means none. */
 export function searchKeyword(request: Pick<SearchRequest, 'keyword' | 'advancedSearch'>): string | undefined {
-  const keyword = (request.advancedSearch?.keyword ?? request.keyword ?? '').trim();
-  return keyword.length ? keyword : undefined;
+  for (const candidate of [request.advancedSearch?.keyword, request.keyword]) {
+    const keyword = candidate?.trim();
+    if (keyword) return keyword;
+  }
+  return undefined;
 }
 
 /**
