@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Db } from './db/client.ts';
 import { getOrCreateSecret } from './db/seed.ts';
+import { AUTO_CLOSE_AFTER_DAYS } from '#machines/ticket-lifecycle.machine.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { DomainEventBus } from './lib/domain-events.ts';
 import { startJobWorker, type JobHandler } from './lib/jobs.ts';
+import { startScheduler } from './lib/scheduler.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
+import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
+import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin, type Authenticator } from './plugins/access.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -19,8 +26,10 @@ export interface AppOptions {
   /** Pino options or an existing logger; tests pass `false` or a silent level. */
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   clock?: Clock;
-  /** Run the background job worker (off in most tests, which drive jobs directly). */
+  /** Run the background job worker and scheduled tasks (off in most tests, which drive them directly). */
   runJobs?: boolean;
+  /** Tests only: authenticate requests another way than the identity module's tokens. */
+  authenticator?: Authenticator;
 }
 
 declare module 'fastify' {
@@ -30,6 +39,7 @@ declare module 'fastify' {
     clock: Clock;
     secrets: { jwt: string; persist: string };
     jobs: { poke(): void };
+    events: DomainEventBus;
   }
 }
 
@@ -71,6 +81,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('clock', options.clock ?? systemClock);
   app.decorate('secrets', secrets);
+  const events = new DomainEventBus();
+  app.decorate('events', events);
 
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
@@ -78,7 +90,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const jobHandlers: Record<string, JobHandler> = { 'mail.send': mailer.retryHandler };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
+  const ticketDeps = { db, clock: app.clock, events };
+  const scheduler =
+    options.runJobs === false
+      ? undefined
+      : startScheduler(
+          db,
+          app.clock,
+          [{ name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) }],
+          app.log,
+        );
   app.addHook('onClose', async () => {
+    await scheduler?.stop();
     await worker?.stop();
   });
 
@@ -101,12 +124,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(openApiPlugin, { version: config.version });
-  const authenticator: Authenticator | undefined = undefined;
+  // Per-route limits are set where files are read; these are the outer bounds.
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
+  const authenticator: Authenticator | undefined = options.authenticator;
   await app.register(accessPlugin, { authenticator });
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db, version: config.version });
+      await api.register(ticketRoutes, ticketDeps);
+      await api.register(supportGroupRoutes, { db });
     },
     { prefix: '/api' },
   );

@@ -1,0 +1,28 @@
+import { EventEmitter } from 'node:events';
+
+/**
+ * In-process domain events: modules announce what changed; the real-time hub fans them out
+ * to sockets (and across instances through LISTEN/NOTIFY). Emitted only after the change is
+ * committed.
+ */
+export interface TicketChanged {
+  tenantId: string;
+  ticketId: number;
+  /** What happened: a lifecycle event (`ticket.claim` …), 'ticket.created', 'ticket.edited', 'document.added', 'document.deleted'. */
+  change: string;
+  statusId: number;
+  previousStatusId: number | null;
+  requesterId: string;
+  supportGroupId: number;
+  previousSupportGroupId: number | null;
+  assigneeId: string | null;
+  previousAssigneeId: string | null;
+  actorId: string | null;
+  at: string;
+}
+
+export interface DomainEvents {
+  'ticket.changed': [TicketChanged];
+}
+
+export class DomainEventBus extends EventEmitter<DomainEvents> {}

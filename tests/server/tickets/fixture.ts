@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '#server/db/client.ts';
+import { as, createUser, type TestUser } from '#tests/setup/test-users.ts';
+
+export interface TicketsFixture {
+  groups: { general: number; technical: number; exams: number; accounts: number };
+  requester: TestUser;
+  otherRequester: TestUser;
+  agentA: TestUser;
+  agentB: TestUser;
+  technicalAgent: TestUser;
+  examsAgent: TestUser;
+  supportAdmin: TestUser;
+}
+
+export async function ticketsFixture(db: Db): Promise<TicketsFixture> {
+  const { rows } = await db.query<{ id: number; name: string }>(`select id, name from support_groups where tenant_id = 'root'`);
+  const id = (name: string) => rows.find((g) => g.name === name)!.id;
+  const groups = {
+    general: id('General Support'),
+    technical: id('Technical Support'),
+    exams: id('Exam Administration'),
+    accounts: id('Accounts & Access'),
+  };
+  return {
+    groups,
+    requester: await createUser(db, { roles: ['Candidate'], firstName: 'Asha', lastName: 'Candidate' }),
+    otherRequester: await createUser(db, { roles: ['Candidate'], firstName: 'Bilal', lastName: 'Candidate' }),
+    agentA: await createUser(db, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Chen', lastName: 'Agent' }),
+    agentB: await createUser(db, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Dana', lastName: 'Agent' }),
+    technicalAgent: await createUser(db, { roles: ['SupportAgent'], groups: [groups.technical], firstName: 'Emeka', lastName: 'Agent' }),
+    examsAgent: await createUser(db, { roles: ['SupportAgent'], groups: [groups.exams], firstName: 'Farah', lastName: 'Agent' }),
+    supportAdmin: await createUser(db, { roles: ['SupportAdmin'], firstName: 'Gita', lastName: 'Admin' }),
+  };
+}
+
+export async function raiseTicket(
+  app: FastifyInstance,
+  user: TestUser,
+  body: Partial<{ title: string; description: string; supportTicketPriorityId: number; supportGroupId: number; loginUserId: string }> & { supportGroupId: number },
+) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/v1/supportticket',
+    headers: as(user),
+    payload: { title: 'Cannot open the exam', description: 'The exam page stays blank after login.', supportTicketPriorityId: 2, ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`raise failed ${res.statusCode}: ${res.body}`);
+  return res.json() as { ticketId: number; statusId: number; supportTicketBotId: string | null; [k: string]: unknown };
+}
