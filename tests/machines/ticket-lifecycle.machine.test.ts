@@ -12,35 +12,12 @@ import {
   type TicketEvent,
   type TicketEventType,
   type TicketParty,
-  type TicketStatus,
 } from '#machines/ticket-lifecycle.machine.ts';
 import { ticketLifecyclePaths, ticketModelEvents } from '#machines/ticket-lifecycle.model.ts';
+import { ticketTransitionTable } from '#tests/fixtures/ticket-transitions.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 
-/**
- * The oracle: TICKETS.md "Transitions", transcribed independently of the machine so the
- * machine is checked against the design, not against itself.
- */
-const table: Array<{ event: TicketEventType; from: TicketStatus[]; to: TicketStatus | ((e: TicketEvent) => TicketStatus); who: TicketParty[] }> = [
-  { event: 'ticket.claim', from: ['Open'], to: 'InProgress', who: ['agent', 'supportAdmin'] },
-  { event: 'ticket.release', from: ['InProgress'], to: 'Open', who: ['assignee', 'supportAdmin'] },
-  { event: 'ticket.hold', from: ['InProgress'], to: 'OnHold', who: ['assignee', 'supportAdmin'] },
-  { event: 'ticket.resume', from: ['OnHold'], to: 'InProgress', who: ['assignee', 'supportAdmin'] },
-  {
-    event: 'ticket.reassign',
-    from: ['Open', 'InProgress', 'OnHold'],
-    to: (e) => ((e as { toSupportUserId?: string }).toSupportUserId ? 'InProgress' : 'Open'),
-    who: ['assignee', 'supportAdmin'],
-  },
-  { event: 'ticket.escalate', from: ['InProgress', 'OnHold'], to: 'Escalated', who: ['assignee', 'supportAdmin'] },
-  { event: 'ticket.childrenDone', from: ['Escalated'], to: 'InProgress', who: ['system'] },
-  { event: 'ticket.resolve', from: ['InProgress'], to: 'Resolved', who: ['assignee', 'supportAdmin'] },
-  { event: 'ticket.acceptBotAnswer', from: ['Open', 'InProgress'], to: 'Resolved', who: ['agent', 'supportAdmin'] },
-  { event: 'ticket.close', from: ['Resolved'], to: 'Closed', who: ['requester', 'assignee', 'supportAdmin', 'system'] },
-  { event: 'ticket.reopen', from: ['Resolved', 'Closed'], to: 'Open', who: ['requester', 'supportAdmin'] },
-  { event: 'ticket.cancel', from: ['Open', 'InProgress', 'OnHold'], to: 'Cancelled', who: ['requester', 'supportAdmin'] },
-];
-
+const table = ticketTransitionTable;
 const parties: TicketParty[] = ['requester', 'agent', 'assignee', 'supportAdmin', 'system'];
 const fullEvent = (type: TicketEventType, by: TicketActor): TicketEvent =>
   ({ ...ticketModelEvents.find((e) => e.type === type), by, at: '2026-03-02T10:00:00.000Z' }) as TicketEvent;

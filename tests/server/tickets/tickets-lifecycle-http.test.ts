@@ -1,0 +1,287 @@
+import type { FastifyInstance } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ticketStatuses, ticketStatusNames, type TicketParty, type TicketStatus } from '#machines/ticket-lifecycle.machine.ts';
+import { ticketLifecyclePaths } from '#machines/ticket-lifecycle.model.ts';
+import { manualClock } from '#server/lib/clock.ts';
+import { autoCloseResolved } from '#server/modules/tickets/tickets-service.ts';
+import { claimScheduledRun } from '#server/lib/scheduler.ts';
+import { transitionRow } from '#tests/fixtures/ticket-transitions.ts';
+import { describeEachDatabase } from '#tests/setup/test-app.ts';
+import { as, createUser, headerAuthenticator, type TestUser } from '#tests/setup/test-users.ts';
+import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
+import { sendEvent, type HttpTicketEvent } from './ticket-events-http.ts';
+
+const BOT_TEXT = { title: 'Exam timer stops at zero', description: 'The exam timer stops and the submit button stays disabled.' };
+
+async function ticketOf(app: FastifyInstance, admin: TestUser, id: number) {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/byadmin?ticketId=${id}`, headers: as(admin) });
+  return res.json() as {
+    statusId: number;
+    status: TicketStatus;
+    assigneeId: string | null;
+    supportGroupId: number;
+    supportTicketBotId: string | null;
+    children: Array<{ ticketId: number; status: string }>;
+    title: string;
+    version: number;
+  };
+}
+
+async function lastHistory(app: FastifyInstance, admin: TestUser, id: number) {
+  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/tickethistory?ticketId=${id}`, headers: as(admin) });
+  return res.json().at(-1) as { event: string; actorKind: string; fromStatus: string | null; toStatus: string | null };
+}
+
+describeEachDatabase(
+  'ticket lifecycle over HTTP',
+  (get) => {
+    let f: TicketsFixture;
+    let agentsByGroup: Map<number, TestUser[]>;
+    beforeAll(async () => {
+      const { app, db } = get();
+      f = await ticketsFixture(db);
+      const technicalB = await createUser(db, { roles: ['SupportAgent'], groups: [f.groups.technical] });
+      agentsByGroup = new Map([
+        [f.groups.general, [f.agentA, f.agentB]],
+        [f.groups.technical, [f.technicalAgent, technicalB]],
+        [f.groups.exams, [f.examsAgent]],
+      ]);
+      // A resolved ticket the answer bot can learn from.
+      const source = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, ...BOT_TEXT });
+      await sendEvent(app, f.agentA, 'ticket.claim', source.ticketId);
+      await sendEvent(app, f.agentA, 'ticket.resolve', source.ticketId);
+    });
+
+    describe('model-based paths replayed against the server', () => {
+      it('should reach the status the machine predicts after every step, with one history row per step', async () => {
+        const { app } = get();
+        const paths = ticketLifecyclePaths();
+        expect(paths.length).toBeGreaterThan(10);
+        for (const path of paths) {
+          const trail = path.steps.slice(1).map((s) => s.event.type).join(' → ');
+          const created = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...BOT_TEXT });
+          expect(created.supportTicketBotId, 'the bot suggests an answer for every path ticket').toEqual(expect.any(String));
+          const id = created.ticketId;
+          for (const step of path.steps.slice(1)) {
+            const event = step.event as { type: string; toSupportUserId?: string; toSupportGroupId?: number };
+            const before = await ticketOf(app, f.supportAdmin, id);
+            const groupAgents = agentsByGroup.get(before.supportGroupId)!;
+            const assignee = [...agentsByGroup.values()].flat().find((u) => u.id === before.assigneeId);
+            let res;
+            switch (event.type) {
+              case 'ticket.childrenDone': {
+                // The system sends it when every child is done: finish the children.
+                for (const child of before.children.filter((c) => c.status === 'Open')) {
+                  const childAgent = agentsByGroup.get(f.groups.exams)![0];
+                  expect((await sendEvent(app, childAgent, 'ticket.claim', child.ticketId)).statusCode).toBe(200);
+                  res = await sendEvent(app, childAgent, 'ticket.resolve', child.ticketId);
+                }
+                break;
+              }
+              case 'ticket.claim':
+              case 'ticket.acceptBotAnswer':
+                res = await sendEvent(app, groupAgents[0], event.type, id, { supportTicketBotId: before.supportTicketBotId });
+                break;
+              case 'ticket.reassign':
+                res = event.toSupportUserId
+                  ? await sendEvent(app, f.supportAdmin, 'ticket.reassign', id, { toSupportUserId: groupAgents[1].id })
+                  : await sendEvent(app, f.supportAdmin, 'ticket.reassign', id, {
+                      toSupportGroupId: before.supportGroupId === f.groups.general ? f.groups.technical : f.groups.general,
+                    });
+                break;
+              case 'ticket.escalate':
+                res = await sendEvent(app, assignee!, 'ticket.escalate', id, { targetSupportGroupId: f.groups.exams });
+                break;
+              case 'ticket.release':
+              case 'ticket.hold':
+              case 'ticket.resume':
+              case 'ticket.resolve':
+                res = await sendEvent(app, assignee!, event.type, id);
+                break;
+              case 'ticket.edit':
+                res = await sendEvent(app, f.supportAdmin, 'ticket.edit', id);
+                break;
+              default:
+                res = await sendEvent(app, f.requester, event.type as HttpTicketEvent, id);
+            }
+            expect(res?.statusCode, `${trail}: ${event.type} answered ${res?.body}`).toBe(200);
+            const after = await ticketOf(app, f.supportAdmin, id);
+            expect(after.status, `${trail}: after ${event.type}`).toBe(step.state.value);
+            const history = await lastHistory(app, f.supportAdmin, id);
+            const expectedEvent = event.type === 'ticket.edit' ? 'ticket.edited' : event.type;
+            expect(history.event, `${trail}: history after ${event.type}`).toBe(expectedEvent);
+            if (event.type === 'ticket.childrenDone') expect(history.actorKind).toBe('system');
+          }
+        }
+      });
+    });
+
+    describe('refusals', () => {
+      /** Puts a fresh ticket straight into a status (assigned to agentA when the status has an assignee). */
+      async function ticketIn(status: TicketStatus): Promise<number> {
+        const { app, db } = get();
+        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...BOT_TEXT });
+        const assigned = !['Open'].includes(status);
+        await db.query(`update support_tickets set status_id = $2::smallint, assignee_id = $3, closed_at = case when $2::smallint = 6 then now() end where id = $1`, [
+          t.ticketId,
+          ticketStatuses[status],
+          assigned ? f.agentA.id : null,
+        ]);
+        return t.ticketId;
+      }
+
+      it('should refuse every (event, status, party) the machine refuses, and leave the ticket unchanged', async () => {
+        const { app, db } = get();
+        // The assignee (agentA) is also an agent of the ticket's group, as assignees are.
+        const parties: Array<{ party: string; holds: TicketParty[]; user: () => TestUser; hasWork: boolean }> = [
+          { party: 'requester', holds: ['requester'], user: () => f.requester, hasWork: false },
+          { party: 'agent', holds: ['agent'], user: () => f.agentB, hasWork: true },
+          { party: 'assignee', holds: ['assignee', 'agent'], user: () => f.agentA, hasWork: true },
+          { party: 'supportAdmin', holds: ['supportAdmin'], user: () => f.supportAdmin, hasWork: true },
+        ];
+        const routeNeedsWork: Record<HttpTicketEvent, boolean> = {
+          'ticket.claim': true,
+          'ticket.release': true,
+          'ticket.hold': true,
+          'ticket.resume': true,
+          'ticket.reassign': true,
+          'ticket.escalate': false,
+          'ticket.resolve': true,
+          'ticket.acceptBotAnswer': true,
+          'ticket.close': false,
+          'ticket.reopen': false,
+          'ticket.cancel': false,
+          'ticket.edit': false,
+        };
+        let checked = 0;
+        for (const status of ticketStatusNames) {
+          for (const type of Object.keys(routeNeedsWork) as HttpTicketEvent[]) {
+            for (const { party, holds, user, hasWork } of parties) {
+              if (type === 'ticket.edit') continue; // edits have their own rule, tested in the API suite
+              const row = transitionRow(type)!;
+              const assigneeExists = status !== 'Open';
+              // The assignee party only exists once someone holds the ticket.
+              if (party === 'assignee' && !assigneeExists) continue;
+              const allowed = row.from.includes(status) && holds.some((p) => row.who.includes(p));
+              if (allowed) continue;
+              const id = await ticketIn(status);
+              const before = await ticketOf(app, f.supportAdmin, id);
+              const res = await sendEvent(app, user(), type, id, {
+                toSupportGroupId: f.groups.technical,
+                targetSupportGroupId: f.groups.exams,
+                supportTicketBotId: before.supportTicketBotId,
+              });
+              const expected = routeNeedsWork[type] && !hasWork ? 403 : row.from.includes(status) ? 403 : 409;
+              expect(res.statusCode, `${type} on ${status} by ${party}: ${res.body}`).toBe(expected);
+              if (expected === 409) expect(res.json().currentStatus, `${type} on ${status}`).toBe(status);
+              const after = await ticketOf(app, f.supportAdmin, id);
+              expect(after.version, `${type} on ${status} by ${party} changed the ticket`).toBe(before.version);
+              const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1`, [id]);
+              expect(rows[0].n).toBeGreaterThanOrEqual(1);
+              checked += 1;
+            }
+          }
+        }
+        expect(checked).toBeGreaterThan(200);
+      });
+
+      it('should answer 404 for a ticket outside the caller’s reach, whatever the event', async () => {
+        const { app } = get();
+        const id = await ticketIn('InProgress');
+        for (const type of ['ticket.hold', 'ticket.resolve', 'ticket.release'] as const) {
+          expect((await sendEvent(app, f.technicalAgent, type, id)).statusCode).toBe(404);
+        }
+        expect((await sendEvent(app, f.otherRequester, 'ticket.cancel', id)).statusCode).toBe(404);
+      });
+
+      it('should answer 400 naming the missing reason', async () => {
+        const { app } = get();
+        const id = await ticketIn('InProgress');
+        const res = await app.inject({ method: 'PATCH', url: `/api/v1/supportticket/onholdticket?ticketId=${id}`, headers: as(f.agentA), payload: { onHoldReason: '' } });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors.onHoldReason).toEqual(['The onHoldReason field is required.']);
+      });
+    });
+
+    describe('concurrency', () => {
+      it('should let exactly one of 50 concurrent claims win', async () => {
+        const { app, db } = get();
+        const agents = await Promise.all(Array.from({ length: 50 }, () => createUser(db, { roles: ['SupportAgent'], groups: [f.groups.accounts] })));
+        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.accounts, title: 'Race me', description: 'Fifty agents at once.' });
+        const results = await Promise.all(agents.map((agent) => sendEvent(app, agent, 'ticket.claim', t.ticketId)));
+        const codes = results.map((r) => r.statusCode).sort();
+        expect(codes.filter((c) => c === 200)).toHaveLength(1);
+        expect(codes.filter((c) => c === 409)).toHaveLength(49);
+        const winner = agents[results.findIndex((r) => r.statusCode === 200)];
+        const after = await ticketOf(app, f.supportAdmin, t.ticketId);
+        expect(after).toMatchObject({ status: 'InProgress', assigneeId: winner.id });
+        const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1 and event = 'ticket.claim'`, [t.ticketId]);
+        expect(rows[0].n).toBe(1);
+        const loser = results.find((r) => r.statusCode === 409)!.json();
+        expect(loser.currentStatus).toBe('InProgress');
+      });
+    });
+
+    describe('escalation', () => {
+      it('should open a child in the target group and return the parent to its agent when every child is done', async () => {
+        const { app } = get();
+        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Marks not published' });
+        await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+        const escalated = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.exams });
+        expect(escalated.statusCode).toBe(200);
+        const { childTicketId, ticket } = escalated.json();
+        expect(ticket.status).toBe('Escalated');
+        expect(ticket.children).toEqual([{ ticketId: childTicketId, title: 'Marks not published', statusId: 1, status: 'Open', supportGroupId: f.groups.exams, supportGroupName: 'Exam Administration' }]);
+        const child = await ticketOf(app, f.supportAdmin, childTicketId);
+        expect(child).toMatchObject({ status: 'Open', supportGroupId: f.groups.exams });
+        // The exams queue sees the child; the parent stays with agentA.
+        await sendEvent(app, f.examsAgent, 'ticket.claim', childTicketId);
+        expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('Escalated');
+        await sendEvent(app, f.examsAgent, 'ticket.resolve', childTicketId);
+        const parent = await ticketOf(app, f.supportAdmin, t.ticketId);
+        expect(parent).toMatchObject({ status: 'InProgress', assigneeId: f.agentA.id });
+        expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({ event: 'ticket.childrenDone', actorKind: 'system', fromStatus: 'Escalated', toStatus: 'InProgress' });
+      });
+
+      it('should refuse escalating into the ticket’s own group', async () => {
+        const { app } = get();
+        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+        await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+        const res = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.general });
+        expect(res.statusCode).toBe(400);
+        expect(res.json().errors.supportGroupId).toEqual(['Escalate to a different support group than the ticket is in.']);
+      });
+    });
+  },
+  { authenticator: headerAuthenticator },
+);
+
+const clock = manualClock(new Date('2026-06-01T09:00:00Z'));
+describeEachDatabase(
+  'auto-close of resolved tickets',
+  (get) => {
+    it('should close a ticket 7 days after it was resolved, as the system, once', async () => {
+      const { app, db } = get();
+      const f = await ticketsFixture(db);
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+      await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+      await sendEvent(app, f.agentA, 'ticket.resolve', t.ticketId);
+      const deps = { db, clock, events: app.events };
+      clock.advance(7 * 24 * 3600 * 1000 - 60_000);
+      expect(await autoCloseResolved(deps, 7)).toBe(0);
+      clock.advance(60_000);
+      expect(await autoCloseResolved(deps, 7)).toBe(1);
+      expect(await autoCloseResolved(deps, 7)).toBe(0);
+      expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({ event: 'ticket.close', actorKind: 'system', toStatus: 'Closed' });
+    });
+
+    it('should let one instance claim a scheduled run per interval', async () => {
+      const { db } = get();
+      const now = clock.now();
+      expect(await claimScheduledRun(db, 'test.task', now, 60_000)).toBe(true);
+      expect(await claimScheduledRun(db, 'test.task', new Date(now.getTime() + 30_000), 60_000)).toBe(false);
+      expect(await claimScheduledRun(db, 'test.task', new Date(now.getTime() + 60_000), 60_000)).toBe(true);
+    });
+  },
+  { authenticator: headerAuthenticator, clock },
+);
