@@ -7,11 +7,15 @@ import { getOrCreateSecret } from './db/seed.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { startJobWorker, type JobHandler } from './lib/jobs.ts';
 import { healthRoutes } from './modules/health/routes.ts';
-import { accessPlugin, type Authenticator } from './plugins/access.ts';
+import { identityPlugin, identityRoutes } from './modules/identity/identity-module.ts';
+import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
+import { accessPlugin } from './plugins/access.ts';
+import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -21,6 +25,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the background job worker (off in most tests, which drive jobs directly). */
   runJobs?: boolean;
+  /** Password checks per login type; the LDAP bind of directory users plugs in here. */
+  passwordVerifiers?: Partial<PasswordVerifiers>;
 }
 
 declare module 'fastify' {
@@ -101,12 +107,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(openApiPlugin, { version: config.version });
-  const authenticator: Authenticator | undefined = undefined;
-  await app.register(accessPlugin, { authenticator });
+  await app.register(authenticationPlugin);
+  await app.register(accessPlugin, { authenticator: app.authenticate });
+  await app.register(rateLimitPlugin, { db, clock: app.clock });
+  await app.register(identityPlugin, { passwordVerifiers: options.passwordVerifiers });
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db, version: config.version });
+      await api.register(identityRoutes);
     },
     { prefix: '/api' },
   );
