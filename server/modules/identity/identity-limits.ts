@@ -10,6 +10,8 @@ export const identityLimits = {
     maxLength: 256,
     /** zxcvbn score a new password needs (3 = about 10^8 guesses). */
     minStrengthScore: 3,
+    /** Characters the guessability estimate looks at (its cost grows steeply with length). */
+    estimatedPrefixLength: 64,
     /** Parts of the user's name or e-mail shorter than this are not searched for in the password. */
     minPersonalPartLength: 3,
   },
