@@ -8,7 +8,7 @@ export const enUS: MailCatalog = {
   signInCode: {
     subject: 'Your Exam Portal sign-in code',
     preheader: 'Use this code to finish signing in.',
-    intro: 'Use this code to finish signing in to Exam Portal:',
+    intro: 'Enter this code to finish signing in to Exam Portal:',
     codeLabel: 'Your code',
     expiry: (minutes) => `The code can be used once and expires in ${minutes} minutes.`,
     notYou: "If you didn't try to sign in, someone may know your password. Change it as soon as possible.",
