@@ -11,15 +11,19 @@ function bodyEmail(request: FastifyRequest): string | undefined {
 /** Every route that mails an address counts against one budget per address, whoever asks. */
 const mailsPerAddress: RateLimitRule = { name: 'email', scope: 'account-mail', max: 5, windowSeconds: 60 * 60, key: bodyEmail };
 
-/** Limits of the unauthenticated identity routes (docs/decisions/0033). */
+/**
+ * Limits of the unauthenticated identity routes (docs/decisions/0033). Per address they are
+ * sized for an exam centre: a few hundred candidates behind one NAT address signing in within
+ * minutes. Guessing passwords is stopped per account (lockout), not here.
+ */
 export const identityRateLimits = {
-  signIn: [perIp(20, 60)],
-  verifyCode: [perIp(30, 60)],
-  resendCode: [perIp(10, 60)],
-  refresh: [perIp(60, 60)],
-  accountMail: [perIp(10, 60), mailsPerAddress],
-  resetPassword: [perIp(20, 60)],
-  confirmEmail: [perIp(30, 60)],
-  validateEmail: [perIp(60, 60)],
-  selfRegister: [perIp(10, 10 * 60), mailsPerAddress],
+  signIn: [perIp(120, 60)],
+  verifyCode: [perIp(120, 60)],
+  resendCode: [perIp(60, 60)],
+  refresh: [perIp(600, 60)],
+  accountMail: [perIp(30, 60), mailsPerAddress],
+  resetPassword: [perIp(60, 60)],
+  confirmEmail: [perIp(60, 60)],
+  validateEmail: [perIp(120, 60)],
+  selfRegister: [perIp(60, 10 * 60), mailsPerAddress],
 } satisfies Record<string, readonly RateLimitRule[]>;

@@ -16,30 +16,40 @@ describeEachDatabase(
     it('should answer 429 with Retry-After in the spec error body once an address exceeds the limit of a route', async () => {
       const { app } = get();
       const ip = freshIp();
-      const max = identityRateLimits.signIn[0].max;
+      const max = identityRateLimits.confirmEmail[0].max;
+      const url = '/api/users/confirm-email?tenant=root&userId=3f2b8c1e-7d4a-4e5f-9a6b-0c1d2e3f4a5b&code=nope';
       clock.advance(60_000 - (clock.now().getTime() % 60_000));
-      for (let i = 0; i < max; i += 1) {
-        expect((await call(app, 'POST', '/api/tokens', { email: uniqueEmail('x'), password: 'whatever it is' }, { ip })).statusCode).toBe(401);
-      }
+      for (let i = 0; i < max; i += 1) expect((await call(app, 'GET', url, undefined, { ip })).statusCode).toBe(400);
       clock.advance(15_000);
-      const limited = await call(app, 'POST', '/api/tokens', { email: uniqueEmail('x'), password: 'whatever it is' }, { ip });
+      const limited = await call(app, 'GET', url, undefined, { ip });
       expect(stableError(limited)).toEqual({
         status: 429,
         headers: { 'content-type': 'application/json; charset=utf-8' },
         body: {
           messages: [rateLimitMessage(45)],
           exception: rateLimitMessage(45),
-          source: 'POST /api/tokens',
+          source: 'GET /api/users/confirm-email',
           statusCode: 429,
           reason: 'rateLimited',
           retryAfterSeconds: 45,
         },
       });
       expect(limited.headers['retry-after']).toBe('45');
-      expect((await call(app, 'POST', '/api/tokens', { email: uniqueEmail('x'), password: 'whatever it is' })).statusCode).toBe(401);
+      expect((await call(app, 'GET', url)).statusCode).toBe(400);
 
       clock.advance(45_000);
-      expect((await call(app, 'POST', '/api/tokens', { email: uniqueEmail('x'), password: 'whatever it is' }, { ip })).statusCode).toBe(401);
+      expect((await call(app, 'GET', url, undefined, { ip })).statusCode).toBe(400);
+    });
+
+    it('should limit sign-in per address', async () => {
+      const { app } = get();
+      const ip = freshIp();
+      clock.advance(60_000 - (clock.now().getTime() % 60_000));
+      const body = { email: 'not-an-address', password: 'x' };
+      for (let i = 0; i < identityRateLimits.signIn[0].max; i += 1) {
+        expect((await call(app, 'POST', '/api/tokens', body, { ip })).statusCode).toBe(400);
+      }
+      expect((await call(app, 'POST', '/api/tokens', body, { ip })).statusCode).toBe(429);
     });
 
     it('should count every mail-sending route against one budget per e-mail address, whatever the client address', async () => {
@@ -80,15 +90,15 @@ describeEachDatabase(
       const second = await buildApp({ config, db: secondDb, logger: false, clock, runJobs: false });
       try {
         const ip = freshIp();
-        const max = identityRateLimits.resendCode[0].max;
+        const max = identityRateLimits.resetPassword[0].max;
+        const body = { email: 'someone@example.test', password: 'x', token: 'not a real token' };
         clock.advance(60_000 - (clock.now().getTime() % 60_000));
         for (let i = 0; i < max; i += 1) {
-          const instance = i % 2 === 0 ? app : second;
-          const res = await call(instance, 'POST', '/api/tokens/resendotp', { email: uniqueEmail('x'), password: 'whatever it is' }, { ip });
-          expect(res.statusCode).toBe(401);
+          const res = await call(i % 2 === 0 ? app : second, 'POST', '/api/users/reset-password', body, { ip });
+          expect(res.statusCode).toBe(400);
         }
-        expect((await call(app, 'POST', '/api/tokens/resendotp', { email: uniqueEmail('x'), password: 'x' }, { ip })).statusCode).toBe(429);
-        expect((await call(second, 'POST', '/api/tokens/resendotp', { email: uniqueEmail('x'), password: 'x' }, { ip })).statusCode).toBe(429);
+        expect((await call(app, 'POST', '/api/users/reset-password', body, { ip })).statusCode).toBe(429);
+        expect((await call(second, 'POST', '/api/users/reset-password', body, { ip })).statusCode).toBe(429);
       } finally {
         await second.close();
         if (secondDb !== db) await secondDb.close();
