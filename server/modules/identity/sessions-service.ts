@@ -1,5 +1,6 @@
+import type { Queryable } from '#server/db/client.ts';
 import { AppError } from '#server/lib/errors.ts';
-import type { Account } from './accounts-repository.ts';
+import { bumpTokenVersion, findAccountById, type Account } from './accounts-repository.ts';
 import { addSeconds, type IdentityContext, type RequestMeta } from './identity-context.ts';
 import { identityLimits } from './identity-limits.ts';
 import { identityMessages } from './identity-messages.ts';
@@ -16,8 +17,6 @@ import {
   type RevokeReason,
 } from './sessions-repository.ts';
 import { randomToken, tokenHash } from './token-crypto.ts';
-import { bumpTokenVersion, findAccountById } from './accounts-repository.ts';
-import type { Queryable } from '#server/db/client.ts';
 
 /** The answer of verifyotp and refresh (spec §7). */
 export interface TokenPair {
