@@ -231,7 +231,7 @@ export async function verifySignInCode(
     throw await fail('expiredCode', codeRefused(identityMessages.codeExpired, 'codeExpired'));
   }
 
-  const entered = input.enteredOTP.trim();
+  const entered = input.enteredOTP.replace(/\s+/g, ''); // '042 917' as pasted from a mail client
   if (!constantTimeEqual(signInCodeHash(ctx.codeKey, challenge.id, entered), challenge.codeHash)) {
     const attempts = await registerWrongCode(ctx.db, challenge.id, limits.maxWrongAttempts);
     const remaining = attempts === undefined ? 0 : limits.maxWrongAttempts - attempts;

@@ -197,7 +197,7 @@ describeEachDatabase(
         const user = await createUser(db);
         const challenge = (await startSignIn(user.email, user.password)).json();
         const code = codeIn((await mailsTo(app, user.email))[0]);
-        const first = await enterCode(user.email, challenge.token, code);
+        const first = await enterCode(user.email.toUpperCase(), challenge.token, ` ${code.slice(0, 3)} ${code.slice(3)} `);
         expect(first.statusCode).toBe(200);
         expect(Object.keys(first.json()).sort()).toEqual(['refreshToken', 'refreshTokenExpiryTime', 'token']);
         const again = await enterCode(user.email, challenge.token, code);
