@@ -46,69 +46,63 @@ interface Composed {
   blocks: Block[];
 }
 
-function compose<K extends AccountMailKind>(t: MailCatalog, kind: K, data: AccountMailData[K]): Composed {
-  switch (kind) {
+/** A mail whose point is one link: intro, button, expiry, the link spelled out, a note. */
+function linkMail(
+  t: MailCatalog,
+  m: { subject: string; preheader: string; intro: string; action: string; notYou: string },
+  link: string,
+  expiry: string,
+): Composed {
+  return {
+    subject: m.subject,
+    preheader: m.preheader,
+    blocks: [
+      { kind: 'paragraph', text: m.intro },
+      { kind: 'button', label: m.action, href: link },
+      { kind: 'paragraph', text: expiry },
+      { kind: 'link', text: t.linkFallback, href: link },
+      { kind: 'note', text: m.notYou },
+    ],
+  };
+}
+
+type MailRequest = { [K in AccountMailKind]: { kind: K; data: AccountMailData[K] } }[AccountMailKind];
+
+function compose(t: MailCatalog, request: MailRequest): Composed {
+  switch (request.kind) {
     case 'signInCode': {
-      const d = data as AccountMailData['signInCode'];
       const m = t.signInCode;
       return {
         subject: m.subject,
         preheader: m.preheader,
         blocks: [
           { kind: 'paragraph', text: m.intro },
-          { kind: 'code', label: m.codeLabel, code: d.code },
-          { kind: 'paragraph', text: m.expiry(d.minutes) },
+          { kind: 'code', label: m.codeLabel, code: request.data.code },
+          { kind: 'paragraph', text: m.expiry(request.data.minutes) },
           { kind: 'note', text: m.notYou },
         ],
       };
     }
     case 'confirmEmail':
-    case 'invitation': {
-      const d = data as AccountMailData['confirmEmail'];
-      const m = kind === 'confirmEmail' ? t.confirmEmail : t.invitation;
-      return {
-        subject: m.subject,
-        preheader: m.preheader,
-        blocks: [
-          { kind: 'paragraph', text: m.intro },
-          { kind: 'button', label: m.action, href: d.link },
-          { kind: 'paragraph', text: m.expiry(d.hours) },
-          { kind: 'link', text: t.linkFallback, href: d.link },
-          { kind: 'note', text: m.notYou },
-        ],
-      };
-    }
-    case 'resetPassword': {
-      const d = data as AccountMailData['resetPassword'];
-      const m = t.resetPassword;
-      return {
-        subject: m.subject,
-        preheader: m.preheader,
-        blocks: [
-          { kind: 'paragraph', text: m.intro },
-          { kind: 'button', label: m.action, href: d.link },
-          { kind: 'paragraph', text: m.expiry(d.minutes) },
-          { kind: 'link', text: t.linkFallback, href: d.link },
-          { kind: 'note', text: m.notYou },
-        ],
-      };
-    }
+      return linkMail(t, t.confirmEmail, request.data.link, t.confirmEmail.expiry(request.data.hours));
+    case 'invitation':
+      return linkMail(t, t.invitation, request.data.link, t.invitation.expiry(request.data.hours));
+    case 'resetPassword':
+      return linkMail(t, t.resetPassword, request.data.link, t.resetPassword.expiry(request.data.minutes));
     case 'accountExists': {
-      const d = data as AccountMailData['accountExists'];
       const m = t.accountExists;
       return {
         subject: m.subject,
         preheader: m.preheader,
         blocks: [
           { kind: 'paragraph', text: m.intro },
-          { kind: 'button', label: m.signIn, href: d.signInLink },
-          { kind: 'link', text: m.forgot, href: d.forgotPasswordLink },
+          { kind: 'button', label: m.signIn, href: request.data.signInLink },
+          { kind: 'link', text: m.forgot, href: request.data.forgotPasswordLink },
           { kind: 'note', text: m.notYou },
         ],
       };
     }
     case 'passwordChanged': {
-      const d = data as AccountMailData['passwordChanged'];
       const m = t.passwordChanged;
       return {
         subject: m.subject,
@@ -116,12 +110,10 @@ function compose<K extends AccountMailKind>(t: MailCatalog, kind: K, data: Accou
         blocks: [
           { kind: 'paragraph', text: m.intro },
           { kind: 'paragraph', text: m.notYou },
-          { kind: 'button', label: m.action, href: d.forgotPasswordLink },
+          { kind: 'button', label: m.action, href: request.data.forgotPasswordLink },
         ],
       };
     }
-    default:
-      throw new Error(`unknown mail kind ${String(kind)}`);
   }
 }
 
@@ -171,7 +163,7 @@ export function accountMail<K extends AccountMailKind>(
   data: AccountMailData[K],
 ): Mail {
   const t = mailCatalogs[language];
-  const { subject, preheader, blocks } = compose(t, kind, data);
+  const { subject, preheader, blocks } = compose(t, { kind, data } as MailRequest);
   const greeting = to.name.trim() ? t.greeting(to.name.trim()) : t.greetingNoName;
   // A button and the fallback link carry the same address: the text part names it once.
   const textBlocks = blocks.filter((b, i) => !(b.kind === 'button' && blocks.slice(i + 1).some((o) => o.kind === 'link' && o.href === b.href)));

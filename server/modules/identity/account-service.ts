@@ -5,6 +5,7 @@ import { accountMail } from '#server/mail/account-mails.ts';
 import { pickMailLanguage } from '#server/mail/mail-language.ts';
 import { clientLink, clientRoutes, sameOriginPath } from '#server/mail/mail-links.ts';
 import type { Principal } from '#server/plugins/access.ts';
+import type { Mail } from '#server/plugins/mail.ts';
 import {
   clearPasswordFailures,
   findAccountByEmail,
@@ -59,38 +60,40 @@ const languageOf = (account: Pick<Account, 'preferredLanguage'>, meta: RequestMe
 
 const recipient = (account: Pick<Account, 'email' | 'firstName'>) => ({ email: account.email, name: account.firstName });
 
-/** The e-mail with the confirmation link (24 h): /confirm-email?tenant=&userId=&code=. */
-export async function sendConfirmation(ctx: IdentityContext, meta: RequestMeta, account: Account, redirectUrl?: string) {
-  const code = await newAccountToken(ctx, account.id, 'confirmEmail');
-  const link = clientLink(ctx.config.publicUrl, clientRoutes.confirmEmail, {
-    tenant: account.tenantId,
-    userId: account.id,
-    code,
-    redirectUrl: sameOriginPath(ctx.config.publicUrl, redirectUrl),
-  });
-  ctx.mail.dispatch(
-    accountMail('confirmEmail', languageOf(account, meta), recipient(account), {
-      link,
-      hours: identityLimits.accountToken.confirmEmailSeconds / 3600,
-    }),
-  );
-}
-
-/** The invitation to set a first password (72 h): /first-login?tenant=&email=&token=. */
-export async function sendInvitation(ctx: IdentityContext, meta: RequestMeta, account: Account, redirectUrl?: string) {
-  const token = await newAccountToken(ctx, account.id, 'invitation');
-  const link = clientLink(ctx.config.publicUrl, clientRoutes.firstLogin, {
-    tenant: account.tenantId,
-    email: account.email,
-    token,
-    redirectUrl: sameOriginPath(ctx.config.publicUrl, redirectUrl),
-  });
-  ctx.mail.dispatch(
-    accountMail('invitation', languageOf(account, meta), recipient(account), {
-      link,
-      hours: identityLimits.accountToken.invitationSeconds / 3600,
-    }),
-  );
+/**
+ * A new single-use token of `purpose` for the account (earlier ones stop working) and the mail
+ * carrying its link: confirmation /confirm-email?tenant=&userId=&code= (24 h), invitation
+ * /first-login?tenant=&email=&token= (72 h), reset /reset-password?tenant=&email=&token= (30 min).
+ */
+export async function sendAccountLink(
+  ctx: IdentityContext,
+  meta: RequestMeta,
+  account: Account,
+  purpose: AccountTokenPurpose,
+  redirectUrl?: string,
+): Promise<void> {
+  const token = await newAccountToken(ctx, account.id, purpose);
+  const base = ctx.config.publicUrl;
+  const redirectPath = sameOriginPath(base, redirectUrl);
+  const language = languageOf(account, meta);
+  const to = recipient(account);
+  const seconds = lifetimes[purpose];
+  const byEmail = { tenant: account.tenantId, email: account.email, token, redirectUrl: redirectPath };
+  let mail: Mail;
+  switch (purpose) {
+    case 'confirmEmail': {
+      const params = { tenant: account.tenantId, userId: account.id, code: token, redirectUrl: redirectPath };
+      mail = accountMail('confirmEmail', language, to, { link: clientLink(base, clientRoutes.confirmEmail, params), hours: seconds / 3600 });
+      break;
+    }
+    case 'invitation':
+      mail = accountMail('invitation', language, to, { link: clientLink(base, clientRoutes.firstLogin, byEmail), hours: seconds / 3600 });
+      break;
+    case 'resetPassword':
+      mail = accountMail('resetPassword', language, to, { link: clientLink(base, clientRoutes.resetPassword, byEmail), minutes: seconds / 60 });
+      break;
+  }
+  ctx.mail.dispatch(mail);
 }
 
 const canUsePassword = (account: Account) => account.isActive && account.loginType === 'local';
@@ -98,35 +101,21 @@ const canUsePassword = (account: Account) => account.isActive && account.loginTy
 /** POST /users/forgot-password: a reset link (30 min) when a local, active account exists; the same answer otherwise. */
 export async function forgotPassword(ctx: IdentityContext, meta: RequestMeta, input: { email: string; redirectUrl?: string }) {
   const account = await findAccountByEmail(ctx.db, meta.tenantId, input.email);
-  if (account && canUsePassword(account)) {
-    const token = await newAccountToken(ctx, account.id, 'resetPassword');
-    const link = clientLink(ctx.config.publicUrl, clientRoutes.resetPassword, {
-      tenant: account.tenantId,
-      email: account.email,
-      token,
-      redirectUrl: sameOriginPath(ctx.config.publicUrl, input.redirectUrl),
-    });
-    ctx.mail.dispatch(
-      accountMail('resetPassword', languageOf(account, meta), recipient(account), {
-        link,
-        minutes: identityLimits.accountToken.resetPasswordSeconds / 60,
-      }),
-    );
-  }
+  if (account && canUsePassword(account)) await sendAccountLink(ctx, meta, account, 'resetPassword', input.redirectUrl);
   return { message: identityMessages.forgotPasswordSent };
 }
 
 /** POST /users/resend-verification: a new confirmation link when the account still waits for one. */
 export async function resendVerification(ctx: IdentityContext, meta: RequestMeta, input: { email: string; redirectUrl?: string }) {
   const account = await findAccountByEmail(ctx.db, meta.tenantId, input.email);
-  if (account && account.isActive && !account.emailConfirmed) await sendConfirmation(ctx, meta, account, input.redirectUrl);
+  if (account && account.isActive && !account.emailConfirmed) await sendAccountLink(ctx, meta, account, 'confirmEmail', input.redirectUrl);
   return { message: identityMessages.verificationSent };
 }
 
 /** POST /users/resendemailtofirsttime: a new invitation when the account has not chosen a password yet. */
 export async function resendFirstTimeEmail(ctx: IdentityContext, meta: RequestMeta, input: { email: string; redirectUrl?: string }) {
   const account = await findAccountByEmail(ctx.db, meta.tenantId, input.email);
-  if (account && canUsePassword(account) && account.isFirstTimeLogin) await sendInvitation(ctx, meta, account, input.redirectUrl);
+  if (account && canUsePassword(account) && account.isFirstTimeLogin) await sendAccountLink(ctx, meta, account, 'invitation', input.redirectUrl);
   return { message: identityMessages.invitationResent };
 }
 
@@ -338,14 +327,14 @@ export async function selfRegister(ctx: IdentityContext, meta: RequestMeta, inpu
     return { message: identityMessages.registered };
   }
   const account = await findAccountById(ctx.db, meta.tenantId, userId);
-  if (account) await sendConfirmation(ctx, meta, account, input.redirectUrl);
+  if (account) await sendAccountLink(ctx, meta, account, 'confirmEmail', input.redirectUrl);
   return { message: identityMessages.registered };
 }
 
 async function notifyExistingAccount(ctx: IdentityContext, meta: RequestMeta, account: Account, redirectUrl?: string) {
   if (!account.isActive) return;
   if (!account.emailConfirmed) {
-    await sendConfirmation(ctx, meta, account, redirectUrl);
+    await sendAccountLink(ctx, meta, account, 'confirmEmail', redirectUrl);
     return;
   }
   const base = ctx.config.publicUrl;
@@ -412,10 +401,10 @@ export async function sendInvitationOrConfirmation(
     let outcome: InvitationOutcome = 'notFound';
     if (account && !account.isActive) outcome = 'nothingToSend';
     else if (account && account.isFirstTimeLogin && account.loginType === 'local') {
-      await sendInvitation(ctx, meta, account, input.redirectUrl);
+      await sendAccountLink(ctx, meta, account, 'invitation', input.redirectUrl);
       outcome = 'invitationSent';
     } else if (account && !account.emailConfirmed) {
-      await sendConfirmation(ctx, meta, account, input.redirectUrl);
+      await sendAccountLink(ctx, meta, account, 'confirmEmail', input.redirectUrl);
       outcome = 'confirmationSent';
     } else if (account) outcome = 'nothingToSend';
     results.push({ userId, outcome });

@@ -1,18 +1,7 @@
 import type { Queryable } from '#server/db/client.ts';
 import type { Principal } from '#server/plugins/access.ts';
 
-interface PrincipalRow {
-  userId: string;
-  tenantId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  userType: string | null;
-  resellerId: string | null;
-  instituteId: string | null;
-  roles: string[];
-  permissions: string[];
-}
+type PrincipalRow = Omit<Principal, 'roles' | 'permissions'> & { roles: string[]; permissions: string[] };
 
 /**
  * The caller of one request, in ONE query: the user must be active in an active tenant,
