@@ -1,5 +1,5 @@
 import type { Mail } from '#server/plugins/mail.ts';
-import type { MailCatalog } from './mail-catalog.ts';
+import type { LinkMailTexts, MailCatalog } from './mail-catalog.ts';
 import type { MailLanguage } from './mail-language.ts';
 import { enIN } from './locales/en-IN.ts';
 import { enUS } from './locales/en-US.ts';
@@ -49,9 +49,9 @@ interface Composed {
 /** A mail whose point is one link: intro, button, expiry, the link spelled out, a note. */
 function linkMail(
   t: MailCatalog,
-  m: { subject: string; preheader: string; intro: string; action: string; notYou: string },
+  m: LinkMailTexts,
   link: string,
-  expiry: string,
+  lifetime: number,
 ): Composed {
   return {
     subject: m.subject,
@@ -59,7 +59,7 @@ function linkMail(
     blocks: [
       { kind: 'paragraph', text: m.intro },
       { kind: 'button', label: m.action, href: link },
-      { kind: 'paragraph', text: expiry },
+      { kind: 'paragraph', text: m.expiry(lifetime) },
       { kind: 'link', text: t.linkFallback, href: link },
       { kind: 'note', text: m.notYou },
     ],
@@ -84,11 +84,11 @@ function compose(t: MailCatalog, request: MailRequest): Composed {
       };
     }
     case 'confirmEmail':
-      return linkMail(t, t.confirmEmail, request.data.link, t.confirmEmail.expiry(request.data.hours));
+      return linkMail(t, t.confirmEmail, request.data.link, request.data.hours);
     case 'invitation':
-      return linkMail(t, t.invitation, request.data.link, t.invitation.expiry(request.data.hours));
+      return linkMail(t, t.invitation, request.data.link, request.data.hours);
     case 'resetPassword':
-      return linkMail(t, t.resetPassword, request.data.link, t.resetPassword.expiry(request.data.minutes));
+      return linkMail(t, t.resetPassword, request.data.link, request.data.minutes);
     case 'accountExists': {
       const m = t.accountExists;
       return {
