@@ -32,7 +32,7 @@ import { identityLimits } from './identity-limits.ts';
 import { identityMessages } from './identity-messages.ts';
 import type { AccessClaims } from './jwt-tokens.ts';
 import { recordLoginEvent } from './login-history-repository.ts';
-import { passwordMessages, passwordProblems, type PasswordOwner } from './password-policy.ts';
+import { passwordMessages, passwordProblems } from './password-policy.ts';
 import { endSessions, signAccessToken } from './sessions-service.ts';
 import { randomToken, tokenHash } from './token-crypto.ts';
 
@@ -121,11 +121,6 @@ export async function resendFirstTimeEmail(ctx: IdentityContext, meta: RequestMe
 
 const invalidResetLink = () => new AppError(400, identityMessages.invalidResetLink, { extra: { reason: 'invalidToken' } });
 
-async function assertAcceptablePassword(field: string, password: string, owner: PasswordOwner) {
-  const problems = await passwordProblems(password, owner);
-  if (problems.length) throw new ValidationFailure({ [field]: problems });
-}
-
 /**
  * POST /users/reset-password: sets the password with a reset token (30 min) or, with
  * `isFirstTimeLogin`, an invitation token (72 h). The token works once; the link proved the
@@ -151,7 +146,8 @@ export async function resetPassword(
   ) {
     throw invalidResetLink();
   }
-  await assertAcceptablePassword('password', input.password, account);
+  const problems = await passwordProblems(input.password, account);
+  if (problems.length) throw new ValidationFailure({ password: problems });
   const passwordHash = await hashPassword(input.password);
   await ctx.db.transaction(async (tx) => {
     if (!(await consumeAccountToken(tx, hash, purpose, now))) throw invalidResetLink();
