@@ -11,14 +11,18 @@ import { DomainEventBus } from './lib/domain-events.ts';
 import { startJobWorker, type JobHandler } from './lib/jobs.ts';
 import { startScheduler } from './lib/scheduler.ts';
 import { healthRoutes } from './modules/health/routes.ts';
+import { identityPlugin, identityRoutes } from './modules/identity/identity-module.ts';
+import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
-import { accessPlugin, type Authenticator } from './plugins/access.ts';
+import { accessPlugin } from './plugins/access.ts';
+import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { rateLimitPlugin } from './plugins/rate-limit.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -28,8 +32,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the background job worker and scheduled tasks (off in most tests, which drive them directly). */
   runJobs?: boolean;
-  /** Tests only: authenticate requests another way than the identity module's tokens. */
-  authenticator?: Authenticator;
+  /** Password checks per login type; the LDAP bind of directory users plugs in here. */
+  passwordVerifiers?: Partial<PasswordVerifiers>;
 }
 
 declare module 'fastify' {
@@ -126,12 +130,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openApiPlugin, { version: config.version });
   // Per-route limits are set where files are read; these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
-  const authenticator: Authenticator | undefined = options.authenticator;
-  await app.register(accessPlugin, { authenticator });
+  await app.register(authenticationPlugin);
+  await app.register(accessPlugin, { authenticator: app.authenticate });
+  await app.register(rateLimitPlugin, { db, clock: app.clock });
+  await app.register(identityPlugin, { passwordVerifiers: options.passwordVerifiers });
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db, version: config.version });
+      await api.register(identityRoutes);
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
     },

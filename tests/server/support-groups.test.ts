@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seededSupportGroups } from '#server/db/seed.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import { as, createUser, headerAuthenticator, type TestUser } from '#tests/setup/test-users.ts';
+import { as, createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
 
 describeEachDatabase(
   'support groups API',
@@ -10,9 +10,10 @@ describeEachDatabase(
     let agent: TestUser;
     let candidate: TestUser;
     beforeAll(async () => {
-      admin = await createUser(get().db, { roles: ['SupportAdmin'] });
-      agent = await createUser(get().db, { roles: ['SupportAgent'] });
-      candidate = await createUser(get().db, { roles: ['Candidate'] });
+      const { app } = get();
+      admin = await createSignedInUser(app, { roles: ['SupportAdmin'] });
+      agent = await createSignedInUser(app, { roles: ['SupportAgent'] });
+      candidate = await createSignedInUser(app, { roles: ['Candidate'] });
     });
 
     describe('GET /api/v1/supportgroup', () => {
@@ -57,7 +58,7 @@ describeEachDatabase(
 
       it('should set the members of a group to agents only', async () => {
         const { app, db } = get();
-        const second = await createUser(db, { roles: ['SupportAgent'] });
+        const second = await createSignedInUser(app, { roles: ['SupportAgent'] });
         const res = await app.inject({ method: 'PUT', url: '/api/v1/supportgroup/2/members', headers: as(admin), payload: { userIds: [agent.id, second.id] } });
         expect(res.statusCode).toBe(200);
         expect(res.json().map((m: { userId: string }) => m.userId).sort()).toEqual([agent.id, second.id].sort());
@@ -73,5 +74,4 @@ describeEachDatabase(
       });
     });
   },
-  { authenticator: headerAuthenticator },
 );

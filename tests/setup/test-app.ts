@@ -7,7 +7,6 @@ import { buildApp } from '#server/app.ts';
 import { loadConfig, type ServerConfig } from '#server/config.ts';
 import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
-import type { Authenticator } from '#server/plugins/access.ts';
 import { createTestDatabase, testDatabaseKinds, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD, type DbKind } from './test-database.ts';
 
 export interface TestApp {
@@ -23,8 +22,6 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
   runJobs?: boolean;
-  /** Builds the authenticator from the test database (e.g. headerAuthenticator). */
-  authenticator?: (db: Db) => Authenticator;
 }
 
 /** The configuration a test server gets: quiet logs, a temporary data dir, the test admin. */
@@ -49,7 +46,6 @@ export async function createTestApp(kind: DbKind, options: TestAppOptions = {}) 
     logger: { level: config.logLevel },
     clock: options.clock,
     runJobs: options.runJobs ?? false,
-    authenticator: options.authenticator?.(database.db),
   });
   await app.ready();
   return {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Db } from '#server/db/client.ts';
-import { as, createUser, type TestUser } from '#tests/setup/test-users.ts';
+import { as, createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
 
 export interface TicketsFixture {
   groups: { general: number; technical: number; exams: number; accounts: number };
@@ -13,8 +12,8 @@ export interface TicketsFixture {
   supportAdmin: TestUser;
 }
 
-export async function ticketsFixture(db: Db): Promise<TicketsFixture> {
-  const { rows } = await db.query<{ id: number; name: string }>(`select id, name from support_groups where tenant_id = 'root'`);
+export async function ticketsFixture(app: FastifyInstance): Promise<TicketsFixture> {
+  const { rows } = await app.db.query<{ id: number; name: string }>(`select id, name from support_groups where tenant_id = 'root'`);
   const id = (name: string) => rows.find((g) => g.name === name)!.id;
   const groups = {
     general: id('General Support'),
@@ -24,13 +23,13 @@ export async function ticketsFixture(db: Db): Promise<TicketsFixture> {
   };
   return {
     groups,
-    requester: await createUser(db, { roles: ['Candidate'], firstName: 'Asha', lastName: 'Candidate' }),
-    otherRequester: await createUser(db, { roles: ['Candidate'], firstName: 'Bilal', lastName: 'Candidate' }),
-    agentA: await createUser(db, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Chen', lastName: 'Agent' }),
-    agentB: await createUser(db, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Dana', lastName: 'Agent' }),
-    technicalAgent: await createUser(db, { roles: ['SupportAgent'], groups: [groups.technical], firstName: 'Emeka', lastName: 'Agent' }),
-    examsAgent: await createUser(db, { roles: ['SupportAgent'], groups: [groups.exams], firstName: 'Farah', lastName: 'Agent' }),
-    supportAdmin: await createUser(db, { roles: ['SupportAdmin'], firstName: 'Gita', lastName: 'Admin' }),
+    requester: await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Asha', lastName: 'Candidate' }),
+    otherRequester: await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Bilal', lastName: 'Candidate' }),
+    agentA: await createSignedInUser(app, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Chen', lastName: 'Agent' }),
+    agentB: await createSignedInUser(app, { roles: ['SupportAgent'], groups: [groups.general], firstName: 'Dana', lastName: 'Agent' }),
+    technicalAgent: await createSignedInUser(app, { roles: ['SupportAgent'], groups: [groups.technical], firstName: 'Emeka', lastName: 'Agent' }),
+    examsAgent: await createSignedInUser(app, { roles: ['SupportAgent'], groups: [groups.exams], firstName: 'Farah', lastName: 'Agent' }),
+    supportAdmin: await createSignedInUser(app, { roles: ['SupportAdmin'], firstName: 'Gita', lastName: 'Admin' }),
   };
 }
 

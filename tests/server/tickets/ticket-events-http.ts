@@ -49,7 +49,7 @@ export function eventRequest(type: HttpTicketEvent, ticketId: number, fields: Ev
   }
 }
 
-export function sendEvent(app: FastifyInstance, user: { id: string }, type: HttpTicketEvent, ticketId: number, fields?: EventFields) {
+export function sendEvent(app: FastifyInstance, user: { token?: string }, type: HttpTicketEvent, ticketId: number, fields?: EventFields) {
   const request = eventRequest(type, ticketId, fields);
   return app.inject({ ...request, headers: { ...(request.headers ?? {}), ...as(user) } });
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import { as, headerAuthenticator } from '#tests/setup/test-users.ts';
+import { as, createSignedInUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
 
 describeEachDatabase(
@@ -8,7 +8,7 @@ describeEachDatabase(
   (get) => {
     let f: TicketsFixture;
     beforeAll(async () => {
-      f = await ticketsFixture(get().db);
+      f = await ticketsFixture(get().app);
     });
 
     describe('POST /api/v1/supportticket', () => {
@@ -89,7 +89,7 @@ describeEachDatabase(
       it('should answer 404 to another requester, to agents of other groups, and 200 to the group and support admins', async () => {
         const { app } = get();
         const ticket = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
-        const read = (url: string, user: { id: string }) => app.inject({ method: 'GET', url: `${url}?ticketId=${ticket.ticketId}`, headers: as(user) });
+        const read = (url: string, user: { token?: string }) => app.inject({ method: 'GET', url: `${url}?ticketId=${ticket.ticketId}`, headers: as(user) });
         expect((await read('/api/v1/supportticket', f.otherRequester)).statusCode).toBe(404);
         expect((await read('/api/v1/supportticket/tickethistory', f.otherRequester)).statusCode).toBe(404);
         expect((await read('/api/v1/supportticket/document', f.otherRequester)).statusCode).toBe(404);
@@ -170,7 +170,7 @@ describeEachDatabase(
         const { app } = get();
         const general = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'General queue item' });
         const technical = await raiseTicket(app, f.requester, { supportGroupId: f.groups.technical, title: 'Technical queue item' });
-        const ids = async (user: { id: string }, url: string) =>
+        const ids = async (user: { token?: string }, url: string) =>
           (await app.inject({ method: 'POST', url, headers: as(user), payload: { pageSize: 100 } })).json().data.map((t: { ticketId: number }) => t.ticketId);
         const agentView = await ids(f.agentA, '/api/v1/supportticketadmin/search');
         expect(agentView).toContain(general.ticketId);
@@ -189,7 +189,7 @@ describeEachDatabase(
 
       it('should count tickets per status in the caller’s reach', async () => {
         const { app } = get();
-        const user = await (await import('#tests/setup/test-users.ts')).createUser(get().db, { roles: ['Candidate'] });
+        const user = await createSignedInUser(get().app, { roles: ['Candidate'] });
         const t1 = await raiseTicket(app, user, { supportGroupId: f.groups.general });
         await raiseTicket(app, user, { supportGroupId: f.groups.general });
         await app.inject({ method: 'PATCH', url: `/api/v1/supportticket/cancelticket?ticketId=${t1.ticketId}`, headers: as(user), payload: { cancelReason: 'Found the answer' } });
@@ -248,5 +248,4 @@ describeEachDatabase(
       });
     });
   },
-  { authenticator: headerAuthenticator },
 );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import { as, headerAuthenticator, type TestUser } from '#tests/setup/test-users.ts';
+import { as, type TestUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
 import { sendEvent } from './ticket-events-http.ts';
 
@@ -42,7 +42,7 @@ describeEachDatabase(
     let f: TicketsFixture;
     let ticketId: number;
     beforeAll(async () => {
-      f = await ticketsFixture(get().db);
+      f = await ticketsFixture(get().app);
       ticketId = (await raiseTicket(get().app, f.requester, { supportGroupId: f.groups.general })).ticketId;
     });
 
@@ -148,5 +148,4 @@ describeEachDatabase(
       ]);
     });
   },
-  { authenticator: headerAuthenticator },
 );

@@ -7,7 +7,7 @@ import { autoCloseResolved } from '#server/modules/tickets/tickets-service.ts';
 import { claimScheduledRun } from '#server/lib/scheduler.ts';
 import { transitionRow } from '#tests/fixtures/ticket-transitions.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import { as, createUser, headerAuthenticator, type TestUser } from '#tests/setup/test-users.ts';
+import { as, createSignedInUser, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
 import { sendEvent, type HttpTicketEvent } from './ticket-events-http.ts';
 
@@ -39,8 +39,8 @@ describeEachDatabase(
     let agentsByGroup: Map<number, TestUser[]>;
     beforeAll(async () => {
       const { app, db } = get();
-      f = await ticketsFixture(db);
-      const technicalB = await createUser(db, { roles: ['SupportAgent'], groups: [f.groups.technical] });
+      f = await ticketsFixture(app);
+      const technicalB = await createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.technical] });
       agentsByGroup = new Map([
         [f.groups.general, [f.agentA, f.agentB]],
         [f.groups.technical, [f.technicalAgent, technicalB]],
@@ -206,7 +206,7 @@ describeEachDatabase(
     describe('concurrency', () => {
       it('should let exactly one of 50 concurrent claims win', async () => {
         const { app, db } = get();
-        const agents = await Promise.all(Array.from({ length: 50 }, () => createUser(db, { roles: ['SupportAgent'], groups: [f.groups.accounts] })));
+        const agents = await Promise.all(Array.from({ length: 50 }, () => createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.accounts] })));
         const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.accounts, title: 'Race me', description: 'Fifty agents at once.' });
         const results = await Promise.all(agents.map((agent) => sendEvent(app, agent, 'ticket.claim', t.ticketId)));
         const codes = results.map((r) => r.statusCode).sort();
@@ -253,7 +253,6 @@ describeEachDatabase(
       });
     });
   },
-  { authenticator: headerAuthenticator },
 );
 
 const clock = manualClock(new Date('2026-06-01T09:00:00Z'));
@@ -262,7 +261,7 @@ describeEachDatabase(
   (get) => {
     it('should close a ticket 7 days after it was resolved, as the system, once', async () => {
       const { app, db } = get();
-      const f = await ticketsFixture(db);
+      const f = await ticketsFixture(app);
       const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
       await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
       await sendEvent(app, f.agentA, 'ticket.resolve', t.ticketId);
@@ -272,6 +271,8 @@ describeEachDatabase(
       clock.advance(60_000);
       expect(await autoCloseResolved(deps, 7)).toBe(1);
       expect(await autoCloseResolved(deps, 7)).toBe(0);
+      // A week passed: the access tokens of the fixture have long expired.
+      await signInDirect(app, f.supportAdmin);
       expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({ event: 'ticket.close', actorKind: 'system', toStatus: 'Closed' });
     });
 
@@ -283,5 +284,5 @@ describeEachDatabase(
       expect(await claimScheduledRun(db, 'test.task', new Date(now.getTime() + 60_000), 60_000)).toBe(true);
     });
   },
-  { authenticator: headerAuthenticator, clock },
+  { clock },
 );

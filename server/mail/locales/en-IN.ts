@@ -1,0 +1,55 @@
+import type { MailCatalog } from '../mail-catalog.ts';
+
+export const enIN: MailCatalog = {
+  greeting: (name) => `Hello ${name},`,
+  greetingNoName: 'Hello,',
+  linkFallback: 'If the button does not work, copy this address into your browser:',
+  automated: 'This e-mail was sent automatically by Exam Portal. Please do not reply to it.',
+  signInCode: {
+    subject: 'Your Exam Portal sign-in code',
+    preheader: 'Use this code to finish signing in.',
+    intro: 'Use this code to finish signing in to Exam Portal:',
+    codeLabel: 'Your code',
+    expiry: (minutes) => `The code works once and expires in ${minutes} minutes.`,
+    notYou: 'If you did not try to sign in, someone may know your password. Please change it as soon as possible.',
+  },
+  confirmEmail: {
+    subject: 'Confirm your e-mail address',
+    preheader: 'One step left to activate your Exam Portal account.',
+    intro: 'Thank you for registering with Exam Portal. Please confirm that this e-mail address belongs to you.',
+    action: 'Confirm e-mail address',
+    expiry: (hours) => `This link works once and expires in ${hours} hours.`,
+    notYou: 'If you did not create an account, you can ignore this e-mail.',
+  },
+  resetPassword: {
+    subject: 'Reset your Exam Portal password',
+    preheader: 'A link to choose a new password.',
+    intro: 'We received a request to reset the password of your Exam Portal account.',
+    action: 'Choose a new password',
+    expiry: (minutes) => `This link works once and expires in ${minutes} minutes.`,
+    notYou: 'If you did not ask for this, you can ignore this e-mail; your password stays as it is.',
+  },
+  invitation: {
+    subject: 'You are invited to Exam Portal',
+    preheader: 'Set your password to start using your account.',
+    intro: 'An account has been created for you on Exam Portal. Set your password to sign in for the first time.',
+    action: 'Set your password',
+    expiry: (hours) => `This link works once and expires in ${hours} hours.`,
+    notYou: 'If you were not expecting this invitation, you can ignore this e-mail.',
+  },
+  accountExists: {
+    subject: 'You already have an Exam Portal account',
+    preheader: 'Someone tried to register with this e-mail address.',
+    intro: 'Someone tried to create a new Exam Portal account with this e-mail address, but an account already exists for it.',
+    signIn: 'Sign in',
+    forgot: 'If you have forgotten your password, you can reset it here:',
+    notYou: 'If this was not you, you can ignore this e-mail; nothing has changed.',
+  },
+  passwordChanged: {
+    subject: 'Your Exam Portal password was changed',
+    preheader: 'Every other session has been signed out.',
+    intro: 'The password of your Exam Portal account has just been changed, and every other session has been signed out.',
+    notYou: 'If you did not do this, reset your password now and contact your administrator:',
+    action: 'Reset password',
+  },
+};

@@ -1,0 +1,55 @@
+import type { MailCatalog } from '../mail-catalog.ts';
+
+export const enUS: MailCatalog = {
+  greeting: (name) => `Hi ${name},`,
+  greetingNoName: 'Hi,',
+  linkFallback: "If the button doesn't work, copy this address into your browser:",
+  automated: 'This email was sent automatically by Exam Portal. Please do not reply.',
+  signInCode: {
+    subject: 'Your Exam Portal sign-in code',
+    preheader: 'Use this code to finish signing in.',
+    intro: 'Enter this code to finish signing in to Exam Portal:',
+    codeLabel: 'Your code',
+    expiry: (minutes) => `The code can be used once and expires in ${minutes} minutes.`,
+    notYou: "If you didn't try to sign in, someone may know your password. Change it as soon as possible.",
+  },
+  confirmEmail: {
+    subject: 'Confirm your email address',
+    preheader: 'One more step to activate your Exam Portal account.',
+    intro: 'Thanks for signing up for Exam Portal. Please confirm that this email address is yours.',
+    action: 'Confirm email address',
+    expiry: (hours) => `This link can be used once and expires in ${hours} hours.`,
+    notYou: "If you didn't create an account, you can ignore this email.",
+  },
+  resetPassword: {
+    subject: 'Reset your Exam Portal password',
+    preheader: 'A link to choose a new password.',
+    intro: 'We got a request to reset the password for your Exam Portal account.',
+    action: 'Choose a new password',
+    expiry: (minutes) => `This link can be used once and expires in ${minutes} minutes.`,
+    notYou: "If you didn't request this, you can ignore this email; your password won't change.",
+  },
+  invitation: {
+    subject: "You're invited to Exam Portal",
+    preheader: 'Set your password to start using your account.',
+    intro: 'An Exam Portal account has been created for you. Set your password to sign in for the first time.',
+    action: 'Set your password',
+    expiry: (hours) => `This link can be used once and expires in ${hours} hours.`,
+    notYou: "If you weren't expecting this invitation, you can ignore this email.",
+  },
+  accountExists: {
+    subject: 'You already have an Exam Portal account',
+    preheader: 'Someone tried to sign up with this email address.',
+    intro: 'Someone tried to create a new Exam Portal account with this email address, but an account already exists for it.',
+    signIn: 'Sign in',
+    forgot: 'If you forgot your password, you can reset it here:',
+    notYou: "If this wasn't you, you can ignore this email; nothing has changed.",
+  },
+  passwordChanged: {
+    subject: 'Your Exam Portal password was changed',
+    preheader: 'All your other sessions have been signed out.',
+    intro: 'The password for your Exam Portal account was just changed, and all your other sessions were signed out.',
+    notYou: "If you didn't do this, reset your password now and contact your administrator:",
+    action: 'Reset password',
+  },
+};
