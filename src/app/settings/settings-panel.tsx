@@ -182,7 +182,9 @@ const track = css({
 });
 
 function Switch({ label, hint, checked, onChange, testId }: { label: string; hint: string; checked: boolean; onChange: (checked: boolean) => void; testId?: string }) {
+  const labelId = useId();
   const hintId = useId();
+  // The whole row is clickable; the name is the label alone and the hint its description.
   return (
     <label className={switchRow}>
       <input
@@ -190,13 +192,16 @@ function Switch({ label, hint, checked, onChange, testId }: { label: string; hin
         role="switch"
         className={hiddenInput}
         checked={checked}
+        aria-labelledby={labelId}
         aria-describedby={hintId}
         data-testid={testId}
         onChange={(event) => onChange(event.target.checked)}
       />
       <span className={track} aria-hidden="true" />
       <span>
-        <span className={css({ display: 'block', fontSize: 'sm', fontWeight: 'semibold' })}>{label}</span>
+        <span id={labelId} className={css({ display: 'block', fontSize: 'sm', fontWeight: 'semibold' })}>
+          {label}
+        </span>
         <span id={hintId} className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted' })}>
           {hint}
         </span>
