@@ -81,6 +81,16 @@ export async function tabStops(page: Page, count: number) {
       await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;
         if (!el || el === document.body) return { name: '(body)', tag: 'body', visible: false, focusVisible: false };
+        // Enough of the accessible-name rules for controls: aria-label, aria-labelledby, <label>, text.
+        const nameOf = (node: HTMLElement): string => {
+          const label = node.getAttribute('aria-label');
+          if (label) return label;
+          const ids = node.getAttribute('aria-labelledby');
+          if (ids) return ids.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+          const labels = (node as HTMLInputElement).labels;
+          if (labels && labels.length > 0) return labels[0].textContent ?? '';
+          return node.textContent ?? '';
+        };
         const ring = (node: Element | null) => {
           if (!node) return false;
           const style = getComputedStyle(node);
@@ -96,7 +106,7 @@ export async function tabStops(page: Page, count: number) {
           return rect.width > 1 && rect.height > 1;
         });
         return {
-          name: (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60),
+          name: nameOf(el).trim().replace(/\s+/g, ' ').slice(0, 60),
           tag: el.tagName.toLowerCase(),
           visible: drawn.length > 0,
           focusVisible: drawn.some(ring),
