@@ -63,7 +63,7 @@ export default defineConfig({
     },
     // Right-to-left mirrors the layout and right-aligns text, while each block of text keeps the
     // direction of its own script (docs/decisions/0023): 'Welcome.' keeps its full stop at the end.
-    '[dir=rtl] :where(p, h1, h2, h3, h4, h5, h6, li, dt, dd, legend, label, caption, figcaption, blockquote, td, th)': {
+    '[dir=rtl] :where(p, h1, h2, h3, h4, h5, h6, li, dt, dd, legend, label, caption, figcaption, blockquote, td, th, div, span, a, button, small, strong, em, output, summary)': {
       unicodeBidi: 'plaintext',
       // start/end against the layout's direction (the parent's), not the text's own; centred stays centred.
       // Chromium and WebKit know only the prefixed keyword.
