@@ -69,10 +69,18 @@ export function followLanguage(deps: LanguageDeps): () => void {
     requested = stored;
     const language = resolveLanguage(stored, deps.configured);
     const run = ++latest;
+    // At start-up the language was usually just loaded: nothing to load, no re-render. (Later
+    // requests always go through i18next, so a newer choice wins over one still loading.)
+    if (run === 1 && deps.i18n.language === language && deps.i18n.hasResourceBundle(language, 'common')) {
+      const doc = deps.document ?? globalThis.document;
+      if (doc) doc.documentElement.lang = language;
+      return;
+    }
     applyLanguage(language, deps).catch((error: unknown) => {
+      // A request overtaken by a newer one fails by design (i18next drops it): not a failure.
+      if (run !== latest) return;
       console.warn('Language change failed', language, error);
-      // Only the latest request may reset the choice; an older failure is stale.
-      if (run === latest && stored !== null) deps.store.trigger.failure();
+      if (stored !== null) deps.store.trigger.failure();
     });
   };
   sync();

@@ -94,3 +94,33 @@ describe('followLanguage', () => {
     await expect(applyLanguage('fr', { i18n: instance, document: doc })).rejects.toBeInstanceOf(LanguageLoadError);
   });
 });
+
+describe('quick changes', () => {
+  it('should end on the last choice when an earlier one is still loading', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const slow: BackendModule = {
+      type: 'backend',
+      init() {},
+      read(language, _namespace, callback) {
+        setTimeout(() => callback(null, { greeting: `hello in ${language}` }), language === 'fr' ? 60 : 0);
+      },
+    };
+    const instance = i18next.createInstance();
+    await instance.use(slow).init({ lng: 'en-IN', fallbackLng: 'en-IN', supportedLngs: ['en-IN', 'fr'], ns: ['common'], defaultNS: 'common' });
+    const store = createLocalizationStore();
+    const doc = document.implementation.createHTMLDocument('other');
+    stops.push(followLanguage({ i18n: instance, store, configured: 'en-IN', document: doc }));
+    expect(doc.documentElement.lang).toBe('en-IN');
+
+    chooseLanguage('fr', store);
+    chooseLanguage('en-IN', store);
+    // Give the French load every chance to finish and (wrongly) win.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(instance.language).toBe('en-IN');
+    expect(doc.documentElement.lang).toBe('en-IN');
+    expect(instance.t('greeting')).toBe('hello in en-IN');
+    expect(store.getSnapshot().context.i18n).toBe('en-IN');
+    // The overtaken French request is not reported as a failure.
+    expect(warn).not.toHaveBeenCalled();
+  });
+});
