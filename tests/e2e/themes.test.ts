@@ -75,6 +75,24 @@ describe('theme presets and modes', () => {
   });
 });
 
+describe('first render', () => {
+  it('should load the settings panel only when someone reaches for it', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((path) => path.includes('settings-panel'))).toEqual([]);
+    await openSettings(page);
+    expect(scripts.filter((path) => path.includes('settings-panel'))).toHaveLength(1);
+    await context.close();
+  });
+});
+
 describe('right-to-left', () => {
   it('should mirror the drawer, header and breadcrumbs in rtl and come back in ltr', async () => {
     const context = await newContext(browser, server.url);
@@ -141,6 +159,8 @@ describe('saving and syncing', () => {
     const context = await newContext(browser, server.url);
     const [first, second] = [await dashboard(context), await dashboard(context)];
     await markPage(second);
+    // A person works in the tab in front; the other one only listens.
+    await first.bringToFront();
     const panel = await openSettings(first);
     await panel.getByTestId('mode-dark').click();
     await panel.getByTestId('preset-theme6').click();
@@ -148,16 +168,18 @@ describe('saving and syncing', () => {
     await choose(panel, 'switch', 'Mini drawer');
     await choose(panel, 'radio', 'System font');
 
-    await second.waitForFunction(() => document.documentElement.dataset.preset === 'theme6' && document.documentElement.dir === 'rtl');
+    // The other tab is in the background: poll on a timer, not on animation frames.
+    await second.waitForFunction(() => document.documentElement.dataset.preset === 'theme6' && document.documentElement.dir === 'rtl', undefined, { polling: 100 });
     await expect(htmlTheme(second)).resolves.toMatchObject({ mode: 'dark', preset: 'theme6', dir: 'rtl', primaryMain: presetPalette('theme6', 'dark').main });
     await expect(htmlTheme(second).then((t) => t.fontFamily)).resolves.toMatch(/^system-ui/);
     await second.locator('[data-testid=app-drawer][data-variant=mini]').waitFor();
     await expect(stillSamePage(second)).resolves.toBe(true);
 
     // The other way round, with the settings panel open in the first tab: its radios follow.
+    await second.bringToFront();
     const other = await openSettings(second);
     await other.getByTestId('mode-light').click();
-    await first.waitForFunction(() => document.documentElement.dataset.mode === 'light');
+    await first.waitForFunction(() => document.documentElement.dataset.mode === 'light', undefined, { polling: 100 });
     await expect(panel.getByTestId('mode-light').getByRole('radio').isChecked()).resolves.toBe(true);
     await context.close();
   });
