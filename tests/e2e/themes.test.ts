@@ -314,6 +314,7 @@ describe('defaults from the runtime configuration', () => {
         UI_MINI_DRAWER: 'true',
         UI_CONTAINER: 'true',
         UI_FONT_FAMILY: 'Georgia, serif',
+        UI_DEFAULT_PATH: '/start',
       },
     });
     try {
@@ -325,6 +326,8 @@ describe('defaults from the runtime configuration', () => {
       await expect(htmlTheme(page).then((t) => t.fontFamily)).resolves.toMatch(/^Georgia, serif/);
       await page.locator('[data-testid=app-drawer][data-variant=mini]').waitFor();
       await expect(page.locator('#main-content').evaluate((el) => getComputedStyle(el).maxWidth)).resolves.toBe('1200px');
+      // Home in the breadcrumbs is where the app lands.
+      await expect(page.getByTestId('breadcrumbs').getByRole('link', { name: 'Accueil' }).getAttribute('href')).resolves.toBe('/start');
       const panel = await openSettings(page);
       await expect(panel.getByRole('radio', { name: 'Georgia (par défaut)' }).isChecked()).resolves.toBe(true);
       await expect(panel.getByRole('radio', { name: 'Français' }).isChecked()).resolves.toBe(true);
