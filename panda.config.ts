@@ -1,4 +1,5 @@
 import { defineConfig } from '@pandacss/dev';
+import { presetConditions, semanticColors } from './src/app/settings/theme-tokens.ts';
 
 /**
  * Design tokens and breakpoints (spec §9). The breakpoints replace Panda's defaults so
@@ -19,6 +20,7 @@ export default defineConfig({
       light: '[data-mode=light] &',
       rtl: '[dir=rtl] &',
       ltr: '[dir=ltr] &',
+      ...presetConditions,
     },
   },
   theme: {
@@ -39,7 +41,8 @@ export default defineConfig({
           toolbar: { value: '60px' },
         },
         fonts: {
-          body: { value: "var(--app-font-family, 'Public Sans', sans-serif)" },
+          // The configured family first; Devanagari and Gujarati text falls through to the shipped Noto faces.
+          body: { value: "var(--app-font-family, 'Public Sans', sans-serif), 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif" },
         },
         durations: {
           enter: { value: '225ms' },
@@ -47,38 +50,7 @@ export default defineConfig({
         },
       },
       semanticTokens: {
-        colors: {
-          bg: {
-            canvas: { value: { base: '#f5f5f5', _dark: '#121212' } },
-            surface: { value: { base: '#ffffff', _dark: '#1e1e1e' } },
-            muted: { value: { base: '#fafafa', _dark: '#262626' } },
-            hover: { value: { base: 'rgba(0,0,0,0.04)', _dark: 'rgba(255,255,255,0.06)' } },
-          },
-          fg: {
-            default: { value: { base: '#262626', _dark: '#f0f0f0' } },
-            muted: { value: { base: '#595959', _dark: '#bfbfbf' } },
-          },
-          border: { value: { base: '#e6ebf1', _dark: '#3a3a3a' } },
-          primary: {
-            main: { value: { base: '#1565c0', _dark: '#64b5f6' } },
-            lighter: { value: { base: '#e3f2fd', _dark: '#0d2a47' } },
-            dark: { value: { base: '#0d47a1', _dark: '#90caf9' } },
-            contrast: { value: { base: '#ffffff', _dark: '#0a1929' } },
-          },
-          error: {
-            main: { value: { base: '#c62828', _dark: '#ef9a9a' } },
-            lighter: { value: { base: '#fdecea', _dark: '#3b1414' } },
-            contrast: { value: { base: '#ffffff', _dark: '#1a0000' } },
-          },
-          success: {
-            main: { value: { base: '#2e7d32', _dark: '#81c784' } },
-            lighter: { value: { base: '#edf7ed', _dark: '#13301a' } },
-          },
-          warning: {
-            main: { value: { base: '#8a5300', _dark: '#ffb74d' } },
-            lighter: { value: { base: '#fff4e5', _dark: '#3a2500' } },
-          },
-        },
+        colors: semanticColors,
       },
     },
   },
@@ -89,9 +61,18 @@ export default defineConfig({
       bg: 'bg.canvas',
       lineHeight: '1.5',
     },
+    // Right-to-left mirrors the layout and right-aligns text, while each block of text keeps the
+    // direction of its own script (docs/decisions/0023): 'Welcome.' keeps its full stop at the end.
+    '[dir=rtl] :where(p, h1, h2, h3, h4, h5, h6, li, dt, dd, legend, label, caption, figcaption, blockquote, td, th, div, span, a, button, small, strong, em, output, summary)': {
+      unicodeBidi: 'plaintext',
+      // start/end against the layout's direction (the parent's), not the text's own; centred stays centred.
+      // Chromium and WebKit know only the prefixed keyword.
+      textAlign: '-webkit-match-parent',
+      '@supports (text-align: match-parent)': { textAlign: 'match-parent' },
+    },
     ':focus-visible': {
       outline: '2px solid',
-      outlineColor: 'primary.main',
+      outlineColor: 'focusRing',
       outlineOffset: '2px',
     },
   },

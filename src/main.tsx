@@ -6,11 +6,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './app/root.tsx';
 import { startLayoutConfigSync } from './app/stores/layout-config-store.ts';
-import { initI18n } from './i18n/i18n.ts';
+import { startLanguageSync } from './i18n/language.ts';
 
 async function start() {
   startLayoutConfigSync();
-  await initI18n();
+  await startLanguageSync();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Root />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
+import { appConfig } from '#src/lib/config.ts';
 import { findNavItem, type NavGroup } from '../navigation.ts';
 import { menuStore } from '../stores/menu-store.ts';
 
@@ -16,7 +17,8 @@ export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
   const dynamic = useSelector(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
   const match = findNavItem(pathname, groups);
 
-  const crumbs: Array<{ label: string; to?: string }> = [{ label: t('shell.home'), to: '/' }];
+  // Home is where the app lands (runtime configuration `defaultPath`, '/' by default).
+  const crumbs: Array<{ label: string; to?: string }> = [{ label: t('shell.home'), to: appConfig.defaultPath }];
   if (match) {
     crumbs.push({ label: t(match.group.titleKey, { ns: match.group.ns ?? 'common' }) });
     crumbs.push({ label: t(match.item.titleKey, { ns: match.item.ns ?? 'common' }), to: match.item.url });

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
+import { SettingsTrigger } from '../settings/settings-trigger.tsx';
 import { menuStore } from '../stores/menu-store.ts';
 
 const bar = css({
@@ -32,7 +33,7 @@ const iconButton = css({
   _hover: { bg: 'bg.hover' },
 });
 
-/** The top bar (toolbar min height 60): drawer toggle, then whatever the shell puts at the end. */
+/** The top bar (toolbar min height 60): drawer toggle, theme settings, then whatever the shell puts at the end. */
 export function AppHeader({ end }: { end?: ReactNode }) {
   const { t } = useTranslation();
   const drawerOpen = useSelector(menuStore, (s) => s.context.drawerOpen);
@@ -49,6 +50,7 @@ export function AppHeader({ end }: { end?: ReactNode }) {
         <Icon name={drawerOpen ? 'menuOpen' : 'menu'} className={css({ _rtl: { transform: 'scaleX(-1)' } })} />
       </button>
       <div className={css({ flex: 1 })} />
+      <SettingsTrigger />
       {end}
     </header>
   );

@@ -22,6 +22,11 @@ export const defaultLayoutConfig: LayoutConfig = {
 
 export const layoutStorageKey = `${appConfig.productKey}-layout-config`;
 
+/** A CSS font-family list: names, quotes, commas, spaces and hyphens only (it lands in a CSS variable). */
+export function isFontFamily(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0 && value.length <= 200 && /^[\p{L}\p{N} ,'"_-]+$/u.test(value);
+}
+
 /** Reads a stored layout config, keeping only valid fields over the defaults. */
 export function parseLayoutConfig(raw: string | null, defaults: LayoutConfig = defaultLayoutConfig): LayoutConfig {
   if (!raw) return defaults;
@@ -35,7 +40,7 @@ export function parseLayoutConfig(raw: string | null, defaults: LayoutConfig = d
         : defaults.presetColor,
       themeDirection: value.themeDirection === 'rtl' || value.themeDirection === 'ltr' ? value.themeDirection : defaults.themeDirection,
       miniDrawer: typeof value.miniDrawer === 'boolean' ? value.miniDrawer : defaults.miniDrawer,
-      fontFamily: typeof value.fontFamily === 'string' && value.fontFamily ? value.fontFamily : defaults.fontFamily,
+      fontFamily: isFontFamily(value.fontFamily) ? value.fontFamily : defaults.fontFamily,
     };
   } catch {
     return defaults;
@@ -50,15 +55,21 @@ function readStored(): LayoutConfig {
   }
 }
 
-export const layoutConfigStore = createStore({
-  context: readStored(),
-  on: {
-    change: (context, event: { patch: Partial<LayoutConfig> }) => ({ ...context, ...event.patch }),
-    /** Another tab changed the stored config. */
-    replace: (_context, event: { config: LayoutConfig }) => event.config,
-    reset: () => defaultLayoutConfig,
-  },
-});
+export function createLayoutConfigStore(initial: LayoutConfig = readStored(), defaults: LayoutConfig = defaultLayoutConfig) {
+  return createStore({
+    context: initial,
+    on: {
+      // Invalid fields in a patch are dropped (the current value stays).
+      change: (context, event: { patch: Partial<LayoutConfig> }) => parseLayoutConfig(JSON.stringify({ ...context, ...event.patch }), context),
+      /** Another tab changed the stored config. */
+      replace: (_context, event: { config: LayoutConfig }) => event.config,
+      reset: () => defaults,
+    },
+  });
+}
+
+export type LayoutConfigStore = ReturnType<typeof createLayoutConfigStore>;
+export const layoutConfigStore = createLayoutConfigStore();
 
 /** Mirrors the layout config on <html> so CSS (Panda conditions) and the browser follow it. */
 export function applyLayoutToDocument(config: LayoutConfig, doc: Document = document) {
@@ -70,25 +81,51 @@ export function applyLayoutToDocument(config: LayoutConfig, doc: Document = docu
   html.style.colorScheme = config.mode;
 }
 
-let started = false;
-/** Saves every change, applies it to the page, and follows changes made in other tabs. */
-export function startLayoutConfigSync() {
-  if (started) return;
-  started = true;
-  applyLayoutToDocument(layoutConfigStore.getSnapshot().context);
-  layoutConfigStore.subscribe((snapshot) => {
-    applyLayoutToDocument(snapshot.context);
+export interface LayoutSyncTarget {
+  store: LayoutConfigStore;
+  storage: Storage;
+  /** The window whose `storage` events report changes made by other tabs. */
+  events: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  document: Document;
+  key?: string;
+  defaults?: LayoutConfig;
+}
+
+/**
+ * Applies the config to the page now and on every change, saves every change, and follows
+ * changes other tabs save (the `storage` event fires only in the other tabs). Returns the
+ * function that stops all of it.
+ */
+export function syncLayoutConfig({ store, storage, events, document: doc, key = layoutStorageKey, defaults = defaultLayoutConfig }: LayoutSyncTarget) {
+  applyLayoutToDocument(store.getSnapshot().context, doc);
+  const subscription = store.subscribe((snapshot) => {
+    applyLayoutToDocument(snapshot.context, doc);
     const serialised = JSON.stringify(snapshot.context);
     try {
-      if (localStorage.getItem(layoutStorageKey) !== serialised) localStorage.setItem(layoutStorageKey, serialised);
+      if (storage.getItem(key) !== serialised) storage.setItem(key, serialised);
     } catch {
       // Storage full or blocked: the choice still applies to this tab.
     }
   });
-  window.addEventListener('storage', (event) => {
-    if (event.key !== layoutStorageKey) return;
-    layoutConfigStore.trigger.replace({ config: parseLayoutConfig(event.newValue) });
-  });
+  const onStorage = (event: StorageEvent) => {
+    // key null: the other tab cleared the whole storage.
+    if (event.key !== key && event.key !== null) return;
+    const next = parseLayoutConfig(event.key === null ? null : event.newValue, defaults);
+    if (JSON.stringify(next) !== JSON.stringify(store.getSnapshot().context)) store.trigger.replace({ config: next });
+  };
+  events.addEventListener('storage', onStorage);
+  return () => {
+    subscription.unsubscribe();
+    events.removeEventListener('storage', onStorage);
+  };
+}
+
+let started = false;
+/** Start-up (src/main.tsx): the app's layout config follows localStorage and other tabs. */
+export function startLayoutConfigSync() {
+  if (started) return;
+  started = true;
+  syncLayoutConfig({ store: layoutConfigStore, storage: localStorage, events: window, document });
 }
 
 export { locales };

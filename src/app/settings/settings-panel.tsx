@@ -1,0 +1,430 @@
+import { useSelector } from '@xstate/react';
+import { useEffect, useId, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { css, cx } from '#styled-system/css';
+import { Button } from '#src/components/ui/button.tsx';
+import { Icon } from '#src/components/ui/icons.tsx';
+import { chooseLanguage } from '#src/i18n/language.ts';
+import { scriptFontFamilies } from '#src/i18n/script-fonts.ts';
+import { locales, presetColors, type Locale, type ThemeDirection, type ThemeMode } from '#src/lib/config.ts';
+import { formatUtcOffset, useFormat } from '#src/lib/format.ts';
+import { layoutConfigStore, type LayoutConfig } from '../stores/layout-config-store.ts';
+import { localizationStore } from '../stores/localization-store.ts';
+import { familyName, fontOptions, isSameFont } from './font-options.ts';
+import { presetDefinitions } from './presets.ts';
+
+const panel = css({
+  m: 0,
+  p: 0,
+  border: 'none',
+  width: '380px',
+  maxWidth: '100vw',
+  height: '100vh',
+  maxHeight: '100vh',
+  insetInlineStart: 'auto',
+  insetInlineEnd: 0,
+  overflowY: 'auto',
+  bg: 'bg.surface',
+  color: 'fg.default',
+  boxShadow: 'xl',
+  '&::backdrop': { bg: 'bg.overlay' },
+});
+
+const header = css({
+  position: 'sticky',
+  top: 0,
+  zIndex: 1,
+  display: 'flex',
+  alignItems: 'center',
+  justifyContent: 'space-between',
+  gap: '2',
+  minHeight: 'toolbar',
+  px: '4',
+  bg: 'bg.surface',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
+
+const closeButton = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  width: '10',
+  height: '10',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  color: 'fg.default',
+  _hover: { bg: 'bg.hover' },
+});
+
+const fieldset = css({ border: 'none', m: 0, p: 0, minWidth: 0 });
+const legend = css({ fontSize: 'sm', fontWeight: 'semibold', mb: '2', p: 0 });
+const section = css({ px: '4', py: '4', borderBottomWidth: '1px', borderColor: 'border' });
+
+// A native radio (kept for keyboard and screen readers, visually hidden) inside a card-like label.
+const choice = css({
+  position: 'relative',
+  display: 'flex',
+  alignItems: 'center',
+  gap: '2',
+  minHeight: '11',
+  px: '3',
+  py: '2',
+  borderWidth: '1px',
+  borderColor: 'border.strong',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  fontSize: 'sm',
+  bg: 'bg.surface',
+  _hover: { bg: 'bg.hover' },
+  '&:has(input:checked)': { borderColor: 'primary.main', bg: 'primary.lighter', color: 'primary.dark', fontWeight: 'semibold', boxShadow: 'inset 0 0 0 1px token(colors.primary.main)' },
+  '&:has(input:focus-visible)': { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
+});
+const hiddenInput = css({ srOnly: true });
+const checkMark = css({ flexShrink: 0, marginInlineStart: 'auto', display: 'none', '[data-checked] > &': { display: 'block' } });
+
+/** The selection mark: selection is never shown by colour alone (WCAG 1.4.1). */
+function CheckMark({ className, size = 16 }: { className?: string; size?: number }) {
+  return (
+    <svg className={className} width={size} height={size} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
+      <path d="M9 16.17 4.83 12l-1.42 1.41L9 19 21 7l-1.41-1.41z" />
+    </svg>
+  );
+}
+
+interface ChoiceOption<T extends string> {
+  value: T;
+  label: ReactNode;
+  /** Accessible name when `label` is not plain text. */
+  ariaLabel?: string;
+  lang?: string;
+  /** Drawn before the label; it shows the selection mark itself (no trailing check). */
+  preview?: (checked: boolean) => ReactNode;
+  style?: CSSProperties;
+  testId?: string;
+}
+
+function ChoiceGroup<T extends string>({
+  title,
+  name,
+  value,
+  options,
+  columns = 2,
+  onChange,
+}: {
+  title: string;
+  name: string;
+  value: T;
+  options: ChoiceOption<T>[];
+  columns?: number;
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className={fieldset}>
+      <legend className={legend}>{title}</legend>
+      <div className={css({ display: 'grid', gap: '2' })} style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+        {options.map((option) => {
+          const checked = option.value === value;
+          return (
+            <label key={option.value} className={choice} data-checked={checked || undefined} lang={option.lang} style={option.style} data-testid={option.testId}>
+              <input
+                type="radio"
+                className={hiddenInput}
+                name={name}
+                value={option.value}
+                checked={checked}
+                aria-label={option.ariaLabel}
+                onChange={() => onChange(option.value)}
+              />
+              {option.preview?.(checked)}
+              <span className={css({ minWidth: 0, overflowWrap: 'anywhere' })}>{option.label}</span>
+              {option.preview ? null : <CheckMark className={checkMark} />}
+            </label>
+          );
+        })}
+      </div>
+    </fieldset>
+  );
+}
+
+const switchRow = css({ display: 'flex', alignItems: 'flex-start', gap: '3', py: '2', cursor: 'pointer' });
+const track = css({
+  position: 'relative',
+  flexShrink: 0,
+  width: '10',
+  height: '6',
+  mt: '0.5',
+  borderRadius: 'full',
+  bg: 'bg.subtle',
+  borderWidth: '1px',
+  borderColor: 'border.strong',
+  transitionProperty: 'background-color',
+  transitionDuration: 'enter',
+  '&::after': {
+    content: '""',
+    position: 'absolute',
+    top: '2px',
+    insetInlineStart: '2px',
+    width: '4.5',
+    height: '4.5',
+    borderRadius: 'full',
+    bg: 'fg.muted',
+    transitionProperty: 'inset-inline-start, background-color',
+    transitionDuration: 'enter',
+  },
+  'input:checked + &': {
+    bg: 'primary.main',
+    borderColor: 'primary.main',
+    '&::after': { insetInlineStart: 'calc(100% - token(sizes.4.5) - 2px)', bg: 'primary.contrast' },
+  },
+  'input:focus-visible + &': { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
+  '@media (prefers-reduced-motion: reduce)': { transitionDuration: '0s', '&::after': { transitionDuration: '0s' } },
+});
+
+function Switch({ label, hint, checked, onChange, testId }: { label: string; hint: string; checked: boolean; onChange: (checked: boolean) => void; testId?: string }) {
+  const labelId = useId();
+  const hintId = useId();
+  // The whole row is clickable; the name is the label alone and the hint its description.
+  return (
+    <label className={switchRow}>
+      <input
+        type="checkbox"
+        role="switch"
+        className={hiddenInput}
+        checked={checked}
+        aria-labelledby={labelId}
+        aria-describedby={hintId}
+        data-testid={testId}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      <span className={track} aria-hidden="true" />
+      <span>
+        <span id={labelId} className={css({ display: 'block', fontSize: 'sm', fontWeight: 'semibold' })}>
+          {label}
+        </span>
+        <span id={hintId} className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted' })}>
+          {hint}
+        </span>
+      </span>
+    </label>
+  );
+}
+
+const swatch = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  justifyContent: 'center',
+  flexShrink: 0,
+  width: '6',
+  height: '6',
+  borderRadius: 'full',
+  bg: 'primary.main',
+  color: 'primary.contrast',
+  borderWidth: '2px',
+  borderColor: 'primary.lighter',
+  boxShadow: '0 0 0 1px token(colors.border.strong)',
+});
+
+const change = (patch: Partial<LayoutConfig>) => layoutConfigStore.trigger.change({ patch });
+
+/** Capitalises the first letter the way the language does ('français' → 'Français'). */
+function capitalise(text: string, locale: string) {
+  return text ? text[0].toLocaleUpperCase(locale) + text.slice(1) : text;
+}
+
+function languageNames(uiLanguage: string) {
+  const inUi = new Intl.DisplayNames([uiLanguage], { type: 'language' });
+  return locales.map((code) => {
+    const own = capitalise(new Intl.DisplayNames([code], { type: 'language' }).of(code) ?? code, code);
+    const translated = capitalise(inUi.of(code) ?? code, uiLanguage);
+    return { code, own, translated };
+  });
+}
+
+/**
+ * The theme settings panel (spec §3 theme settings, §4 layout config): a modal side sheet on
+ * the native <dialog> (docs/decisions/0021). Every change applies at once, is saved in
+ * localStorage and reaches the other tabs; the language goes to the localization slice.
+ */
+export default function SettingsPanel({ onClose }: { onClose: () => void }) {
+  const { t, i18n } = useTranslation('settings');
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  const descriptionId = useId();
+  const config = useSelector(layoutConfigStore, (s) => s.context);
+  const storedLanguage = useSelector(localizationStore, (s) => s.context.i18n);
+  const format = useFormat();
+  const uiLanguage = i18n.language as Locale;
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+
+  const languages = useMemo(() => languageNames(uiLanguage), [uiLanguage]);
+  const fonts = fontOptions(config.fontFamily);
+  const currentFont = fonts.find((option) => isSameFont(option.value, config.fontFamily))?.value ?? fonts[0].value;
+  // Rendered once per opening: a preview, not a clock.
+  const now = useMemo(() => new Date(), []);
+
+  const modes: ThemeMode[] = ['light', 'dark'];
+  const directions: ThemeDirection[] = ['ltr', 'rtl'];
+
+  return (
+    <dialog
+      ref={ref}
+      id="settings-panel"
+      data-testid="settings-panel"
+      aria-labelledby={titleId}
+      aria-describedby={descriptionId}
+      className={panel}
+      onClose={onClose}
+      onClick={(event) => {
+        if (event.target === event.currentTarget) ref.current?.close();
+      }}
+    >
+      <div className={header}>
+        <h2 id={titleId} className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
+          {t('title')}
+        </h2>
+        <button type="button" className={closeButton} aria-label={t('close')} onClick={() => ref.current?.close()}>
+          <Icon name="close" />
+        </button>
+      </div>
+      <p id={descriptionId} className={css({ px: '4', pt: '3', fontSize: 'sm', color: 'fg.muted' })}>
+        {t('description')}
+      </p>
+
+      <div className={section}>
+        <ChoiceGroup
+          title={t('mode.legend')}
+          name="mode"
+          value={config.mode}
+          onChange={(mode) => change({ mode })}
+          options={modes.map((mode) => ({ value: mode, label: t(`mode.${mode}`), testId: `mode-${mode}` }))}
+        />
+      </div>
+
+      <div className={section}>
+        <ChoiceGroup
+          title={t('preset.legend')}
+          name="presetColor"
+          value={config.presetColor}
+          columns={3}
+          onChange={(presetColor) => change({ presetColor })}
+          options={presetColors.map((preset) => ({
+            value: preset,
+            label: t(presetDefinitions[preset].nameKey),
+            testId: `preset-${preset}`,
+            // The swatch resolves the preset's own tokens in the current mode.
+            preview: (checked: boolean) => (
+              <span className={swatch} data-preset={preset} data-mode={config.mode} aria-hidden="true">
+                {checked ? <CheckMark size={14} /> : null}
+              </span>
+            ),
+          }))}
+        />
+      </div>
+
+      <div className={section}>
+        <ChoiceGroup
+          title={t('direction.legend')}
+          name="themeDirection"
+          value={config.themeDirection}
+          onChange={(themeDirection) => change({ themeDirection })}
+          options={directions.map((direction) => ({ value: direction, label: t(`direction.${direction}`), testId: `direction-${direction}` }))}
+        />
+      </div>
+
+      <div className={section}>
+        <fieldset className={fieldset}>
+          <legend className={legend}>{t('layout.legend')}</legend>
+          <Switch
+            label={t('layout.miniDrawer')}
+            hint={t('layout.miniDrawerHint')}
+            checked={config.miniDrawer}
+            onChange={(miniDrawer) => change({ miniDrawer })}
+            testId="mini-drawer"
+          />
+          <Switch
+            label={t('layout.container')}
+            hint={t('layout.containerHint')}
+            checked={config.container}
+            onChange={(container) => change({ container })}
+            testId="container"
+          />
+        </fieldset>
+      </div>
+
+      <div className={section}>
+        <ChoiceGroup
+          title={t('font.legend')}
+          name="fontFamily"
+          value={currentFont}
+          columns={1}
+          onChange={(fontFamily) => change({ fontFamily })}
+          options={fonts.map((option, index) => {
+            const name = option.labelKey ? t(option.labelKey) : familyName(option.value);
+            return {
+              value: option.value,
+              label: option.isDefault ? t('font.defaultOption', { name }) : name,
+              // Each choice is drawn in its own font; Devanagari and Gujarati still reach the shipped faces.
+              style: { fontFamily: `${option.value}, ${scriptFontFamilies.join(', ')}` },
+              testId: `font-${index}`,
+            };
+          })}
+        />
+      </div>
+
+      <div className={section}>
+        <ChoiceGroup
+          title={t('language.legend')}
+          name="language"
+          value={storedLanguage ?? uiLanguage}
+          onChange={(language) => chooseLanguage(language)}
+          options={languages.map(({ code, own, translated }) => ({
+            value: code,
+            lang: code,
+            testId: `language-${code}`,
+            ariaLabel: own === translated ? own : `${own} — ${translated}`,
+            label: (
+              <>
+                <span className={css({ display: 'block' })}>{own}</span>
+                {own === translated ? null : (
+                  <span lang={uiLanguage} className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted', fontWeight: 'normal' })}>
+                    {translated}
+                  </span>
+                )}
+              </>
+            ),
+          }))}
+        />
+      </div>
+
+      <div className={section} data-testid="region-preview">
+        <h3 className={legend}>{t('region.legend')}</h3>
+        <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '3', rowGap: '1', fontSize: 'sm' })}>
+          <dt className={css({ color: 'fg.muted' })}>{t('region.timeZone')}</dt>
+          <dd data-testid="region-time-zone">{t('region.zoneWithOffset', { zone: format.timeZone, offset: formatUtcOffset(now) })}</dd>
+          <dt className={css({ color: 'fg.muted' })}>{t('region.now')}</dt>
+          <dd data-testid="region-now">{format.dateTime(now)}</dd>
+          <dt className={css({ color: 'fg.muted' })}>{t('region.number')}</dt>
+          <dd data-testid="region-number">{format.number(1234567.891)}</dd>
+        </dl>
+      </div>
+
+      <div className={css({ p: '4' })}>
+        <Button
+          variant="outline"
+          className={css({ width: '100%' })}
+          onClick={() => {
+            layoutConfigStore.trigger.reset();
+            localizationStore.trigger.reset();
+          }}
+        >
+          {t('reset')}
+        </Button>
+      </div>
+    </dialog>
+  );
+}

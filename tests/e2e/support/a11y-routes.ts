@@ -1,0 +1,71 @@
+import type { Page } from 'playwright-core';
+import type { LayoutConfig } from '#src/app/stores/layout-config-store.ts';
+import type { AxeCheckOptions } from './axe.ts';
+import type { RunningServer } from './server.ts';
+
+/**
+ * The screens the accessibility audit (tests/e2e/a11y.test.ts) visits, each in light and
+ * dark, ltr and rtl. A new screen appends itself here: a path, how to know it is ready, and,
+ * when needed, what to do before (sign in, intercept a request) or after loading (open a
+ * dialog). Ready checks use roles and the en-IN texts.
+ */
+export interface AuditedScreen {
+  name: string;
+  path: string;
+  /** Resolves when the screen is drawn and settled. */
+  ready: (page: Page) => Promise<void>;
+  /** Before the page loads: sign in, route interception … */
+  prepare?: (page: Page, server: RunningServer) => Promise<void>;
+  /** After ready: open the dialog or menu that is the thing to audit. */
+  act?: (page: Page) => Promise<void>;
+  viewport?: { width: number; height: number };
+  /** Layout settings this screen needs besides the mode and direction under test. */
+  layout?: Partial<LayoutConfig>;
+  axe?: AxeCheckOptions;
+}
+
+const heading = (name: string, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).waitFor();
+
+export const auditedScreens: AuditedScreen[] = [
+  { name: 'dashboard', path: '/', ready: heading('Dashboard') },
+  { name: 'not found', path: '/no/such/page', ready: heading('Page not found') },
+  {
+    name: 'error screen',
+    path: '/broken',
+    // The not-found chunk is swapped for a component that throws while rendering.
+    prepare: async (page) => {
+      await page.route(/\/assets\/not-found-page-[\w-]+\.js$/, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: 'export default function Broken() { throw new Error("audit"); }' }),
+      );
+    },
+    ready: heading('Something Went Wrong!'),
+  },
+  {
+    name: 'theme settings panel',
+    path: '/',
+    ready: heading('Dashboard'),
+    act: async (page) => {
+      await page.getByTestId('settings-trigger').click();
+      await page.getByRole('dialog', { name: 'Theme settings' }).waitFor();
+    },
+  },
+  {
+    name: 'temporary drawer (small screen)',
+    path: '/',
+    viewport: { width: 800, height: 900 },
+    ready: heading('Dashboard'),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await page.getByRole('dialog', { name: 'Main navigation' }).waitFor();
+    },
+  },
+  {
+    name: 'mini drawer',
+    path: '/',
+    layout: { miniDrawer: true },
+    ready: async (page) => {
+      await heading('Dashboard')(page);
+      await page.locator('[data-testid=app-drawer][data-variant=mini]').waitFor();
+    },
+  },
+];
