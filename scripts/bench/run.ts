@@ -4,10 +4,12 @@
  */
 import { benchBundle } from './bundle-size.ts';
 import { benchStartup } from './startup.ts';
+import { benchTicketSearch } from './tickets-search.ts';
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
+  tickets: () => benchTicketSearch(),
 };
 
 const wanted = process.argv.slice(2);
