@@ -1,6 +1,7 @@
 import { TestModel, serializeSnapshot } from '@xstate/graph';
 import {
   __unsafe_getAllOwnEventDescriptors,
+  type AnyMachineSnapshot,
   type AnyStateMachine,
   type EventFromLogic,
   type EventObject,
@@ -53,11 +54,13 @@ export function createMachineTestModel<TMachine extends AnyStateMachine>(machine
   type Snapshot = SnapshotFrom<TMachine>;
   type Event = EventFromLogic<TMachine>;
   return new TestModel<Snapshot, Event, InputFrom<TMachine>>(machine as never, {
-    serializeState: (snapshot: Snapshot, event: Event | undefined, previous?: Snapshot) => {
+    serializeState: (snapshot: Snapshot, event: Event | undefined, previousSnapshot?: Snapshot) => {
+      const current = snapshot as AnyMachineSnapshot;
+      const previous = previousSnapshot as AnyMachineSnapshot | undefined;
       // As createTestModel: a change of state value through a different event is a different
       // node, so every transition that changes the value shows up on some path.
       const via =
-        event && previous && stringify(previous.value) !== stringify(snapshot.value)
+        event && previous && stringify(previous.value) !== stringify(current.value)
           ? ` via ${serializeEvent(event)} from ${stringify(previous.value)}`
           : '';
       return `${serializeState(snapshot)}${via}`;
@@ -65,7 +68,9 @@ export function createMachineTestModel<TMachine extends AnyStateMachine>(machine
     serializeEvent,
     limit: options.limit ?? 20_000,
     stateMatcher: (snapshot: Snapshot, key: string) =>
-      key.startsWith('#') ? (snapshot as { _nodes: unknown[] })._nodes.includes(machine.getStateNodeById(key)) : snapshot.matches(key as never),
+      key.startsWith('#')
+        ? (snapshot as AnyMachineSnapshot)._nodes.includes(machine.getStateNodeById(key))
+        : (snapshot as AnyMachineSnapshot).matches(key as never),
     events: (snapshot: Snapshot) => {
       const concrete = (options.events?.(snapshot) ?? []) as Event[];
       if (options.exhaustive) return concrete;

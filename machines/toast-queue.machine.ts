@@ -129,16 +129,10 @@ function setPaused(context: Lists, id: string, paused: boolean): Lists {
 }
 
 type PushEvent = Extract<ToastQueueEvent, { type: 'toast.push' }>;
-type Enqueue = Parameters<Parameters<typeof enqueueActions>[0]>[0]['enqueue'];
 
-/** A shown toast with a duration gets its timer (a child actor named by the toast's id). */
-function startTimer(enqueue: Enqueue, toast: QueuedToast) {
-  if (toast.duration !== null) enqueue.spawnChild('toastTimer', { id: toast.id, input: { id: toast.id, duration: toast.duration } });
-}
-
-function tellTimer(enqueue: Enqueue, context: Lists, id: string, type: 'toast.pause' | 'toast.resume') {
-  const toast = context.visible.find((t) => t.id === id);
-  if (toast && toast.duration !== null) enqueue.sendTo(id, { type });
+/** A shown toast with a duration has a timer: a child actor named by the toast's id. */
+function timerInput(toast: QueuedToast | null | undefined): ToastTimerInput | null {
+  return toast && toast.duration !== null ? { id: toast.id, duration: toast.duration } : null;
 }
 type IdEvent = Extract<ToastQueueEvent, { id: string }>;
 
@@ -175,7 +169,8 @@ export const toastQueueMachine = setup({
     showToast: enqueueActions(({ context, event, enqueue }) => {
       const toast = toastFromRequest(context, (event as PushEvent).toast);
       enqueue.assign({ visible: [...context.visible, toast], sequence: context.sequence + 1 });
-      startTimer(enqueue, toast);
+      const timer = timerInput(toast);
+      if (timer) enqueue.spawnChild('toastTimer', { id: timer.id, input: timer });
     }),
     /** The limit is reached: the pushed toast waits in the queue. */
     queueToast: assign(({ context, event }) => ({
@@ -189,7 +184,8 @@ export const toastQueueMachine = setup({
       const next = withoutToast(context, oldest.id);
       enqueue.stopChild(oldest.id);
       enqueue.assign({ visible: next.visible, queued: next.queued });
-      if (next.promoted) startTimer(enqueue, next.promoted);
+      const timer = timerInput(next.promoted);
+      if (timer) enqueue.spawnChild('toastTimer', { id: timer.id, input: timer });
     }),
     removeToast: enqueueActions(({ context, event, enqueue }) => {
       const { id } = event as IdEvent;
@@ -197,17 +193,18 @@ export const toastQueueMachine = setup({
       const next = withoutToast(context, id);
       if (wasVisible) enqueue.stopChild(id);
       enqueue.assign({ visible: next.visible, queued: next.queued });
-      if (next.promoted) startTimer(enqueue, next.promoted);
+      const timer = timerInput(next.promoted);
+      if (timer) enqueue.spawnChild('toastTimer', { id: timer.id, input: timer });
     }),
     pauseToast: enqueueActions(({ context, event, enqueue }) => {
       const { id } = event as IdEvent;
       enqueue.assign(setPaused(context, id, true));
-      tellTimer(enqueue, context, id, 'toast.pause');
+      if (timerInput(context.visible.find((t) => t.id === id))) enqueue.sendTo(id, { type: 'toast.pause' });
     }),
     resumeToast: enqueueActions(({ context, event, enqueue }) => {
       const { id } = event as IdEvent;
       enqueue.assign(setPaused(context, id, false));
-      tellTimer(enqueue, context, id, 'toast.resume');
+      if (timerInput(context.visible.find((t) => t.id === id))) enqueue.sendTo(id, { type: 'toast.resume' });
     }),
     clearToasts: enqueueActions(({ context, enqueue }) => {
       for (const toast of context.visible) enqueue.stopChild(toast.id);

@@ -161,7 +161,7 @@ describe('toast-timer model', () => {
   it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
     await replayPath(path, {
       start: () => {
-        const timer = toastTimerMachine.provide({ actions: { reportExpired: vi.fn() } });
+        const timer = toastTimerMachine.provide({ actions: { reportExpired: () => {} } });
         return createActor(timer, { input: { id: 'toast-1', duration: 5000 } }).start();
       },
       delays: { duration: 5000 },
