@@ -43,6 +43,10 @@ function describe(error: unknown) {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The deployed version carried by `xstate.done.actor.fetchDeployedVersion`. */
+const deployedOf = (event: unknown) => (event as { output: { version: string } }).output.version;
+const errorOf = (event: unknown) => (event as { error: unknown }).error;
+
 export const versionCheckMachine = setup({
   types: {
     context: {} as VersionCheckContext,
@@ -68,15 +72,15 @@ export const versionCheckMachine = setup({
     }),
   },
   guards: {
-    isNewer: ({ context, event }) => compareVersions((event as { output: { version: string } }).output.version, context.currentVersion) > 0,
+    isNewer: ({ context, event }) => compareVersions(deployedOf(event), context.currentVersion) > 0,
     /** This tab already reloaded for this deployed version and still runs the old build: no loop. */
     hasReloadedForDeployed: ({ context }) => context.reloadedFor !== null && context.reloadedFor === context.deployedVersion,
   },
   actions: {
-    recordDeployed: assign({ deployedVersion: ({ event }) => (event as { output: { version: string } }).output.version }),
-    recordFailure: assign({ error: ({ event }) => describe((event as { error: unknown }).error) }),
+    recordDeployed: assign({ deployedVersion: ({ event }) => deployedOf(event) }),
+    recordFailure: assign({ error: ({ event }) => describe(errorOf(event)) }),
     logFailure: ({ context }) => console.warn(`Version check failed, continuing with ${context.currentVersion}: ${context.error}`),
-    logCacheFailure: ({ event }) => console.warn(`Could not delete the browser caches: ${describe((event as { error: unknown }).error)}`),
+    logCacheFailure: ({ event }) => console.warn(`Could not delete the browser caches: ${describe(errorOf(event))}`),
     /** The runtime remembers the version in session storage first (see src/app/version-check.ts). */
     reload: () => globalThis.location?.reload(),
     logReloadSuppressed: ({ context }) =>

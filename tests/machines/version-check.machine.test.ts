@@ -35,7 +35,7 @@ describe('compareVersions', () => {
 });
 
 function machineWith(version: () => Promise<{ version: string }>, clear = vi.fn(async () => 1)) {
-  const reload = vi.fn();
+  const reload = vi.fn<() => void>();
   const machine = versionCheckMachine.provide({
     actors: { fetchDeployedVersion: fromPromise(version), clearCaches: fromPromise(clear) },
     actions: { reload },
@@ -124,7 +124,7 @@ describe('version-check model', () => {
     const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
     const controlled = (name: string) =>
       fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
-    const reload = vi.fn();
+    const reload = vi.fn<() => void>();
     const input = path.steps[0].state.context;
     await replayPath(path, {
       start: () =>
