@@ -105,7 +105,7 @@ describe('version-check machine', () => {
     vi.stubGlobal('fetch', fetchMock);
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
-      const machine = versionCheckMachine.provide({ actions: { reload: vi.fn() } });
+      const machine = versionCheckMachine.provide({ actions: { reload: () => {} } });
       const done = await waitFor(createActor(machine, { input: {} }).start(), (s) => s.hasTag('settled'));
       expect(fetchMock).toHaveBeenCalledWith('/meta.json', { cache: 'no-store', headers: { accept: 'application/json' } });
       expect(done.value).toBe('latest');
