@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveText, type DisplayText } from '#src/lib/error-catalogue.ts';
-import { normalizeError, type ErrorDisplay } from '#src/lib/normalize-error.ts';
-import enUS from '#src/i18n/locales/en-US/errors.json';
-
-/** The catalogue in the words a user of en-US reads (the spec's exact English). */
-const english = (text: DisplayText) =>
-  resolveText(text, (key) => {
-    const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], enUS);
-    if (typeof value !== 'string') throw new Error(`missing translation ${key}`);
-    return value;
-  });
-
-function inWords(display: ErrorDisplay | null) {
-  if (!display) return null;
-  return { title: display.title === null ? null : english(display.title), lines: display.lines.map(english), details: display.details };
-}
+import { normalizeError } from '#src/lib/normalize-error.ts';
+import { displayInWords as inWords } from '#tests/src/support/english.ts';
 
 const GENERIC = 'Something went wrong, Please try again later or contact Admin';
 const NETWORK = "Error! Server can't be reached. Please try again later or contact server administrator!";
