@@ -1,5 +1,3 @@
-import { useSelector } from '@xstate/react';
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
@@ -19,7 +17,8 @@ const bar = css({
   fontSize: 'sm',
 });
 
-function BannerText({ message }: { message: CatalogueKey }) {
+/** The banner of spec §8 (the HTTP layer sets and clears it); loaded when first shown. */
+export default function Banner({ message }: { message: CatalogueKey }) {
   const { t } = useTranslation('errors');
   return (
     <div role="alert" className={bar} data-testid="connection-banner">
@@ -36,13 +35,3 @@ function BannerText({ message }: { message: CatalogueKey }) {
   );
 }
 
-/** The banner of spec §8 (the HTTP layer sets and clears it); nothing while there is none. */
-export function Banner() {
-  const message = useSelector(bannerStore, (s) => s.context.message);
-  if (!message) return null;
-  return (
-    <Suspense fallback={null}>
-      <BannerText message={message} />
-    </Suspense>
-  );
-}

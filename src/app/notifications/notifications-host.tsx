@@ -1,8 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { Component, Suspense, lazy, type ReactNode } from 'react';
-import { Banner } from './banner.tsx';
+import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { notificationsStore } from './notifications-store.ts';
 
+const Banner = lazy(() => import('./banner.tsx'));
 const Toaster = lazy(() => import('./toaster.tsx'));
 const Snackbar = lazy(() => import('./snackbar-view.tsx'));
 
@@ -21,18 +22,18 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
 }
 
 /**
- * The banner, and the toaster and the snackbar once something asked for them (their code
- * loads then, not with the first render).
+ * The banner once there is one, the toaster and the snackbar once something asked for them:
+ * their code loads then, not with the first render.
  */
 export function NotificationsHost() {
   const { toasts, snackbar } = useSelector(notificationsStore, (s) => s.context);
+  const banner = useSelector(bannerStore, (s) => s.context.message);
   return (
     <Quiet>
-      <Banner />
-      <Suspense fallback={null}>
-        {toasts ? <Toaster /> : null}
-        {snackbar ? <Snackbar /> : null}
-      </Suspense>
+      {/* Separate boundaries: one loading never hides another. */}
+      <Suspense fallback={null}>{banner ? <Banner message={banner} /> : null}</Suspense>
+      <Suspense fallback={null}>{toasts ? <Toaster /> : null}</Suspense>
+      <Suspense fallback={null}>{snackbar ? <Snackbar /> : null}</Suspense>
     </Quiet>
   );
 }

@@ -95,7 +95,6 @@ export function createPersistence(options: PersistenceOptions) {
   const slices = new Map<string, PersistedSlice>();
   const unsubscribers = new Map<string, () => void>();
   const failures: PersistenceFailure[] = [];
-  const failureListeners = new Set<(failure: PersistenceFailure) => void>();
 
   let phase: 'idle' | 'rehydrating' | 'ready' | 'disabled' = 'idle';
   let rehydration: Promise<RehydrateResult> | null = null;
@@ -115,7 +114,6 @@ export function createPersistence(options: PersistenceOptions) {
     const failure: PersistenceFailure = { reason, slice, message: persistenceFailures[reason] };
     failures.push(failure);
     logger.warn(`[persistence] ${slice ? `${slice}: ` : ''}${failure.message}`);
-    for (const listener of failureListeners) listener(failure);
     return failure;
   }
 
@@ -345,15 +343,6 @@ export function createPersistence(options: PersistenceOptions) {
     /** Every failure so far, in order. */
     get failures(): readonly PersistenceFailure[] {
       return failures;
-    },
-
-    onFailure(listener: (failure: PersistenceFailure) => void): () => void {
-      failureListeners.add(listener);
-      return () => failureListeners.delete(listener);
-    },
-
-    get phase() {
-      return phase;
     },
   };
 }
