@@ -151,13 +151,19 @@ function SnackbarContent({
 }) {
   const alert = state.variant === 'alert';
   return (
-    <div className={anchor(state.anchorOrigin)} data-testid="snackbar-anchor">
+    <div
+      className={anchor(state.anchorOrigin)}
+      data-testid="snackbar-anchor"
+      data-vertical={state.anchorOrigin.vertical}
+      data-horizontal={state.anchorOrigin.horizontal}
+    >
       <div
         ref={element}
         role={alert && (state.alert.color === 'error' || state.alert.color === 'warning') ? 'alert' : 'status'}
         data-testid="snackbar"
         data-state={phase}
         data-variant={state.variant}
+        data-alert={alert ? `${state.alert.color} ${state.alert.variant}` : undefined}
         data-transition={state.transition}
         className={cx(surface, alert ? alertColor(state.alert) : defaultVariant)}
       >
