@@ -12,7 +12,7 @@ const box = cva({
     width: 'full',
     display: 'grid',
     gridTemplateColumns: 'auto 1fr auto',
-    alignItems: 'start',
+    alignItems: 'center',
     gap: '3',
     p: '3',
     pe: '2',
@@ -45,7 +45,7 @@ export function MessageToast({ id, kind, message, onClose }: { id: string; kind:
   return (
     <div className={box({ kind })} data-testid={`${kind}-toast`} data-toast-id={id} {...holdHandlers(setHovered, setFocused)}>
       <StatusIcon name={kind} />
-      <p className={css({ minWidth: 0, alignSelf: 'center' })}>
+      <p className={css({ minWidth: 0 })}>
         <span className={css({ srOnly: true })}>{t(`toast.${kind}`)}: </span>
         {resolveText(message, (key) => tErrors(key))}
       </p>

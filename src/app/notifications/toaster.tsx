@@ -44,7 +44,8 @@ function ToastSync() {
             <ToastBody id={id} />
           </Suspense>
         ),
-        { id, duration: Infinity, onDismiss: () => close(id) },
+        // Custom toasts are not sized by sonner: take the toaster's width so they stay centred.
+        { id, duration: Infinity, onDismiss: () => close(id), style: { width: 'var(--width)' } },
       );
     }
     for (const id of [...shown.current]) {
