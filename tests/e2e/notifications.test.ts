@@ -190,3 +190,34 @@ describe('the banner in the browser', () => {
     await page.context().close();
   });
 });
+
+describe('downloads in the browser', () => {
+  it('should stream a download through the app client with progress in 65536-byte steps', async () => {
+    const { page, errors } = await openHarness();
+    const result = await page.evaluate(() => window.harness.download(`${location.origin}/package-lock.json`));
+    const size = (await page.request.get('/package-lock.json').then((r) => r.body())).length;
+    expect(result).toMatchObject({ size });
+    const { loaded } = result as { loaded: number[] };
+    expect(loaded.at(-1)).toBe(size);
+    expect(loaded.slice(0, -1)).toEqual(Array.from({ length: Math.floor(size / 65536) }, (_, i) => (i + 1) * 65536));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("should read a failed download's streamed JSON body into the error toast and reject with it as a Blob", async () => {
+    const { page } = await openHarness();
+    await page.route('**/exports/users.xlsx', (route) =>
+      route.fulfill({
+        status: 404,
+        json: { messages: ['The export does not exist.'], source: 'users', exception: 'NotFound', errorId: 'e-9', supportMessage: 'Quote e-9.', statusCode: 404 },
+      }),
+    );
+    const result = await page.evaluate(() => window.harness.download(`${location.origin}/exports/users.xlsx`));
+    expect(result).toEqual({ rejected: 'blob', loaded: [] });
+    const toast = page.getByTestId('error-toast');
+    await toast.getByText('The export does not exist.').waitFor();
+    await toast.getByRole('button', { name: 'Show details' }).click();
+    expect(await toast.locator('dd').allTextContents()).toEqual(['e-9', '404', 'Quote e-9.']);
+    await page.context().close();
+  });
+});

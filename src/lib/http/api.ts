@@ -1,6 +1,5 @@
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import type { ServiceKey } from '#src/lib/config.ts';
-import './types.ts';
 
 /**
  * The HTTP layer's entry point for features and the auth layer. Nothing here loads axios: the

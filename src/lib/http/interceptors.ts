@@ -5,7 +5,6 @@ import type { HttpAuth } from './auth-bridge.ts';
 import { failedCallSubject, isNoRetryCall, isRefreshCall, rejectionValue } from './failed-call.ts';
 import { requestHeaders } from './headers.ts';
 import type { RefreshQueue } from './refresh-queue.ts';
-import './types.ts';
 
 export interface InterceptorDeps {
   auth(): HttpAuth | null;

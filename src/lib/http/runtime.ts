@@ -13,7 +13,9 @@ export const httpClients = createHttpClients(appConfig, {
   auth: httpAuth,
   language: () => localizationStore.getSnapshot().context.i18n,
   now: () => new Date(),
-  showError: (subject) => notify.error(subject),
+  showError: (subject) => {
+    notify.error(subject).catch((error: unknown) => console.error('The error toast could not be shown', error));
+  },
   banner: {
     show: () => bannerStore.trigger.show({ message: 'technicalDifficulties' }),
     clear: () => bannerStore.trigger.clear(),

@@ -1,7 +1,6 @@
 import type { AxiosInstance, AxiosRequestConfig } from 'axios';
 import type { ServiceKey } from '#src/lib/config.ts';
 import { getHttpClient } from './api.ts';
-import './types.ts';
 
 /** Spec §9: stream progress moves in chunks of this many bytes. */
 export const TRANSFER_CHUNK_BYTES = 65_536;

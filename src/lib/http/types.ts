@@ -1,6 +1,6 @@
 /**
- * Per-call options of the HTTP layer, on top of axios's request config. Type-only: importing
- * this module loads nothing.
+ * Per-call options of the HTTP layer, on top of axios's request config (the augmentation
+ * below applies to the whole program). Type-only: nothing here runs.
  */
 export interface HttpCallOptions {
   /** An unauthenticated call: sends `tenant: root` and no token (spec §7). */
@@ -17,7 +17,6 @@ export interface HttpCallOptions {
 }
 
 declare module 'axios' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AxiosRequestConfig extends HttpCallOptions {}
   interface InternalAxiosRequestConfig {
     /** The token this attempt went out with. */
