@@ -10,14 +10,13 @@ import { toastActor } from './toast-runtime.ts';
 
 const close = (id: string) => toastActor.send({ type: 'toast.dismiss', id });
 
-/** One toast's body, read from the actor (kept while sonner plays its exit). */
-function ToastBody({ id }: { id: string }) {
+/**
+ * One toast's body, read from the actor (a toast pushed again with its id shows the new
+ * content); once the actor has let it go, sonner plays its exit with the content it started with.
+ */
+function ToastBody({ id, initial }: { id: string; initial: QueuedToast }) {
   const current = useSelector(toastActor, (s) => s.context.visible.find((t) => t.id === id) ?? null);
-  const last = useRef<QueuedToast | null>(current);
-  if (current) last.current = current;
-  const toast = last.current;
-  if (!toast) return null;
-  const content = toast.content as ToastContent;
+  const content = (current ?? initial).content as ToastContent;
   return content.kind === 'error' ? (
     <ErrorToast id={id} display={content.display} onClose={() => close(id)} />
   ) : (
@@ -35,13 +34,14 @@ function ToastSync() {
   const shown = useRef(new Set<string>());
   useEffect(() => {
     const ids = new Set(visible.map((t) => t.id));
-    for (const { id } of visible) {
+    for (const toast of visible) {
+      const { id } = toast;
       if (shown.current.has(id)) continue;
       shown.current.add(id);
       sonner.custom(
         () => (
           <Suspense fallback={null}>
-            <ToastBody id={id} />
+            <ToastBody id={id} initial={toast} />
           </Suspense>
         ),
         // Custom toasts are not sized by sonner: take the toaster's width so they stay centred.

@@ -93,6 +93,16 @@ describe('toasts', () => {
     expect(shownTexts()).toEqual([]);
   });
 
+  it('should update a toast in place when it is pushed again with its id', async () => {
+    renderHost();
+    await act(() => notify.info('Uploading 1 of 3', { id: 'upload' }));
+    await screen.findByText('Uploading 1 of 3');
+    await act(() => notify.info('Uploading 2 of 3', { id: 'upload' }));
+    expect(await screen.findByText('Uploading 2 of 3')).toBeInTheDocument();
+    expect(screen.queryByText('Uploading 1 of 3')).toBeNull();
+    expect(liveToasts()).toHaveLength(1);
+  });
+
   it('should translate catalogue texts in the current language', async () => {
     renderHost();
     await act(async () => {
