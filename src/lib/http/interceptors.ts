@@ -91,7 +91,8 @@ export function installInterceptors(instance: AxiosInstance, deps: InterceptorDe
           auth?.onSessionExpired();
           throw rejected;
         }
-        if (regular && !config.retried && auth) {
+        // An unauthenticated call sends no token: a new one would not change its answer.
+        if (regular && !config.retried && !config.anonymous && auth) {
           let token: string;
           try {
             token = await deps.refreshQueue.tokenForRetry(config.sentToken ?? null, auth.getAccessToken());

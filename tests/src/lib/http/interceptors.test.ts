@@ -243,6 +243,20 @@ describe('401 handling', () => {
     expect(server.seen.map((r) => r.url)).toEqual(['/users/7', '/tokens/refresh', '/users/7']);
   });
 
+  it('should not refresh for an unauthenticated call', async () => {
+    const { client, user, server } = setup(() => ({ status: 401, data: unauthorizedBody }));
+    await expect(client.post('/users/self-register', {}, { anonymous: true })).rejects.toEqual(unauthorizedBody);
+    expect(user.refreshes).toBe(0);
+    expect(server.seen.map((r) => r.url)).toEqual(['/users/self-register']);
+  });
+
+  it('should refresh and retry a call that went out without a token once the token expired (the refresh token is kept)', async () => {
+    const state: TokenState = { valid: null };
+    const { client, user } = setup(tokenServer(state), { token: null });
+    await expect(client.get('/users/7')).resolves.toMatchObject({ data: { auth: 'Bearer token-2' } });
+    expect(user.refreshes).toBe(1);
+  });
+
   it('should not retry without a response', async () => {
     const { client, user, shown } = setup(() => 'network');
     const error = await client.get('/users/7').catch((e: unknown) => e);
