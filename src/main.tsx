@@ -5,17 +5,23 @@ import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './app/root.tsx';
+import { startVersionCheck } from './app/start-version-check.ts';
 import { startLayoutConfigSync } from './app/stores/layout-config-store.ts';
+import { rehydrateClientState } from './app/stores/persisted-state.ts';
 import { startLanguageSync } from './i18n/language.ts';
 
 async function start() {
   startLayoutConfigSync();
+  // Spec §4: the app renders once the saved state is restored (or after 5000 ms); the
+  // restored localization slice then decides the language.
+  await rehydrateClientState();
   await startLanguageSync();
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Root />
     </StrictMode>,
   );
+  startVersionCheck();
 }
 
 void start();

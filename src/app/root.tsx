@@ -4,6 +4,7 @@ import { BrowserRouter } from 'react-router';
 import { i18n } from '#src/i18n/i18n.ts';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { AppErrorBoundary } from './error-boundary.tsx';
+import { NotificationsHost } from './notifications/notifications-host.tsx';
 
 /** Spec §8: the main application chunk failing raises 'Chunk loading failed.' */
 export const MAIN_CHUNK_ERROR = 'Chunk loading failed.';
@@ -12,6 +13,7 @@ const App = lazyChunk(() => import('./app.tsx'), MAIN_CHUNK_ERROR);
 export function Root() {
   return (
     <I18nextProvider i18n={i18n}>
+      <NotificationsHost />
       <BrowserRouter>
         <AppErrorBoundary>
           <Suspense fallback={null}>

@@ -1,0 +1,39 @@
+import { useSelector } from '@xstate/react';
+import { Component, Suspense, lazy, type ReactNode } from 'react';
+import { bannerStore } from '#src/lib/http/banner-store.ts';
+import { notificationsStore } from './notifications-store.ts';
+
+const Banner = lazy(() => import('./banner.tsx'));
+const Toaster = lazy(() => import('./toaster.tsx'));
+const Snackbar = lazy(() => import('./snackbar-view.tsx'));
+
+/** A notification surface that fails (its chunk did not load) must not take the page down. */
+class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override componentDidCatch(error: Error) {
+    console.error('Notifications could not load', error.name, error.message);
+  }
+  override render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}
+
+/**
+ * The banner once there is one, the toaster and the snackbar once something asked for them:
+ * their code loads then, not with the first render.
+ */
+export function NotificationsHost() {
+  const { toasts, snackbar } = useSelector(notificationsStore, (s) => s.context);
+  const banner = useSelector(bannerStore, (s) => s.context.message);
+  return (
+    <Quiet>
+      {/* Separate boundaries: one loading never hides another. */}
+      <Suspense fallback={null}>{banner ? <Banner message={banner} /> : null}</Suspense>
+      <Suspense fallback={null}>{toasts ? <Toaster /> : null}</Suspense>
+      <Suspense fallback={null}>{snackbar ? <Snackbar /> : null}</Suspense>
+    </Quiet>
+  );
+}

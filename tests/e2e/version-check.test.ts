@@ -1,0 +1,106 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './support/browser.ts';
+import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) await removeDataDir(server.dataDir);
+});
+
+/** Counts page loads in session storage (survives reloads, not new tabs). */
+const countLoads = () => {
+  sessionStorage.setItem('e2e-loads', String(Number(sessionStorage.getItem('e2e-loads') ?? '0') + 1));
+};
+const loads = (page: Page) => page.evaluate(() => Number(sessionStorage.getItem('e2e-loads')));
+const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
+
+async function openWithDeployedVersion(version: () => string | number): Promise<{ context: BrowserContext; page: Page; console: string[] }> {
+  const context = await newContext(browser, server.url);
+  await context.addInitScript(countLoads);
+  await context.route('**/meta.json', (route) => {
+    const answer = version();
+    return typeof answer === 'number' ? route.fulfill({ status: answer, body: 'unavailable' }) : route.fulfill({ json: { version: answer } });
+  });
+  const page = await context.newPage();
+  const messages: string[] = [];
+  page.on('console', (message) => messages.push(message.text()));
+  return { context, page, console: messages };
+}
+
+describe('version check', () => {
+  it('should delete every cache and reload once when a newer version is deployed, and not loop', async () => {
+    let deployed = '1.2.253';
+    const { context, page, console } = await openWithDeployedVersion(() => deployed);
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // What an old build left behind in Cache Storage.
+    await page.evaluate(async () => {
+      for (const name of ['app-shell-v1', 'api-responses']) await (await caches.open(name)).put('/cached', new Response('old'));
+    });
+    expect((await cacheNames(page)).sort()).toEqual(['api-responses', 'app-shell-v1']);
+    expect(await loads(page)).toBe(1);
+
+    // A new deployment: 1.2.300 > 1.2.253. This page still runs 1.2.253 after reloading
+    // (the test serves the old build), so a second reload would be a loop.
+    deployed = '1.2.300';
+    const suppressed = page.waitForEvent('console', {
+      predicate: (m) => m.text() === 'Version 1.2.300 is deployed but this page still runs 1.2.253 after a reload; not reloading again.',
+      timeout: 30_000,
+    });
+    await page.reload();
+    await suppressed;
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.waitForTimeout(1500);
+    // The reload by the user, then exactly one by the version check.
+    expect(await loads(page)).toBe(3);
+    expect(await cacheNames(page)).toEqual([]);
+    expect(console.filter((m) => m.includes('not reloading again'))).toHaveLength(1);
+    await context.close();
+  });
+
+  it('should stay, caches untouched, when the deployed version is older (semantic: 1.2.9 < 1.2.253)', async () => {
+    const { context, page, console } = await openWithDeployedVersion(() => '1.2.9');
+    await page.goto('/');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.evaluate(async () => void (await caches.open('keep-me')).put('/x', new Response('x')));
+    await page.waitForTimeout(1500);
+    expect(await loads(page)).toBe(1);
+    expect(await cacheNames(page)).toEqual(['keep-me']);
+    expect(console.filter((m) => m.includes('Version'))).toEqual([]);
+    await context.close();
+  });
+
+  it('should log a failed check and carry on as latest', async () => {
+    const { context, page, console } = await openWithDeployedVersion(() => 503);
+    const failed = page.waitForEvent('console', { predicate: (m) => m.text().startsWith('Version check failed'), timeout: 30_000 });
+    await page.goto('/');
+    expect((await failed).text()).toBe('Version check failed, continuing with 1.2.253: GET /meta.json answered 503');
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    await page.waitForTimeout(1000);
+    expect(await loads(page)).toBe(1);
+    expect(console.filter((m) => m.includes('reloading'))).toEqual([]);
+    await context.close();
+  });
+
+  it('should ask the real server for /meta.json and stay when it serves the running version', async () => {
+    const context = await newContext(browser, server.url);
+    await context.addInitScript(countLoads);
+    const page = await context.newPage();
+    const meta = page.waitForResponse((response) => new URL(response.url()).pathname === '/meta.json', { timeout: 30_000 });
+    await page.goto('/');
+    const response = await meta;
+    expect(await response.json()).toEqual({ version: '1.2.253' });
+    await page.waitForTimeout(1000);
+    expect(await loads(page)).toBe(1);
+    await context.close();
+  });
+});

@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor, type EventObject } from 'xstate';
+import { CURRENT_VERSION, compareVersions, parseVersion, versionCheckMachine } from '#machines/version-check.machine.ts';
+import { versionCheckTestPaths } from '#machines/version-check.model.ts';
+import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { replayPath } from './support/replay-path.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+describe('compareVersions', () => {
+  it.each([
+    ['1.2.300', '1.2.253', 1],
+    ['1.10.0', '1.9.9', 1],
+    ['1.2.253', '1.2.253', 0],
+    ['1.2.9', '1.2.253', -1],
+    ['2', '1.99.99', 1],
+    ['1.2', '1.2.0', 0],
+    ['v1.3.0', '1.2.253', 1],
+  ])('should order %s against %s as %i', (a, b, sign) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(sign);
+  });
+
+  it('should refuse what is not a version', () => {
+    expect(parseVersion('1.2.x')).toBeNull();
+    expect(parseVersion(12)).toBeNull();
+    expect(() => compareVersions('latest', '1.2.253')).toThrow('Not a version: latest');
+  });
+
+  it('should know the running version of spec §9', () => {
+    expect(CURRENT_VERSION).toBe('1.2.253');
+  });
+});
+
+function machineWith(version: () => Promise<{ version: string }>, clear = vi.fn(async () => 1)) {
+  const reload = vi.fn<() => void>();
+  const machine = versionCheckMachine.provide({
+    actors: { fetchDeployedVersion: fromPromise(version), clearCaches: fromPromise(clear) },
+    actions: { reload },
+  });
+  return { machine, reload, clear };
+}
+
+describe('version-check machine', () => {
+  it('should be latest when the deployed version is the running one', async () => {
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.253' }));
+    const actor = createActor(machine, { input: {} }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toBe('latest');
+    expect(clear).not.toHaveBeenCalled();
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('should clear the caches and reload once when a newer version is deployed', async () => {
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.10.0' }));
+    const actor = createActor(machine, { input: { currentVersion: '1.9.9' } }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toEqual({ outdated: 'reloading' });
+    expect(done.context.deployedVersion).toBe('1.10.0');
+    expect(clear).toHaveBeenCalledTimes(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('should not reload again for a version it already reloaded for', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.300' }));
+    const actor = createActor(machine, { input: { reloadedFor: '1.2.300' } }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toEqual({ outdated: 'reloadSuppressed' });
+    expect(clear).toHaveBeenCalledTimes(1);
+    expect(reload).not.toHaveBeenCalled();
+    expect(warn).toHaveBeenCalledWith('Version 1.2.300 is deployed but this page still runs 1.2.253 after a reload; not reloading again.');
+  });
+
+  it('should log a failed check and proceed as latest', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { machine, reload } = machineWith(async () => {
+      throw new Error('GET /meta.json answered 502');
+    });
+    const actor = createActor(machine, { input: {} }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toBe('latest');
+    expect(done.context.error).toBe('GET /meta.json answered 502');
+    expect(warn).toHaveBeenCalledWith('Version check failed, continuing with 1.2.253: GET /meta.json answered 502');
+    expect(reload).not.toHaveBeenCalled();
+  });
+
+  it('should still reload when deleting the caches fails', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { machine, reload } = machineWith(
+      async () => ({ version: '1.3.0' }),
+      vi.fn(async () => {
+        throw new Error('SecurityError');
+      }),
+    );
+    const done = await waitFor(createActor(machine, { input: {} }).start(), (s) => s.hasTag('settled'));
+    expect(done.value).toEqual({ outdated: 'reloading' });
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
+
+  it('should fetch /meta.json without the HTTP cache and refuse a body without a valid version', async () => {
+    const fetchMock = vi.fn(async () => new Response(JSON.stringify({ version: 'next' }), { status: 200 }));
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const machine = versionCheckMachine.provide({ actions: { reload: () => {} } });
+      const done = await waitFor(createActor(machine, { input: {} }).start(), (s) => s.hasTag('settled'));
+      expect(fetchMock).toHaveBeenCalledWith('/meta.json', { cache: 'no-store', headers: { accept: 'application/json' } });
+      expect(done.value).toBe('latest');
+      expect(done.context.error).toBe('GET /meta.json has no valid version: "next"');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('version-check model', () => {
+  const paths = versionCheckTestPaths();
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+    const controlled = (name: string) =>
+      fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
+    const reload = vi.fn<() => void>();
+    const input = path.steps[0].state.context;
+    await replayPath(path, {
+      start: () =>
+        createActor(
+          versionCheckMachine.provide({
+            actors: { fetchDeployedVersion: controlled('fetchDeployedVersion') as never, clearCaches: controlled('clearCaches') as never },
+            actions: { reload },
+          }),
+          { input: { currentVersion: input.currentVersion, reloadedFor: input.reloadedFor } },
+        ).start(),
+      settle: (event: EventObject) => {
+        const [, kind, , id] = event.type.split('.');
+        const waiting = pending.get(id);
+        if (!waiting) return false;
+        if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
+        else waiting.reject((event as EventObject & { error: unknown }).error);
+        return true;
+      },
+      expectSame: (live, model) => {
+        expect(live.value).toEqual(model.value);
+        expect(live.context).toEqual(model.context);
+        expect(reload).toHaveBeenCalledTimes(live.matches({ outdated: 'reloading' }) ? 1 : 0);
+      },
+    });
+  });
+
+  it('should reach every state and transition of the version check', () => {
+    const report = reportMachineCoverage(versionCheckMachine, paths);
+    expect(report.states.covered).toEqual(report.states.total);
+    expect(report.transitions.covered.sort()).toEqual(report.transitions.total.sort());
+  });
+});

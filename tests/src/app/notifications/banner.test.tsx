@@ -1,0 +1,31 @@
+import { act, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { I18nextProvider } from 'react-i18next';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { NotificationsHost } from '#src/app/notifications/notifications-host.tsx';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { bannerStore } from '#src/lib/http/banner-store.ts';
+
+beforeAll(async () => {
+  await initI18n('en-US');
+});
+
+describe('the banner', () => {
+  it('should say the spec text while set, and go when cleared or dismissed', async () => {
+    const user = userEvent.setup();
+    render(
+      <I18nextProvider i18n={i18n}>
+        <NotificationsHost />
+      </I18nextProvider>,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => bannerStore.trigger.show({ message: 'technicalDifficulties' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent("We're currently experiencing technical difficulties. Please try again later.");
+    act(() => bannerStore.trigger.clear());
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => bannerStore.trigger.show({ message: 'technicalDifficulties' }));
+    await user.click(await screen.findByRole('button', { name: 'Dismiss' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(bannerStore.getSnapshot().context.message).toBeNull();
+  });
+});
