@@ -69,7 +69,20 @@ describe('toasts in the browser', () => {
     await page.evaluate((body) => window.harness.notify.error(body), serverError);
     const toast = page.getByTestId('error-toast');
     await toast.getByText('Ticket 7 cannot be claimed: it is Closed.').waitFor();
-    expect(await toast.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(198, 40, 40)');
+    // The theme's error colour (it differs per mode), and red: the red channel dominates.
+    const background = await toast.evaluate((el) => getComputedStyle(el).backgroundColor);
+    const errorMain = await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.backgroundColor = 'var(--colors-error-main)';
+      document.body.append(probe);
+      const value = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return value;
+    });
+    expect(background).toBe(errorMain);
+    const [r, g, b] = background.match(/\d+/g)!.map(Number);
+    expect(r).toBeGreaterThan(150);
+    expect(r - Math.max(g, b)).toBeGreaterThan(100);
     expect(await toast.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(255, 255, 255)');
     // Once sonner's entrance has played: centred horizontally, at the top.
     await expect.poll(async () => (await toast.boundingBox())!.y, { timeout: 5000 }).toBeGreaterThanOrEqual(16);
