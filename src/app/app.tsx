@@ -1,5 +1,5 @@
 import { Suspense } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Switch } from 'wouter';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { ScrollToTop } from './scroll-to-top.tsx';
 import { DashboardLayout, PageLoader } from './shell/dashboard-layout.tsx';
@@ -13,12 +13,16 @@ export default function App() {
     <>
       <ScrollToTop />
       <Suspense fallback={<PageLoader />}>
-        <Routes>
-          <Route element={<DashboardLayout />}>
-            <Route index element={<DashboardPage />} />
-            <Route path="*" element={<NotFoundPage />} />
+        <Switch>
+          <Route>
+            <DashboardLayout>
+              <Switch>
+                <Route path="/" component={DashboardPage} />
+                <Route component={NotFoundPage} />
+              </Switch>
+            </DashboardLayout>
           </Route>
-        </Routes>
+        </Switch>
       </Suspense>
     </>
   );

@@ -1,6 +1,5 @@
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { BrowserRouter } from 'react-router';
 import { i18n } from '#src/i18n/i18n.ts';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { AppErrorBoundary } from './error-boundary.tsx';
@@ -14,13 +13,11 @@ export function Root() {
   return (
     <I18nextProvider i18n={i18n}>
       <NotificationsHost />
-      <BrowserRouter>
         <AppErrorBoundary>
           <Suspense fallback={null}>
             <App />
           </Suspense>
         </AppErrorBoundary>
-      </BrowserRouter>
     </I18nextProvider>
   );
 }

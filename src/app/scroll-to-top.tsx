@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from 'wouter';
 
 /** Spec §2: on every route change the window scrolls smoothly to the top. */
 export function ScrollToTop() {
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   useEffect(() => {
     window.scrollTo({ top: 0, behavior: 'smooth' });
   }, [pathname]);

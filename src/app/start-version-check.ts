@@ -1,6 +1,9 @@
+import { afterFirstContent } from './content-rendered.tsx';
+
 /**
- * Starts the version check once the first screen is up and the browser is idle, so neither
- * its request nor its code (xstate) delays the first render (docs/decisions/0014).
+ * Starts the version check once the first route's content is on screen and the browser is
+ * idle, so neither its request nor its code (xstate) delays the first render
+ * (docs/decisions/0014).
  */
 export function startVersionCheck(): void {
   const run = () => {
@@ -8,6 +11,5 @@ export function startVersionCheck(): void {
       .then(({ runVersionCheck }) => runVersionCheck())
       .catch((error: unknown) => console.warn('The version check could not start', error));
   };
-  if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 0);
+  afterFirstContent(run);
 }

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { appConfig } from '#src/lib/config.ts';
@@ -13,7 +13,7 @@ const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { trans
 /** Home › group › page, then any dynamic crumbs a screen set (e.g. a ticket title). */
 export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const dynamic = useSelector(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
   const match = findNavItem(pathname, groups);
 
@@ -42,7 +42,7 @@ export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
                   {crumb.label}
                 </span>
               ) : (
-                <Link to={crumb.to} className={css({ color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
+                <Link href={crumb.to} className={css({ color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
                   {crumb.label}
                 </Link>
               )}

@@ -1,10 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet } from 'react-router';
 import { css, cx } from '#styled-system/css';
 import { Spinner } from '#src/components/ui/spinner.tsx';
 import { useIsLargeScreen } from '#src/lib/use-media-query.ts';
+import { ContentRendered } from '../content-rendered.tsx';
 import { visibleNavigation } from '../navigation.ts';
 import { layoutConfigStore } from '../stores/layout-config-store.ts';
 import { menuStore } from '../stores/menu-store.ts';
@@ -35,7 +35,7 @@ export function PageLoader() {
 }
 
 /** The dashboard layout of spec §2: header, side drawer, breadcrumbs and the content container. */
-export function DashboardLayout() {
+export function DashboardLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const large = useIsLargeScreen();
   const miniDrawer = useSelector(layoutConfigStore, (s) => s.context.miniDrawer);
@@ -66,7 +66,9 @@ export function DashboardLayout() {
         >
           <Breadcrumbs groups={groups} />
           <Suspense fallback={<PageLoader />}>
-            <Outlet />
+            <ContentRendered>
+              {children}
+            </ContentRendered>
           </Suspense>
         </main>
       </div>

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, useLocation } from 'react-router';
+import { Link, useLocation } from 'wouter';
 import { css, cx } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { findNavItem, type NavGroup } from '../navigation.ts';
@@ -36,7 +36,7 @@ const groupTitle = css({
 /** The list of navigation groups; `mini` shows icons only (60 px drawer). */
 function DrawerNav({ groups, mini, onNavigate }: { groups: NavGroup[]; mini: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
-  const { pathname } = useLocation();
+  const [pathname] = useLocation();
   const current = findNavItem(pathname, groups);
   return (
     <nav aria-label={t('shell.mainNavigation')} className={css({ py: '2' })}>
@@ -52,9 +52,8 @@ function DrawerNav({ groups, mini, onNavigate }: { groups: NavGroup[]; mini: boo
               const title = t(item.titleKey, { ns: item.ns ?? 'common' });
               return (
                 <li key={item.id}>
-                  <NavLink
-                    to={item.url}
-                    end={item.url === '/'}
+                  <Link
+                    href={item.url}
                     className={cx(navLink, mini && css({ justifyContent: 'center', px: '0' }))}
                     aria-current={current?.item.id === item.id ? 'page' : undefined}
                     aria-label={mini ? title : undefined}
@@ -66,7 +65,7 @@ function DrawerNav({ groups, mini, onNavigate }: { groups: NavGroup[]; mini: boo
                   >
                     <Icon name={item.icon} />
                     {mini ? null : <span>{title}</span>}
-                  </NavLink>
+                  </Link>
                 </li>
               );
             })}

@@ -1,14 +1,13 @@
 import { act, render } from '@testing-library/react';
-import { MemoryRouter, useNavigate } from 'react-router';
+import { Router, useLocation } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
 import { describe, expect, it, vi } from 'vitest';
 import { ScrollToTop } from '#src/app/scroll-to-top.tsx';
 
 let go: (path: string) => void = () => {};
 function Navigator() {
-  const navigate = useNavigate();
-  go = (path) => {
-    void navigate(path);
-  };
+  const [, navigate] = useLocation();
+  go = (path) => navigate(path);
   return null;
 }
 
@@ -16,10 +15,10 @@ describe('ScrollToTop', () => {
   it('should scroll smoothly to the top on every route change', () => {
     const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => {});
     render(
-      <MemoryRouter initialEntries={['/']}>
+      <Router hook={memoryLocation({ path: '/' }).hook}>
         <ScrollToTop />
         <Navigator />
-      </MemoryRouter>,
+      </Router>,
     );
     expect(scrollTo).toHaveBeenCalledTimes(1);
     act(() => go('/tickets'));

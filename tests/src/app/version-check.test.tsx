@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { render } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { CURRENT_VERSION } from '#machines/version-check.machine.ts';
+import { ContentRendered } from '#src/app/content-rendered.tsx';
 import { startVersionCheck } from '#src/app/start-version-check.ts';
 import { APP_VERSION } from '#src/lib/config.ts';
 
@@ -13,12 +15,19 @@ describe('the running version', () => {
 });
 
 describe('startVersionCheck', () => {
-  it('should wait for the browser to be idle (2 s at most) before loading the check', () => {
+  it('should wait for the first content, then for the browser to be idle (2 s at most), before loading the check', async () => {
     const idle = vi.fn();
     vi.stubGlobal('requestIdleCallback', idle);
     try {
       startVersionCheck();
-      expect(idle).toHaveBeenCalledWith(expect.any(Function), { timeout: 2000 });
+      await Promise.resolve();
+      expect(idle).not.toHaveBeenCalled();
+      render(
+        <ContentRendered>
+          <h1>Dashboard</h1>
+        </ContentRendered>,
+      );
+      await vi.waitFor(() => expect(idle).toHaveBeenCalledWith(expect.any(Function), { timeout: 2000 }));
     } finally {
       vi.unstubAllGlobals();
     }
