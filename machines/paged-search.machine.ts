@@ -1,0 +1,98 @@
+import { assign, fromPromise, setup } from 'xstate';
+
+/**
+ * A list screen's search (spec §3 search request → paged result): keyword (debounced), page,
+ * page size, order and filters. The previous page stays on screen while the next one loads;
+ * a newer request replaces one still in flight. The view provides `fetchPage`.
+ */
+export interface PagedQuery {
+  keyword: string;
+  pageNumber: number;
+  pageSize: number;
+  orderBy: string[] | null;
+  filters: Record<string, unknown>;
+}
+
+export interface PagedResult<T = unknown> {
+  data: T[];
+  currentPage: number;
+  totalPages: number;
+  totalCount: number;
+  pageSize: number;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+}
+
+export interface PagedSearchContext {
+  query: PagedQuery;
+  result: PagedResult | null;
+  error: unknown;
+}
+
+export type PagedSearchEvent =
+  | { type: 'search.keyword'; keyword: string }
+  | { type: 'search.page'; pageNumber: number }
+  | { type: 'search.pageSize'; pageSize: number }
+  | { type: 'search.sort'; orderBy: string[] | null }
+  | { type: 'search.filter'; filters: Record<string, unknown> }
+  | { type: 'search.reload' };
+
+/** Spec-free choice: wait this long after the last keystroke before searching. */
+export const KEYWORD_DEBOUNCE_MS = 300;
+
+export const defaultQuery: PagedQuery = { keyword: '', pageNumber: 1, pageSize: 10, orderBy: null, filters: {} };
+
+export const pagedSearchMachine = setup({
+  types: {
+    context: {} as PagedSearchContext,
+    events: {} as PagedSearchEvent,
+    input: {} as Partial<PagedQuery> | undefined,
+  },
+  actors: {
+    fetchPage: fromPromise<PagedResult, PagedQuery>(async () => {
+      throw new Error('fetchPage must be provided by the view');
+    }),
+  },
+  actions: {
+    setKeyword: assign({ query: ({ context, event }) => (event.type === 'search.keyword' ? { ...context.query, keyword: event.keyword, pageNumber: 1 } : context.query) }),
+    setPage: assign({ query: ({ context, event }) => (event.type === 'search.page' ? { ...context.query, pageNumber: Math.max(1, event.pageNumber) } : context.query) }),
+    setPageSize: assign({ query: ({ context, event }) => (event.type === 'search.pageSize' ? { ...context.query, pageSize: event.pageSize, pageNumber: 1 } : context.query) }),
+    setOrder: assign({ query: ({ context, event }) => (event.type === 'search.sort' ? { ...context.query, orderBy: event.orderBy, pageNumber: 1 } : context.query) }),
+    setFilters: assign({
+      query: ({ context, event }) =>
+        event.type === 'search.filter' ? { ...context.query, filters: { ...context.query.filters, ...event.filters }, pageNumber: 1 } : context.query,
+    }),
+    storeResult: assign({ result: (_, result: PagedResult) => result, error: null }),
+    storeError: assign({ error: (_, error: unknown) => error }),
+  },
+}).createMachine({
+  id: 'pagedSearch',
+  context: ({ input }) => ({ query: { ...defaultQuery, ...input, filters: { ...input?.filters } }, result: null, error: null }),
+  initial: 'loading',
+  on: {
+    'search.keyword': { target: '.debouncing', actions: 'setKeyword' },
+    'search.page': { target: '.loading', actions: 'setPage' },
+    'search.pageSize': { target: '.loading', actions: 'setPageSize' },
+    'search.sort': { target: '.loading', actions: 'setOrder' },
+    'search.filter': { target: '.loading', actions: 'setFilters' },
+    'search.reload': { target: '.loading' },
+  },
+  states: {
+    debouncing: {
+      tags: ['busy'],
+      after: { [KEYWORD_DEBOUNCE_MS]: 'loading' },
+    },
+    loading: {
+      tags: ['busy'],
+      invoke: {
+        id: 'fetchPage',
+        src: 'fetchPage',
+        input: ({ context }) => context.query,
+        onDone: { target: 'ready', actions: { type: 'storeResult', params: ({ event }) => event.output } },
+        onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }) => event.error } },
+      },
+    },
+    ready: {},
+    failed: {},
+  },
+});

@@ -1,0 +1,133 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, type EventObject } from 'xstate';
+import { KEYWORD_DEBOUNCE_MS, pagedSearchMachine, type PagedQuery, type PagedResult } from '#machines/paged-search.machine.ts';
+import { pagedSearchTestPaths } from '#machines/paged-search.model.ts';
+import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { replayPath } from './support/replay-path.ts';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const resultFor = (query: PagedQuery): PagedResult => ({
+  data: [query],
+  currentPage: query.pageNumber,
+  totalPages: 5,
+  totalCount: 42,
+  pageSize: query.pageSize,
+  hasPreviousPage: query.pageNumber > 1,
+  hasNextPage: query.pageNumber < 5,
+});
+
+function start(fetch = vi.fn(async (query: PagedQuery) => resultFor(query)), input?: Partial<PagedQuery>) {
+  const actor = createActor(pagedSearchMachine.provide({ actors: { fetchPage: fromPromise(({ input }) => fetch(input)) } }), { input }).start();
+  return { actor, fetch };
+}
+
+describe('paged-search machine', () => {
+  it('should load the first page of the initial query', async () => {
+    vi.useFakeTimers();
+    const { actor, fetch } = start(undefined, { pageSize: 25, filters: { statusId: 2 } });
+    expect(actor.getSnapshot().hasTag('busy')).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(fetch).toHaveBeenCalledWith({ keyword: '', pageNumber: 1, pageSize: 25, orderBy: null, filters: { statusId: 2 } });
+    expect(actor.getSnapshot().context.result?.totalCount).toBe(42);
+  });
+
+  it('should wait 300 ms after the last keystroke and search from page 1', async () => {
+    vi.useFakeTimers();
+    const { actor, fetch } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    fetch.mockClear();
+    actor.send({ type: 'search.keyword', keyword: 'pri' });
+    await vi.advanceTimersByTimeAsync(KEYWORD_DEBOUNCE_MS - 50);
+    actor.send({ type: 'search.keyword', keyword: 'printer' });
+    await vi.advanceTimersByTimeAsync(KEYWORD_DEBOUNCE_MS - 1);
+    expect(fetch).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch).toHaveBeenCalledWith(expect.objectContaining({ keyword: 'printer', pageNumber: 1 }));
+  });
+
+  it('should keep the previous page on screen while the next one loads, and drop a superseded answer', async () => {
+    vi.useFakeTimers();
+    const answers: Array<(r: PagedResult) => void> = [];
+    const fetch = vi.fn((_query: PagedQuery) => new Promise<PagedResult>((resolve) => answers.push(resolve)));
+    const { actor } = start(fetch);
+    answers[0](resultFor({ keyword: '', pageNumber: 1, pageSize: 10, orderBy: null, filters: {} }));
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 2 });
+    actor.send({ type: 'search.page', pageNumber: 3 });
+    expect(actor.getSnapshot().context.result?.currentPage).toBe(1);
+    answers[1](resultFor({ keyword: '', pageNumber: 2, pageSize: 10, orderBy: null, filters: {} }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('loading');
+    answers[2](resultFor({ keyword: '', pageNumber: 3, pageSize: 10, orderBy: null, filters: {} }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context.result?.currentPage).toBe(3);
+  });
+
+  it('should merge filters, reset to page 1 on filter, size and order changes, and keep the error of a failed load', async () => {
+    vi.useFakeTimers();
+    const fetch = vi.fn(async (query: PagedQuery) => {
+      if (query.filters.statusId === 9) throw { messages: ['boom'], statusCode: 500 };
+      return resultFor(query);
+    });
+    const { actor } = start(fetch, { filters: { supportGroupId: 2 } });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 4 });
+    actor.send({ type: 'search.filter', filters: { statusId: 1 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context.query).toMatchObject({ pageNumber: 1, filters: { supportGroupId: 2, statusId: 1 } });
+    actor.send({ type: 'search.sort', orderBy: ['title asc'] });
+    actor.send({ type: 'search.pageSize', pageSize: 50 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context.query).toMatchObject({ pageNumber: 1, pageSize: 50, orderBy: ['title asc'] });
+    actor.send({ type: 'search.filter', filters: { statusId: 9 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.error).toEqual({ messages: ['boom'], statusCode: 500 });
+    actor.send({ type: 'search.filter', filters: { statusId: 1 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('ready');
+    expect(actor.getSnapshot().context.error).toBeNull();
+  });
+});
+
+describe('paged-search model', () => {
+  const paths = pagedSearchTestPaths();
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+    let pending: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined;
+    await replayPath(path, {
+      start: () =>
+        createActor(
+          pagedSearchMachine.provide({
+            actors: { fetchPage: fromPromise(() => new Promise((resolve, reject) => (pending = { resolve, reject }))) as never },
+          }),
+        ).start(),
+      settle: (event: EventObject) => {
+        if (!pending) return false;
+        const waiting = pending;
+        pending = undefined;
+        if (event.type.startsWith('xstate.done.')) waiting.resolve((event as EventObject & { output: unknown }).output);
+        else waiting.reject((event as EventObject & { error: unknown }).error);
+        return true;
+      },
+      expectSame: (live, model) => {
+        expect(live.value).toEqual(model.value);
+        expect(live.context.query).toEqual(model.context.query);
+        expect(Boolean(live.context.result)).toBe(Boolean(model.context.result));
+      },
+    });
+  });
+
+  it('should reach every state and transition of the paged search', () => {
+    const report = reportMachineCoverage(pagedSearchMachine, paths);
+    expect(report.states.covered).toEqual(report.states.total);
+    expect(report.transitions.covered.sort()).toEqual(report.transitions.total.sort());
+  });
+});
