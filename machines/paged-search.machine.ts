@@ -1,4 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
+import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
 
 /**
  * A list screen's search (spec §3 search request → paged result): keyword (debounced), page,
@@ -88,8 +89,8 @@ export const pagedSearchMachine = setup({
         id: 'fetchPage',
         src: 'fetchPage',
         input: ({ context }) => context.query,
-        onDone: { target: 'ready', actions: { type: 'storeResult', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }) => event.error } },
+        onDone: { target: 'ready', actions: { type: 'storeResult', params: ({ event }: { event: DoneActorEvent<any> }) => event.output } },
+        onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
       },
     },
     ready: {},

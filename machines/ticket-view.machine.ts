@@ -1,4 +1,5 @@
 import { and, assign, fromPromise, setup } from 'xstate';
+import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
 import {
   availableActions,
   statusName,
@@ -129,8 +130,8 @@ export const ticketViewMachine = setup({
         id: 'loadTicket',
         src: 'loadTicket',
         input: ({ context }) => ({ ticketId: context.ticketId }),
-        onDone: { target: 'ready', actions: { type: 'storeTicket', params: ({ event }) => event.output } },
-        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }) => event.error } },
+        onDone: { target: 'ready', actions: { type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<any> }) => event.output } },
+        onError: { target: 'failed', actions: { type: 'storeLoadError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
       },
     },
     failed: {
@@ -161,16 +162,16 @@ export const ticketViewMachine = setup({
             id: 'performAction',
             src: 'performAction',
             input: ({ context }) => ({ ticketId: context.ticketId, action: context.action!, fields: context.fields }),
-            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }) => event.output }, 'endAction'] },
+            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<any> }) => event.output }, 'endAction'] },
             onError: [
-              { guard: { type: 'isConflict', params: ({ event }) => event.error }, target: 'reloadingAfterConflict', actions: 'endAction' },
+              { guard: { type: 'isConflict', params: ({ event }: { event: ErrorActorEvent }) => event.error }, target: 'reloadingAfterConflict', actions: 'endAction' },
               {
-                guard: { type: 'isInvalidInput', params: ({ event }) => event.error },
+                guard: { type: 'isInvalidInput', params: ({ event }: { event: ErrorActorEvent }) => event.error },
                 target: 'editing',
-                actions: { type: 'storeFieldErrors', params: ({ event }) => event.error },
+                actions: { type: 'storeFieldErrors', params: ({ event }: { event: ErrorActorEvent }) => event.error },
               },
-              { guard: 'isAskingForInput', target: 'editing', actions: { type: 'storeActionError', params: ({ event }) => event.error } },
-              { target: 'idle', actions: [{ type: 'storeActionError', params: ({ event }) => event.error }, 'endAction'] },
+              { guard: 'isAskingForInput', target: 'editing', actions: { type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
+              { target: 'idle', actions: [{ type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error }, 'endAction'] },
             ],
           },
         },
@@ -180,8 +181,8 @@ export const ticketViewMachine = setup({
             id: 'refreshTicket',
             src: 'loadTicket',
             input: ({ context }) => ({ ticketId: context.ticketId }),
-            onDone: { target: 'idle', actions: { type: 'storeTicket', params: ({ event }) => event.output } },
-            onError: { target: '#ticketView.failed', actions: { type: 'storeLoadError', params: ({ event }) => event.error } },
+            onDone: { target: 'idle', actions: { type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<any> }) => event.output } },
+            onError: { target: '#ticketView.failed', actions: { type: 'storeLoadError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
           },
         },
         reloadingAfterConflict: {
@@ -190,8 +191,8 @@ export const ticketViewMachine = setup({
             id: 'reloadAfterConflict',
             src: 'loadTicket',
             input: ({ context }) => ({ ticketId: context.ticketId }),
-            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }) => event.output }, 'noteChange'] },
-            onError: { target: '#ticketView.failed', actions: { type: 'storeLoadError', params: ({ event }) => event.error } },
+            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<any> }) => event.output }, 'noteChange'] },
+            onError: { target: '#ticketView.failed', actions: { type: 'storeLoadError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
           },
         },
       },

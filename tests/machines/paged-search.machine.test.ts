@@ -108,6 +108,7 @@ describe('paged-search model', () => {
           pagedSearchMachine.provide({
             actors: { fetchPage: fromPromise(() => new Promise((resolve, reject) => (pending = { resolve, reject }))) as never },
           }),
+          { input: undefined },
         ).start(),
       settle: (event: EventObject) => {
         if (!pending) return false;
