@@ -25,6 +25,15 @@ export const navigation: NavGroup[] = [
     titleKey: 'nav.groupOverview',
     children: [{ id: 'dashboard', titleKey: 'nav.dashboard', url: '/', icon: 'dashboard' }],
   },
+  {
+    id: 'support',
+    titleKey: 'nav.groupSupport',
+    children: [
+      { id: 'my-tickets', titleKey: 'nav.myTickets', url: '/tickets', icon: 'ticket', permission: 'Permissions.SupportTickets.View' },
+      { id: 'support-desk', titleKey: 'nav.supportDesk', url: '/support', icon: 'chart', permission: 'Permissions.SupportTickets.Work' },
+      { id: 'support-groups', titleKey: 'nav.supportGroups', url: '/support/groups', icon: 'users', permission: 'Permissions.SupportGroups.Manage' },
+    ],
+  },
 ];
 
 /** The navigation item (and its group) that owns a path: exact match first, then the longest prefix. */

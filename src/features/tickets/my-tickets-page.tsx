@@ -1,0 +1,86 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { css } from '#styled-system/css';
+import { Button } from '#src/components/ui/button.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { Pagination } from '#src/components/ui/pagination.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { ticketsApi, type TicketCounts, type TicketSummary } from './api/tickets-api.ts';
+import { CreateTicketDialog } from './components/create-ticket-dialog.tsx';
+import { StatusFilter } from './components/status-filter.tsx';
+import { TicketList } from './components/ticket-list.tsx';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+
+/** The requester's tickets: status filter with counts, search, paging, and raising a new one. */
+export default function MyTicketsPage() {
+  const { t } = useTranslation('tickets');
+  const [, navigate] = useLocation();
+  const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search('mine', query), { orderBy: ['lastModifiedOn desc'] });
+  const [counts, setCounts] = useState<TicketCounts | null>(null);
+  const [creating, setCreating] = useState(false);
+  const errorText = useErrorText(search.error);
+
+  const refreshCounts = useCallback(() => {
+    ticketsApi.counts('mine').then(setCounts, () => setCounts(null));
+  }, []);
+  useEffect(refreshCounts, [refreshCounts]);
+
+  const statusId = (search.query.filters.statusId as number | null | undefined) ?? null;
+  const result = search.result;
+
+  return (
+    <section aria-labelledby="my-tickets-title">
+      <PageHeader
+        id="my-tickets-title"
+        title={t('mine.title')}
+        description={t('mine.description')}
+        actions={<Button onClick={() => setCreating(true)}>{t('create.open')}</Button>}
+      />
+      <div className={card}>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
+          <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
+          <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        </div>
+        {search.error ? (
+          <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
+        ) : !result ? (
+          <LoadingState />
+        ) : result.totalCount === 0 ? (
+          <EmptyState
+            title={search.query.keyword || statusId ? t('mine.noMatch') : t('mine.empty')}
+            action={search.query.keyword || statusId ? undefined : <Button onClick={() => setCreating(true)}>{t('create.open')}</Button>}
+          >
+            {search.query.keyword || statusId ? t('mine.noMatchHint') : t('mine.emptyHint')}
+          </EmptyState>
+        ) : (
+          <>
+            <TicketList rows={result.data} sort={search.sort} onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })} busy={search.busy} />
+            <div className={css({ px: '4' })}>
+              <Pagination
+                page={result.currentPage}
+                pageSize={result.pageSize}
+                totalCount={result.totalCount}
+                totalPages={result.totalPages}
+                onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
+                onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
+                disabled={search.busy}
+              />
+            </div>
+          </>
+        )}
+      </div>
+      {creating ? (
+        <CreateTicketDialog
+          onClose={() => setCreating(false)}
+          onCreated={(ticket) => {
+            setCreating(false);
+            navigate(`/tickets/${ticket.ticketId}`);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,185 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { P } from '#machines/permissions.ts';
+import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
+import { css } from '#styled-system/css';
+import { notify } from '#src/app/notifications/notify.ts';
+import { useHasPermission } from '#src/app/use-permission.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { controlStyle } from '#src/components/ui/field.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { Pagination } from '#src/components/ui/pagination.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { supportGroupsApi, ticketsApi, type SupportGroup, type TicketCounts, type TicketListKind, type TicketSummary } from './api/tickets-api.ts';
+import { StatusFilter } from './components/status-filter.tsx';
+import { TicketList } from './components/ticket-list.tsx';
+
+type DeskTab = Exclude<TicketListKind, 'mine'>;
+
+const tabButton = css({
+  px: '3',
+  py: '2',
+  fontSize: 'sm',
+  fontWeight: 'semibold',
+  borderBottomWidth: '2px',
+  borderColor: 'transparent',
+  cursor: 'pointer',
+  color: 'fg.muted',
+  '&[aria-selected=true]': { borderColor: 'primary.main', color: 'fg.default' },
+});
+
+/** One list of the desk (queue, every ticket, raised for others), with its filters and paging. */
+function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
+  const { t } = useTranslation('tickets');
+  const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search(kind, query), {
+    orderBy: kind === 'desk' ? ['createdOn asc'] : ['lastModifiedOn desc'],
+    filters: kind === 'desk' ? { statusId: ticketStatuses.Open } : {},
+  });
+  const [counts, setCounts] = useState<TicketCounts | null>(null);
+  const [claiming, setClaiming] = useState<number | null>(null);
+  const [, navigate] = useLocation();
+  const errorText = useErrorText(search.error);
+  const statusId = (search.query.filters.statusId as number | null | undefined) ?? null;
+  const groupId = (search.query.filters.supportGroupId as number | null | undefined) ?? null;
+
+  const refreshCounts = useCallback(() => {
+    if (kind === 'forOthers') return;
+    ticketsApi.counts('desk', groupId).then(setCounts, () => setCounts(null));
+  }, [kind, groupId]);
+  useEffect(refreshCounts, [refreshCounts]);
+
+  const claim = async (ticket: TicketSummary) => {
+    setClaiming(ticket.ticketId);
+    try {
+      await ticketsApi.perform(ticket.ticketId, 'ticket.claim', {});
+      void notify.success(t('desk.claimed', { id: ticket.ticketId }));
+      navigate(`/tickets/${ticket.ticketId}`);
+    } catch (error) {
+      // Someone else was faster (409): say so and show the queue as it is now.
+      void notify.error(error);
+      search.send({ type: 'search.reload' });
+      refreshCounts();
+    } finally {
+      setClaiming(null);
+    }
+  };
+
+  const result = search.result;
+  return (
+    <div className={card}>
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
+        {kind !== 'forOthers' ? <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} /> : null}
+        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })}>
+          <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
+            <span>{t('field.group')}</span>
+            <select
+              className={controlStyle}
+              style={{ width: 'auto' }}
+              value={groupId ?? ''}
+              onChange={(e) => search.send({ type: 'search.filter', filters: { supportGroupId: e.target.value ? Number(e.target.value) : null } })}
+            >
+              <option value="">{t('desk.allGroups')}</option>
+              {groups.map((g) => (
+                <option key={g.supportGroupId} value={g.supportGroupId}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {search.error ? (
+        <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
+      ) : !result ? (
+        <LoadingState />
+      ) : result.totalCount === 0 ? (
+        <EmptyState title={t(`desk.empty.${kind}`)}>{t('desk.emptyHint')}</EmptyState>
+      ) : (
+        <>
+          <TicketList
+            desk
+            rows={result.data}
+            sort={search.sort}
+            onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
+            busy={search.busy}
+            rowAction={(ticket) =>
+              ticket.statusId === ticketStatuses.Open && kind !== 'forOthers' ? (
+                <Button size="sm" onClick={() => void claim(ticket)} loading={claiming === ticket.ticketId} aria-label={t('desk.claimNamed', { id: ticket.ticketId })}>
+                  {t('actions.claim')}
+                </Button>
+              ) : null
+            }
+          />
+          <div className={css({ px: '4' })}>
+            <Pagination
+              page={result.currentPage}
+              pageSize={result.pageSize}
+              totalCount={result.totalCount}
+              totalPages={result.totalPages}
+              onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
+              onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
+              disabled={search.busy}
+            />
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+/** The support desk: the queues of your groups (every ticket for support admins) and the tickets you raised for others. */
+export default function SupportDeskPage() {
+  const { t } = useTranslation('tickets');
+  const isSupportAdmin = useHasPermission(P.SupportTickets.Administer);
+  const [tab, setTab] = useState<DeskTab>('desk');
+  const [groups, setGroups] = useState<SupportGroup[]>([]);
+
+  useEffect(() => {
+    (isSupportAdmin ? supportGroupsApi.list() : supportGroupsApi.mine()).then(setGroups, () => setGroups([]));
+  }, [isSupportAdmin]);
+
+  const tabs: DeskTab[] = isSupportAdmin ? ['desk', 'all', 'forOthers'] : ['desk', 'forOthers'];
+  return (
+    <section aria-labelledby="desk-title">
+      <PageHeader id="desk-title" title={t('desk.title')} description={isSupportAdmin ? t('desk.descriptionAdmin') : t('desk.description')} />
+      <div
+        role="tablist"
+        aria-label={t('desk.tabs')}
+        className={css({ display: 'flex', gap: '2', mb: '3', borderBottomWidth: '1px', borderColor: 'border' })}
+        onKeyDown={(event) => {
+          // Arrow keys move between tabs (WAI-ARIA tabs pattern); in rtl the arrows follow the reading direction.
+          const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+          if (!step) return;
+          const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
+          const next = tabs[(tabs.indexOf(tab) + (rtl ? -step : step) + tabs.length) % tabs.length];
+          setTab(next);
+          document.getElementById(`desk-tab-${next}`)?.focus();
+        }}
+      >
+        {tabs.map((id) => (
+          <button
+            key={id}
+            id={`desk-tab-${id}`}
+            role="tab"
+            type="button"
+            aria-selected={tab === id}
+            aria-controls={`desk-panel-${id}`}
+            tabIndex={tab === id ? 0 : -1}
+            className={tabButton}
+            onClick={() => setTab(id)}
+          >
+            {t(`desk.tab.${id}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`desk-panel-${tab}`} aria-labelledby={`desk-tab-${tab}`}>
+        <DeskList key={tab} kind={tab} groups={groups} />
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { useMachine, useSelector } from '@xstate/react';
+import { useEffect, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import { P } from '#machines/permissions.ts';
+import { actionsFor, ticketViewMachine, type TicketViewEvent } from '#machines/ticket-view.machine.ts';
+import { css } from '#styled-system/css';
+import { notify } from '#src/app/notifications/notify.ts';
+import { menuStore } from '#src/app/stores/menu-store.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { card } from '#src/components/ui/page-header.tsx';
+import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { useFormat } from '#src/lib/format.ts';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { ticketsApi, type TicketDetail } from './api/tickets-api.ts';
+import { PriorityBadge, StatusBadge } from './components/ticket-badges.tsx';
+import { TicketActionDialog, TicketActionsBar } from './components/ticket-actions.tsx';
+import { TicketDocuments } from './components/ticket-documents.tsx';
+import { TicketHistory } from './components/ticket-history.tsx';
+
+const section = css({ p: { base: '4', sm: '5' } });
+const meta = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }, gap: '3', fontSize: 'sm' });
+
+/**
+ * Loads a ticket through the desk's view when the caller works tickets and may see it there,
+ * otherwise through the requester's own view.
+ */
+async function loadTicket(ticketId: number, staff: boolean): Promise<{ ticket: TicketDetail; view: 'requester' | 'staff' }> {
+  if (staff) {
+    try {
+      return { ticket: await ticketsApi.get(ticketId, 'staff'), view: 'staff' };
+    } catch (error) {
+      if ((error as { statusCode?: number })?.statusCode !== 404) throw error;
+    }
+  }
+  return { ticket: await ticketsApi.get(ticketId, 'requester'), view: 'requester' };
+}
+
+export default function TicketPage({ params }: { params: { ticketId: string } }) {
+  const ticketId = Number(params.ticketId);
+  const { t } = useTranslation('tickets');
+  const format = useFormat();
+  const staff = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportTickets.Work));
+
+  const machine = useMemo(
+    () =>
+      ticketViewMachine.provide({
+        actors: {
+          loadTicket: fromPromise(async ({ input }) => (await loadTicket(input.ticketId, staff)).ticket),
+          performAction: fromPromise(({ input }) => ticketsApi.perform(input.ticketId, input.action, input.fields)),
+        },
+      }),
+    [staff],
+  );
+  // systemId: the /machines page finds the open ticket's actor for its live view.
+  const [snapshot, send] = useMachine(machine, { input: { ticketId }, systemId: 'openTicket' });
+  const ticket = snapshot.context.ticket as TicketDetail | null;
+  const view: 'requester' | 'staff' = ticket && (ticket.viewer.agent || ticket.viewer.assignee || ticket.viewer.supportAdmin) ? 'staff' : 'requester';
+  const loadErrorText = useErrorText(snapshot.matches('failed') ? snapshot.context.loadError : null);
+  const busy = snapshot.hasTag('busy');
+  const actions = actionsFor(ticket);
+
+  // The ticket's title as the last breadcrumb.
+  useEffect(() => {
+    if (!ticket) return;
+    menuStore.trigger.setDynamicBreadcrumb({ data: [{ path: `/tickets/${ticket.ticketId}`, title: `#${ticket.ticketId} ${ticket.title}` }], name: 'ticket' });
+    return () => menuStore.trigger.setDynamicBreadcrumb({ data: null, name: null });
+  }, [ticket?.ticketId, ticket?.title, ticket]);
+
+  // A conflict reloaded the ticket: say what it is now.
+  useEffect(() => {
+    if (snapshot.context.changedTo) void notify.warning(t('conflict', { status: t(`status.${snapshot.context.changedTo}`) }), { id: 'ticket-conflict' });
+  }, [snapshot.context.changedTo, t]);
+
+  // A failed direct action (claim, release, resume) shows why.
+  useEffect(() => {
+    if (snapshot.matches({ ready: 'idle' }) && snapshot.context.actionError) void notify.error(snapshot.context.actionError);
+  }, [snapshot]);
+
+  if (snapshot.matches('loading')) return <LoadingState />;
+  if (snapshot.matches('failed') || !ticket) {
+    return (
+      <section aria-labelledby="ticket-missing">
+        <h1 id="ticket-missing" className={css({ fontSize: '2xl', fontWeight: 'bold', mb: '2' })}>
+          {t('view.unavailable', { id: ticketId })}
+        </h1>
+        <ErrorState message={loadErrorText} onRetry={() => send({ type: 'ticket.reload' })} />
+        <Link href="/tickets" className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
+          {t('view.backToList')}
+        </Link>
+      </section>
+    );
+  }
+
+  const reload = () => send({ type: 'ticket.reload' });
+  const canAcceptBot = actions.includes('ticket.acceptBotAnswer') && ticket.botSuggestion && !ticket.botSuggestion.accepted;
+
+  return (
+    <article aria-labelledby="ticket-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })} data-testid="ticket-page" data-status={ticket.status}>
+      <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: '3' })}>
+        <div className={css({ minWidth: 0 })}>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>#{ticket.ticketId}</p>
+          <h1 id="ticket-title" className={css({ fontSize: '2xl', fontWeight: 'bold', overflowWrap: 'anywhere' })}>
+            {ticket.title}
+          </h1>
+          <div className={css({ display: 'flex', gap: '2', mt: '2', flexWrap: 'wrap' })}>
+            <StatusBadge statusId={ticket.statusId} />
+            <PriorityBadge priorityId={ticket.supportTicketPriorityId} />
+          </div>
+        </div>
+        <TicketActionsBar actions={actions} busy={busy} send={send as (event: TicketViewEvent) => void} />
+      </div>
+
+      {snapshot.context.changedTo ? (
+        <div role="status" className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })}>
+          <span className={css({ flex: 1 })}>{t('conflict', { status: t(`status.${snapshot.context.changedTo}`) })}</span>
+          <Button size="sm" variant="ghost" onClick={() => send({ type: 'notice.dismiss' })}>
+            {t('common.dismiss')}
+          </Button>
+        </div>
+      ) : null}
+
+      <div className={card}>
+        <dl className={`${section} ${meta}`}>
+          {[
+            [t('field.requester'), ticket.requesterName],
+            [t('field.group'), ticket.supportGroupName],
+            [t('field.assignee'), ticket.assigneeName ?? t('unassigned')],
+            [t('field.created'), format.dateTime(ticket.createdOn)],
+            [t('field.updated'), format.dateTime(ticket.lastModifiedOn)],
+            ...(ticket.parentSupportTicketId ? [[t('field.parent'), `#${ticket.parentSupportTicketId}`]] : []),
+          ].map(([label, value]) => (
+            <div key={label}>
+              <dt className={css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'uppercase', letterSpacing: 'wide' })}>{label}</dt>
+              <dd className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{value}</dd>
+            </div>
+          ))}
+        </dl>
+        <div className={section} style={{ borderTop: '1px solid var(--colors-border)' }}>
+          <h2 className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>{t('field.description')}</h2>
+          <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })}>{ticket.description}</p>
+        </div>
+      </div>
+
+      {ticket.answer ? (
+        <section aria-labelledby="ticket-answer" className={`${card} ${section}`} style={{ borderColor: 'var(--colors-success-main)' }}>
+          <h2 id="ticket-answer" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
+            {t('view.answer')}
+          </h2>
+          <p className={css({ whiteSpace: 'pre-wrap' })} data-testid="ticket-answer">
+            {ticket.answer}
+          </p>
+        </section>
+      ) : null}
+
+      {ticket.botSuggestion && !ticket.answer ? (
+        <section aria-labelledby="ticket-bot" className={`${card} ${section}`} data-testid="bot-suggestion">
+          <h2 id="ticket-bot" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '1' })}>
+            {t('bot.title')}
+          </h2>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '2' })}>{t('bot.source', { id: ticket.botSuggestion.sourceTicketId, score: Math.round(ticket.botSuggestion.score * 100) })}</p>
+          <p className={css({ whiteSpace: 'pre-wrap' })}>{ticket.botSuggestion.answer}</p>
+          {canAcceptBot ? (
+            <div className={css({ mt: '3' })}>
+              <Button size="sm" onClick={() => send({ type: 'action.start', action: 'ticket.acceptBotAnswer', fields: { supportTicketBotId: ticket.botSuggestion!.supportTicketBotId } })} disabled={busy}>
+                {t('actions.acceptBotAnswer')}
+              </Button>
+            </div>
+          ) : null}
+        </section>
+      ) : null}
+
+      {ticket.children.length ? (
+        <section aria-labelledby="ticket-children" className={`${card} ${section}`}>
+          <h2 id="ticket-children" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
+            {t('view.children')}
+          </h2>
+          <ul className={css({ listStyle: 'none', p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
+            {ticket.children.map((child) => (
+              <li key={child.ticketId} className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+                <Link href={`/tickets/${child.ticketId}`} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
+                  #{child.ticketId}
+                </Link>
+                <span>{child.supportGroupName}</span>
+                <StatusBadge statusId={child.statusId} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 1fr' }, gap: '4' })}>
+        <div className={`${card} ${section}`}>
+          <TicketDocuments ticket={ticket} view={view} userId={ticket.viewer.requester ? ticket.loginUserId : null} onChanged={reload} />
+        </div>
+        <div className={`${card} ${section}`}>
+          <TicketHistory ticketId={ticket.ticketId} version={ticket.version} />
+        </div>
+      </div>
+
+      {snapshot.context.action && (snapshot.matches({ ready: 'editing' }) || (snapshot.matches({ ready: 'submitting' }) && snapshot.context.action !== 'ticket.claim' && snapshot.context.action !== 'ticket.release' && snapshot.context.action !== 'ticket.resume')) ? (
+        <TicketActionDialog
+          action={snapshot.context.action}
+          ticket={ticket}
+          fields={snapshot.context.fields}
+          fieldErrors={snapshot.context.fieldErrors}
+          actionError={snapshot.context.actionError}
+          busy={snapshot.matches({ ready: 'submitting' })}
+          send={send as (event: TicketViewEvent) => void}
+        />
+      ) : null}
+    </article>
+  );
+}
