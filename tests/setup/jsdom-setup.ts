@@ -23,3 +23,17 @@ if (!window.matchMedia) {
 if (!window.scrollTo || String(window.scrollTo).includes('not implemented')) {
   window.scrollTo = (() => {}) as typeof window.scrollTo;
 }
+
+// jsdom has no modal dialogs; this stand-in keeps the parts our <dialog> components rely on
+// (the real behaviour — focus containment, inert page, Escape — is tested in Chromium).
+const dialogProto = HTMLDialogElement.prototype as HTMLDialogElement & { showModal?: () => void };
+if (typeof dialogProto.showModal !== 'function') {
+  dialogProto.showModal = function showModal(this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  dialogProto.close = function close(this: HTMLDialogElement) {
+    if (!this.hasAttribute('open')) return;
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+}

@@ -16,12 +16,12 @@ const dangerActions: TicketAction[] = ['ticket.cancel'];
 /** Buttons for exactly the actions the lifecycle machine allows this viewer now. */
 export function TicketActionsBar({ actions, busy, send }: { actions: TicketAction[]; busy: boolean; send: (event: TicketViewEvent) => void }) {
   const { t } = useTranslation('tickets');
-  if (!actions.length) return null;
+  // Accepting the bot's answer is offered on the suggestion itself.
+  const shown = actions.filter((action) => action !== 'ticket.acceptBotAnswer');
+  if (!shown.length) return null;
   return (
     <div role="group" aria-label={t('actions.label')} className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })} data-testid="ticket-actions">
-      {actions
-        .filter((action) => action !== 'ticket.acceptBotAnswer')
-        .map((action) => (
+      {shown.map((action) => (
           <Button
             key={action}
             variant={dangerActions.includes(action) ? 'danger' : primaryActions.includes(action) ? 'solid' : 'outline'}
@@ -31,7 +31,7 @@ export function TicketActionsBar({ actions, busy, send }: { actions: TicketActio
           >
             {t(`actions.${action.slice('ticket.'.length)}`)}
           </Button>
-        ))}
+      ))}
     </div>
   );
 }

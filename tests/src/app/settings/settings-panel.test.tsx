@@ -9,19 +9,8 @@ import { localizationStore } from '#src/app/stores/localization-store.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { followLanguage } from '#src/i18n/language.ts';
 
-// jsdom has no modal dialogs; this stand-in keeps the parts the panel relies on.
+// (Modal dialogs in jsdom: see tests/setup/jsdom-setup.ts.)
 beforeAll(async () => {
-  const proto = HTMLDialogElement.prototype as HTMLDialogElement & { showModal?: () => void };
-  if (typeof proto.showModal !== 'function') {
-    proto.showModal = function showModal(this: HTMLDialogElement) {
-      this.setAttribute('open', '');
-    };
-    proto.close = function close(this: HTMLDialogElement) {
-      if (!this.hasAttribute('open')) return;
-      this.removeAttribute('open');
-      this.dispatchEvent(new Event('close'));
-    };
-  }
   await initI18n('en-IN');
 });
 

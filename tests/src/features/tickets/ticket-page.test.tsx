@@ -1,0 +1,183 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { TicketDetail } from '#src/features/tickets/api/tickets-api.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+
+const api = vi.hoisted(() => ({
+  get: vi.fn(),
+  perform: vi.fn(),
+  history: vi.fn(),
+  list: vi.fn(),
+  agents: vi.fn(),
+}));
+
+vi.mock('#src/features/tickets/api/tickets-api.ts', () => ({
+  ticketsApi: { get: api.get, perform: api.perform, history: api.history },
+  supportGroupsApi: { list: api.list, agents: api.agents },
+}));
+
+const { default: TicketPage } = await import('#src/features/tickets/ticket-page.tsx');
+
+function ticket(overrides: Partial<TicketDetail> = {}): TicketDetail {
+  return {
+    ticketId: 42,
+    title: 'Exam timer stops at zero',
+    description: 'The submit button stays disabled.',
+    statusId: 1,
+    status: 'Open',
+    supportTicketPriorityId: 3,
+    supportGroupId: 1,
+    supportGroupName: 'General Support',
+    loginUserId: 'u-requester',
+    requesterName: 'Asha Candidate',
+    requesterEmail: 'asha@example.test',
+    createdBy: 'u-requester',
+    assigneeId: null,
+    assigneeName: null,
+    parentSupportTicketId: null,
+    createdOn: '2026-11-20T10:00:00.000Z',
+    lastModifiedOn: '2026-11-20T10:00:00.000Z',
+    answer: null,
+    resolvedOn: null,
+    closedOn: null,
+    version: 1,
+    supportTicketBotId: null,
+    botSuggestion: null,
+    documents: [],
+    children: [],
+    viewer: { requester: false, agent: true, assignee: false, supportAdmin: false },
+    ...overrides,
+  };
+}
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['tickets', 'ui', 'errors']);
+});
+
+beforeEach(() => {
+  userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.View', 'Permissions.SupportTickets.Work'] });
+  api.history.mockResolvedValue([]);
+  api.list.mockResolvedValue([
+    { supportGroupId: 1, name: 'General Support', description: '', isActive: true, sortOrder: 1, memberCount: 2 },
+    { supportGroupId: 3, name: 'Exam Administration', description: '', isActive: true, sortOrder: 3, memberCount: 1 },
+  ]);
+  api.agents.mockResolvedValue([]);
+});
+
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+function renderPage() {
+  const user = userEvent.setup();
+  render(
+    <I18nextProvider i18n={i18n}>
+      <Router hook={memoryLocation({ path: '/tickets/42' }).hook}>
+        <Suspense fallback={null}>
+          <TicketPage params={{ ticketId: '42' }} />
+        </Suspense>
+      </Router>
+    </I18nextProvider>,
+  );
+  return user;
+}
+
+const actionButtons = () =>
+  within(screen.getByTestId('ticket-actions'))
+    .getAllByRole('button')
+    .map((b) => b.textContent);
+
+describe('the ticket page', () => {
+  it('should show the ticket and exactly the actions the lifecycle machine allows an agent of its group', async () => {
+    api.get.mockResolvedValue(ticket());
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Exam timer stops at zero' })).toBeInTheDocument();
+    expect(screen.getByTestId('ticket-status')).toHaveTextContent('Open');
+    expect(actionButtons()).toEqual(['Claim']);
+    expect(api.get).toHaveBeenCalledWith(42, 'staff');
+  });
+
+  it('should claim at once, then offer the assignee’s actions', async () => {
+    api.get.mockResolvedValue(ticket());
+    api.perform.mockResolvedValue(ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-agent', assigneeName: 'Chen Agent', version: 2, viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Claim' }));
+    await waitFor(() => expect(screen.getByTestId('ticket-status')).toHaveTextContent('In progress'));
+    expect(api.perform).toHaveBeenCalledWith(42, 'ticket.claim', {});
+    expect(actionButtons()).toEqual(['Release', 'Put on hold', 'Reassign', 'Escalate', 'Resolve', 'Edit']);
+    expect(screen.getByText('Chen Agent')).toBeInTheDocument();
+  });
+
+  it('should ask for the hold reason, show the server’s field error, and hold once given', async () => {
+    api.get.mockResolvedValue(ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-agent', viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
+    api.perform
+      .mockRejectedValueOnce({ status: 400, title: 'One or more validation errors occurred.', errors: { onHoldReason: ['The onHoldReason field is required.'] } })
+      .mockResolvedValueOnce(ticket({ statusId: 3, status: 'OnHold', viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Put on hold' }));
+    const dialog = await screen.findByTestId('ticket-action-dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Put on hold' }));
+    expect(await within(dialog).findByText('The onHoldReason field is required.')).toBeInTheDocument();
+    const reason = within(dialog).getByRole('textbox', { name: /What is the ticket waiting for/ });
+    expect(reason).toHaveAttribute('aria-invalid', 'true');
+    await user.type(reason, 'Waiting for a screenshot');
+    await user.click(within(dialog).getByRole('button', { name: 'Put on hold' }));
+    await waitFor(() => expect(screen.getByTestId('ticket-status')).toHaveTextContent('On hold'));
+    expect(api.perform).toHaveBeenLastCalledWith(42, 'ticket.hold', { onHoldReason: 'Waiting for a screenshot' });
+    expect(screen.queryByTestId('ticket-action-dialog')).toBeNull();
+  });
+
+  it('should reload and say what changed when someone else was faster (409)', async () => {
+    api.get
+      .mockResolvedValueOnce(ticket())
+      .mockResolvedValueOnce(ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-other', assigneeName: 'Dana Agent', version: 2 }));
+    api.perform.mockRejectedValue({ statusCode: 409, messages: ['Ticket 42 was changed by someone else; it is now InProgress.'], currentStatus: 'InProgress' });
+    const user = renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Claim' }));
+    expect(await screen.findByText('This ticket was changed by someone else. It is now: In progress.')).toBeInTheDocument();
+    expect(screen.getByTestId('ticket-status')).toHaveTextContent('In progress');
+    expect(screen.getByText('Dana Agent')).toBeInTheDocument();
+    expect(screen.queryByTestId('ticket-actions')).toBeNull();
+  });
+
+  it('should let the requester cancel with a reason but not claim', async () => {
+    userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.View'] });
+    api.get.mockResolvedValue(ticket({ viewer: { requester: true, agent: false, assignee: false, supportAdmin: false } }));
+    renderPage();
+    await screen.findByRole('heading', { level: 1 });
+    expect(actionButtons()).toEqual(['Cancel ticket', 'Edit']);
+    expect(api.get).toHaveBeenCalledWith(42, 'requester');
+  });
+
+  it('should offer the bot’s answer to agents and resolve with it after confirmation', async () => {
+    const bot = { supportTicketBotId: 'b-1', answer: 'Clear the cache and sign in again.', sourceTicketId: 7, score: 0.8, accepted: false };
+    api.get.mockResolvedValue(ticket({ botSuggestion: bot, supportTicketBotId: 'b-1' }));
+    api.perform.mockResolvedValue(ticket({ statusId: 5, status: 'Resolved', answer: bot.answer, botSuggestion: { ...bot, accepted: true } }));
+    const user = renderPage();
+    const card = await screen.findByTestId('bot-suggestion');
+    expect(card).toHaveTextContent('From solved ticket #7 (80 % match)');
+    await user.click(within(card).getByRole('button', { name: 'Resolve with this answer' }));
+    const dialog = await screen.findByTestId('ticket-action-dialog');
+    expect(dialog).toHaveTextContent(bot.answer);
+    await user.click(within(dialog).getByRole('button', { name: 'Resolve with this answer' }));
+    await waitFor(() => expect(screen.getByTestId('ticket-answer')).toHaveTextContent(bot.answer));
+    expect(api.perform).toHaveBeenCalledWith(42, 'ticket.acceptBotAnswer', { supportTicketBotId: 'b-1' });
+  });
+
+  it('should say when the ticket cannot be shown, and retry', async () => {
+    api.get.mockRejectedValue({ statusCode: 404, messages: ['Ticket 42 was not found.'] });
+    const user = renderPage();
+    expect(await screen.findByRole('heading', { name: 'Ticket #42 is not available' })).toBeInTheDocument();
+    expect(await screen.findByText('Ticket 42 was not found.')).toBeInTheDocument();
+    api.get.mockResolvedValue(ticket());
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Exam timer stops at zero' })).toBeInTheDocument();
+  });
+});
