@@ -1,0 +1,205 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { PagedQuery } from '#machines/paged-search.machine.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import type { TicketSummary } from '#src/features/tickets/api/tickets-api.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+
+const api = vi.hoisted(() => ({
+  search: vi.fn(),
+  counts: vi.fn(),
+  perform: vi.fn(),
+  create: vi.fn(),
+  list: vi.fn(),
+  mine: vi.fn(),
+  update: vi.fn(),
+  agents: vi.fn(),
+  setMembers: vi.fn(),
+  createGroup: vi.fn(),
+}));
+
+vi.mock('#src/features/tickets/api/tickets-api.ts', () => ({
+  ticketsApi: { search: api.search, counts: api.counts, perform: api.perform, create: api.create },
+  supportGroupsApi: { list: api.list, mine: api.mine, update: api.update, agents: api.agents, setMembers: api.setMembers, create: api.createGroup },
+}));
+
+const { default: MyTicketsPage } = await import('#src/features/tickets/my-tickets-page.tsx');
+const { default: SupportDeskPage } = await import('#src/features/tickets/support-desk-page.tsx');
+const { default: SupportGroupsPage } = await import('#src/features/tickets/support-groups-page.tsx');
+
+const summary = (id: number, overrides: Partial<TicketSummary> = {}): TicketSummary => ({
+  ticketId: id,
+  title: `Ticket number ${id}`,
+  description: 'd',
+  statusId: 1,
+  status: 'Open',
+  supportTicketPriorityId: 2,
+  supportGroupId: 1,
+  supportGroupName: 'General Support',
+  loginUserId: 'u1',
+  requesterName: 'Asha Candidate',
+  requesterEmail: 'a@example.test',
+  createdBy: 'u1',
+  assigneeId: null,
+  assigneeName: null,
+  parentSupportTicketId: null,
+  createdOn: '2026-11-20T10:00:00.000Z',
+  lastModifiedOn: '2026-11-20T10:00:00.000Z',
+  ...overrides,
+});
+
+const page = (rows: TicketSummary[], query: PagedQuery, total = rows.length) => ({
+  data: rows,
+  currentPage: query.pageNumber,
+  totalPages: Math.ceil(total / query.pageSize),
+  totalCount: total,
+  pageSize: query.pageSize,
+  hasPreviousPage: query.pageNumber > 1,
+  hasNextPage: query.pageNumber * query.pageSize < total,
+});
+
+const counts = { total: 3, byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, status: String(statusId), count: statusId === 1 ? 2 : statusId === 5 ? 1 : 0 })) };
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['tickets', 'ui', 'errors']);
+});
+beforeEach(() => {
+  api.counts.mockResolvedValue(counts);
+  api.list.mockResolvedValue([{ supportGroupId: 1, name: 'General Support', description: 'Anything', isActive: true, sortOrder: 1, memberCount: 1 }]);
+  api.mine.mockResolvedValue([{ supportGroupId: 1, name: 'General Support', description: 'Anything', isActive: true, sortOrder: 1, memberCount: 1 }]);
+});
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+function renderAt(path: string, node: ReactNode) {
+  const location = memoryLocation({ path, record: true });
+  const user = userEvent.setup();
+  render(
+    <I18nextProvider i18n={i18n}>
+      <Router hook={location.hook}>
+        <Suspense fallback={null}>{node}</Suspense>
+      </Router>
+    </I18nextProvider>,
+  );
+  return { user, location };
+}
+
+describe('my tickets', () => {
+  it('should list the requester’s tickets with counts per status and filter by status', async () => {
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) =>
+      page(query.filters.statusId === 5 ? [summary(3, { statusId: 5, status: 'Resolved' })] : [summary(1), summary(2)], query),
+    );
+    const { user } = renderAt('/tickets', <MyTicketsPage />);
+    const list = await screen.findByTestId('ticket-list');
+    expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual(['Ticket number 1', 'Ticket number 2']);
+    expect(api.search).toHaveBeenCalledWith('mine', expect.objectContaining({ pageNumber: 1, orderBy: ['lastModifiedOn desc'] }));
+    const filter = screen.getByTestId('status-filter');
+    expect(within(filter).getByRole('button', { name: /All\s*3/ })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(within(filter).getByRole('button', { name: /Resolved\s*1/ }));
+    await waitFor(() => expect(within(screen.getByTestId('ticket-list')).getAllByRole('link').map((a) => a.textContent)).toEqual(['Ticket number 3']));
+    expect(api.search).toHaveBeenLastCalledWith('mine', expect.objectContaining({ filters: { statusId: 5 } }));
+  });
+
+  it('should invite to raise a first ticket when there is none', async () => {
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([], query));
+    renderAt('/tickets', <MyTicketsPage />);
+    expect(await screen.findByText('You have not raised any tickets yet')).toBeInTheDocument();
+    expect(within(screen.getByTestId('empty-state')).getByRole('button', { name: 'Raise a ticket' })).toBeInTheDocument();
+  });
+
+  it('should check the form, raise the ticket and open it', async () => {
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([], query));
+    api.create.mockResolvedValue({ ticketId: 77 });
+    const { user, location } = renderAt('/tickets', <MyTicketsPage />);
+    await user.click((await screen.findAllByRole('button', { name: 'Raise a ticket' }))[0]);
+    const dialog = await screen.findByTestId('create-ticket-dialog');
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: /Support group/ })).toHaveValue('1'));
+    await user.click(within(dialog).getByRole('button', { name: 'Raise ticket' }));
+    expect(within(dialog).getByText('Give the ticket a title.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Describe the problem.')).toBeInTheDocument();
+    expect(api.create).not.toHaveBeenCalled();
+    await user.type(within(dialog).getByRole('textbox', { name: /Title/ }), 'Webcam not found');
+    await user.type(within(dialog).getByRole('textbox', { name: /Description/ }), 'The proctoring check fails.');
+    await user.selectOptions(within(dialog).getByRole('combobox', { name: /Priority/ }), '4');
+    await user.click(within(dialog).getByRole('button', { name: 'Raise ticket' }));
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/tickets/77'));
+    expect(api.create).toHaveBeenCalledWith({
+      title: 'Webcam not found',
+      description: 'The proctoring check fails.',
+      supportTicketPriorityId: 4,
+      supportGroupId: 1,
+      loginUserId: null,
+    });
+  });
+});
+
+describe('the support desk', () => {
+  it('should show the Open queue oldest first and claim from it', async () => {
+    userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.Work'] });
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(5, { requesterName: 'Bilal Candidate' })], query));
+    api.perform.mockResolvedValue({});
+    const { user, location } = renderAt('/support', <SupportDeskPage />);
+    const list = await screen.findByTestId('ticket-list');
+    expect(api.search).toHaveBeenCalledWith('desk', expect.objectContaining({ orderBy: ['createdOn asc'], filters: { statusId: 1 } }));
+    expect(list).toHaveTextContent('Bilal Candidate');
+    expect(screen.queryByRole('tab', { name: 'All tickets' })).toBeNull();
+    await user.click(within(list).getByRole('button', { name: 'Claim ticket #5' }));
+    await waitFor(() => expect(location.history?.at(-1)).toBe('/tickets/5'));
+    expect(api.perform).toHaveBeenCalledWith(5, 'ticket.claim', {});
+  });
+
+  it('should give support admins the all-tickets view, reachable by arrow keys', async () => {
+    userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.Work', 'Permissions.SupportTickets.Administer'] });
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(9)], query));
+    const { user } = renderAt('/support', <SupportDeskPage />);
+    const queue = await screen.findByRole('tab', { name: 'Queue' });
+    queue.focus();
+    await user.keyboard('{ArrowRight}');
+    expect(screen.getByRole('tab', { name: 'All tickets' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tab', { name: 'All tickets' })).toHaveFocus();
+    await waitFor(() => expect(api.search).toHaveBeenLastCalledWith('all', expect.objectContaining({ filters: {} })));
+  });
+});
+
+describe('support groups', () => {
+  it('should list groups, deactivate one and choose its agents', async () => {
+    api.update.mockResolvedValue({});
+    api.agents.mockResolvedValue([
+      { userId: 'a1', firstName: 'Chen', lastName: 'Agent', email: 'chen@example.test', supportGroupIds: [1] },
+      { userId: 'a2', firstName: 'Dana', lastName: 'Agent', email: 'dana@example.test', supportGroupIds: [] },
+    ]);
+    api.setMembers.mockResolvedValue([]);
+    const { user } = renderAt('/support/groups', <SupportGroupsPage />);
+    const table = await screen.findByTestId('groups-table');
+    expect(table).toHaveTextContent('General Support');
+    await user.click(within(table).getByRole('button', { name: 'Deactivate' }));
+    expect(api.update).toHaveBeenCalledWith(1, { isActive: false });
+    await user.click(within(table).getByRole('button', { name: 'Choose the agents of General Support' }));
+    const dialog = await screen.findByTestId('members-dialog');
+    const dana = await within(dialog).findByRole('checkbox', { name: /Dana Agent/ });
+    expect(within(dialog).getByRole('checkbox', { name: /Chen Agent/ })).toBeChecked();
+    await user.click(dana);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.setMembers).toHaveBeenCalledWith(1, ['a1', 'a2']));
+  });
+
+  it('should ask for a name of at least two characters before creating a group', async () => {
+    api.createGroup.mockResolvedValue({});
+    const { user } = renderAt('/support/groups', <SupportGroupsPage />);
+    await user.click(await screen.findByRole('button', { name: 'New group' }));
+    const dialog = await screen.findByTestId('group-dialog');
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'P');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('The name needs at least 2 characters.')).toBeInTheDocument();
+    await user.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'ayments');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.createGroup).toHaveBeenCalledWith({ name: 'Payments', description: '' }));
+  });
+});
