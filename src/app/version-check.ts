@@ -1,6 +1,7 @@
 import { createActor } from 'xstate';
 import { versionCheckMachine } from '#machines/version-check.machine.ts';
 import { APP_VERSION, appConfig } from '#src/lib/config.ts';
+import { registerLiveActor } from './live-actors.ts';
 
 /** Session storage: the deployed version this tab already reloaded for (no reload loop). */
 export const reloadMarkerKey = `${appConfig.productKey}:reloaded-for-version`;
@@ -27,5 +28,8 @@ export function runVersionCheck() {
       },
     },
   });
-  return createActor(machine, { input: { currentVersion: APP_VERSION, reloadedFor: readMarker() }, systemId: 'version-check' }).start();
+  const actor = createActor(machine, { input: { currentVersion: APP_VERSION, reloadedFor: readMarker() }, systemId: 'version-check' });
+  // Registered before it starts, so the live mode of /machines lists its first events too.
+  registerLiveActor('version-check', versionCheckMachine, actor);
+  return actor.start();
 }

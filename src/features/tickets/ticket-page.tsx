@@ -8,6 +8,7 @@ import { actionsFor, ticketViewMachine, type TicketViewEvent } from '#machines/t
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { menuStore } from '#src/app/stores/menu-store.ts';
+import { registerLiveActor } from '#src/app/live-actors.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { card } from '#src/components/ui/page-header.tsx';
@@ -55,7 +56,8 @@ export default function TicketPage({ params }: { params: { ticketId: string } })
     [staff],
   );
   // systemId: the /machines page finds the open ticket's actor for its live view.
-  const [snapshot, send] = useMachine(machine, { input: { ticketId }, systemId: 'openTicket' });
+  const [snapshot, send, actorRef] = useMachine(machine, { input: { ticketId }, systemId: 'openTicket' });
+  useEffect(() => registerLiveActor('open-ticket', ticketViewMachine, actorRef), [actorRef]);
   const ticket = snapshot.context.ticket as TicketDetail | null;
   const view: 'requester' | 'staff' = ticket && (ticket.viewer.agent || ticket.viewer.assignee || ticket.viewer.supportAdmin) ? 'staff' : 'requester';
   const loadErrorText = useErrorText(snapshot.matches('failed') ? snapshot.context.loadError : null);
