@@ -13,6 +13,7 @@ import { startScheduler } from './lib/scheduler.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { identityPlugin, identityRoutes } from './modules/identity/identity-module.ts';
 import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
+import { machinesRoutes } from './modules/machines/machines-routes.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
@@ -34,6 +35,8 @@ export interface AppOptions {
   runJobs?: boolean;
   /** Password checks per login type; the LDAP bind of directory users plugs in here. */
   passwordVerifiers?: Partial<PasswordVerifiers>;
+  /** Where the model-based tests leave their coverage reports (default: coverage/machines). */
+  machineCoverageDir?: string;
 }
 
 declare module 'fastify' {
@@ -141,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(identityRoutes);
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
+      await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
     },
     { prefix: '/api' },
   );
