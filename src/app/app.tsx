@@ -10,6 +10,7 @@ const MyTicketsPage = lazyChunk(() => import('#src/features/tickets/my-tickets-p
 const TicketPage = lazyChunk(() => import('#src/features/tickets/ticket-page.tsx'));
 const SupportDeskPage = lazyChunk(() => import('#src/features/tickets/support-desk-page.tsx'));
 const SupportGroupsPage = lazyChunk(() => import('#src/features/tickets/support-groups-page.tsx'));
+const MachinesPage = lazyChunk(() => import('#src/features/machines/machines-page.tsx'));
 
 /** The main application: the lazily loaded chunk rendered inside the router (spec §2). */
 export default function App() {
@@ -26,6 +27,8 @@ export default function App() {
                 <Route path="/tickets/:ticketId" component={TicketPage} />
                 <Route path="/support" component={SupportDeskPage} />
                 <Route path="/support/groups" component={SupportGroupsPage} />
+                <Route path="/machines" component={MachinesPage} />
+                <Route path="/machines/:machineId" component={MachinesPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </DashboardLayout>

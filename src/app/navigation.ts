@@ -34,6 +34,11 @@ export const navigation: NavGroup[] = [
       { id: 'support-groups', titleKey: 'nav.supportGroups', url: '/support/groups', icon: 'users', permission: 'Permissions.SupportGroups.Manage' },
     ],
   },
+  {
+    id: 'quality',
+    titleKey: 'nav.groupQuality',
+    children: [{ id: 'machines', titleKey: 'nav.machines', url: '/machines', icon: 'machines', permission: 'Permissions.Machines.View' }],
+  },
 ];
 
 /** The navigation item (and its group) that owns a path: exact match first, then the longest prefix. */

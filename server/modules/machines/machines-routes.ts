@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { P } from '#machines/permissions.ts';
 
 /**
@@ -25,7 +25,7 @@ const Report = Type.Object({
 });
 const CoverageList = Type.Object({ reports: Type.Array(Report) });
 
-type CoverageReport = (typeof Report)['static'];
+type CoverageReport = Static<typeof Report>;
 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 const isCounts = (value: unknown): value is { covered: string[]; total: string[] } =>

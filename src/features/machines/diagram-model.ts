@@ -59,7 +59,7 @@ export interface DiagramModel {
   transitions: DiagramTransition[];
 }
 
-type Named = { type?: unknown; name?: unknown; guards?: unknown[]; check?: unknown };
+type Named = { type?: unknown; guards?: unknown[]; check?: unknown };
 
 function toArray<T>(value: T | readonly T[] | undefined | null): T[] {
   if (value === undefined || value === null) return [];
@@ -75,7 +75,7 @@ export function guardName(guard: unknown): string | null {
   if (guard === undefined || guard === null) return null;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') {
-    const fn = guard as Named & ((...args: unknown[]) => unknown);
+    const fn = guard as Named & { name: string };
     if (Array.isArray(fn.guards) && typeof fn.check === 'function') {
       return `${fn.name}(${fn.guards.map((g) => guardName(g) ?? 'inline').join(', ')})`;
     }
@@ -89,9 +89,9 @@ export function guardName(guard: unknown): string | null {
 export function actionName(action: unknown): string {
   if (typeof action === 'string') return action;
   if (typeof action === 'function') {
-    const fn = action as Named;
+    const fn = action as Named & { name: string };
     if (typeof fn.type === 'string') return stripXstate(fn.type);
-    return typeof fn.name === 'string' && fn.name ? fn.name : 'inline';
+    return fn.name ? fn.name : 'inline';
   }
   if (action && typeof action === 'object' && typeof (action as Named).type === 'string') return stripXstate((action as { type: string }).type);
   return 'inline';

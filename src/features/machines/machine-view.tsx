@@ -1,0 +1,391 @@
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AnyStateMachine } from 'xstate';
+import { css } from '#styled-system/css';
+import { computeCoverage } from '#machines/graph-coverage.ts';
+import { notify } from '#src/app/notifications/notify.ts';
+import { Badge } from '#src/components/ui/badge.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+import { card } from '#src/components/ui/page-header.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { useFormat } from '#src/lib/format.ts';
+import { saveFile } from '#src/lib/save-file.ts';
+import type { MachineCoverage } from './api/machines-api.ts';
+import { diagramModel, eventLabel } from './diagram-model.ts';
+import { layoutDiagram, type DiagramLayout } from './layout.ts';
+import type { CatalogueEntry, TestPath } from './machine-catalogue.ts';
+import { toMermaid } from './mermaid.ts';
+import { noHighlight, StatechartSvg, type Highlight, type StatechartHandle } from './statechart-svg.tsx';
+import { standaloneSvg } from './svg-export.ts';
+import { activeStateIds, stateValueText, useLiveActors } from './use-live-actors.ts';
+
+export type CoverageState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; reports: MachineCoverage[] };
+
+type Loaded<T> = { status: 'loading' } | { status: 'failed'; error: unknown } | { status: 'ready'; value: T };
+
+const section = css({ p: '4', display: 'flex', flexDirection: 'column', gap: '3' });
+const heading2 = css({ fontSize: 'lg', fontWeight: 'semibold' });
+const listBox = css({ maxHeight: '320px', overflowY: 'auto', display: 'flex', flexDirection: 'column', gap: '1' });
+const pathButton = css({
+  textAlign: 'start',
+  fontFamily: 'mono',
+  fontSize: 'xs',
+  px: '2',
+  py: '1.5',
+  borderRadius: 'sm',
+  borderWidth: '1px',
+  borderColor: 'transparent',
+  cursor: 'pointer',
+  color: 'fg.default',
+  wordBreak: 'break-word',
+  _hover: { bg: 'bg.hover' },
+  '&[aria-pressed=true]': { bg: 'primary.lighter', borderColor: 'primary.main', color: 'primary.darker' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '1px' },
+});
+const mono = css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-word' });
+
+/** `a → b → c` of a test path's events (the init step left out). */
+export function pathDescription(path: TestPath): string {
+  return path.steps
+    .filter((step) => step.event.type !== 'xstate.init')
+    .map((step) => (step.event.type.startsWith('xstate.after.') ? `after(${step.event.type.split('.')[2]})` : eventLabel(step.event.type)))
+    .join(' → ');
+}
+
+function stateText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function CoverageBadge({ machineId, coverage }: { machineId: string; coverage: CoverageState }) {
+  const { t } = useTranslation('machines');
+  const format = useFormat();
+  if (coverage.status === 'loading') return <Badge testId="coverage-badge">{t('coverage.loading')}</Badge>;
+  if (coverage.status === 'failed')
+    return (
+      <Badge tone="warning" testId="coverage-badge">
+        {t('coverage.unavailable')}
+      </Badge>
+    );
+  const report = coverage.reports.find((r) => r.machineId === machineId);
+  if (!report) return <Badge testId="coverage-badge">{t('coverage.notMeasured')}</Badge>;
+  const complete = report.states.covered === report.states.total && report.transitions.covered === report.transitions.total;
+  return (
+    <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
+      <Badge tone={complete ? 'success' : 'warning'} testId="coverage-badge">
+        {t('coverage.summary', {
+          states: report.states.covered,
+          statesTotal: report.states.total,
+          transitions: report.transitions.covered,
+          transitionsTotal: report.transitions.total,
+        })}
+      </Badge>
+      {report.generatedAt ? <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('coverage.measuredAt', { when: format.dateTime(report.generatedAt) })}</span> : null}
+    </span>
+  );
+}
+
+function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: string; highlightLive: boolean; onHighlightLive: (on: boolean) => void }) {
+  const { t } = useTranslation('machines');
+  const format = useFormat();
+  const actors = useLiveActors(machineId);
+  return (
+    <section className={`${card} ${section}`} aria-labelledby={`live-${machineId}`} data-testid="live-panel">
+      <h3 id={`live-${machineId}`} className={heading2}>
+        {t('live.title')}
+      </h3>
+      {actors.length === 0 ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('live.none')}</p>
+      ) : (
+        <>
+          <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
+            <input type="checkbox" checked={highlightLive} onChange={(e) => onHighlightLive(e.target.checked)} />
+            {t('live.highlight')}
+          </label>
+          {actors.map((actor) => (
+            <div key={actor.id} data-testid={`live-actor-${actor.id}`} className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+              <p className={css({ fontWeight: 'semibold', fontSize: 'sm' })}>
+                <span className={mono}>{actor.id}</span>
+              </p>
+              <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '1', columnGap: '3', fontSize: 'sm' })}>
+                <dt className={css({ color: 'fg.muted' })}>{t('live.state')}</dt>
+                <dd className={mono} data-testid="live-state">
+                  {stateValueText(actor)}
+                </dd>
+              </dl>
+              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.status', { status: actor.actorRef.getSnapshot().status })}</p>
+              <h4 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>{t('live.events')}</h4>
+              {actor.events.length === 0 ? (
+                <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.noEvents')}</p>
+              ) : (
+                <ol className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })} data-testid="live-events">
+                  {actor.events.map((event, index) => (
+                    <li key={`${event.at}-${index}`} className={css({ display: 'flex', gap: '2', fontSize: 'xs' })}>
+                      <span className={mono}>{eventLabel(event.type)}</span>
+                      <span className={css({ color: 'fg.muted' })}>{format.time(event.at, 'medium')}</span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </div>
+          ))}
+        </>
+      )}
+    </section>
+  );
+}
+
+function PathsPanel({
+  machineId,
+  paths,
+  selected,
+  onSelect,
+}: {
+  machineId: string;
+  paths: Loaded<readonly TestPath[]> | null;
+  selected: number | null;
+  onSelect: (index: number | null) => void;
+}) {
+  const { t } = useTranslation('machines');
+  const chosen = paths?.status === 'ready' && selected !== null ? paths.value[selected] : null;
+  return (
+    <section className={`${card} ${section}`} aria-labelledby={`paths-${machineId}`} data-testid="paths-panel">
+      <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2', flexWrap: 'wrap' })}>
+        <h3 id={`paths-${machineId}`} className={heading2}>
+          {t('paths.title')}
+        </h3>
+        {selected !== null ? (
+          <Button size="sm" variant="ghost" onClick={() => onSelect(null)}>
+            {t('paths.clear')}
+          </Button>
+        ) : null}
+      </div>
+      {paths === null ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('paths.none')}</p>
+      ) : paths.status === 'loading' ? (
+        <LoadingState label={t('paths.computing')} />
+      ) : paths.status === 'failed' ? (
+        <ErrorState message={t('paths.failed')} />
+      ) : (
+        <>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('paths.count', { count: paths.value.length })}</p>
+          <ul className={listBox} data-testid="path-list">
+            {paths.value.map((path, index) => (
+              <li key={index}>
+                <button
+                  type="button"
+                  className={pathButton}
+                  aria-pressed={selected === index}
+                  aria-label={`${t('paths.show', { number: index + 1 })}: ${pathDescription(path) || t('paths.initial')}`}
+                  onClick={() => onSelect(selected === index ? null : index)}
+                >
+                  {index + 1}. {pathDescription(path) || t('paths.initial')}
+                </button>
+              </li>
+            ))}
+          </ul>
+          {chosen ? (
+            <div>
+              <h4 className={css({ fontSize: 'sm', fontWeight: 'semibold', mb: '1' })}>{t('paths.steps')}</h4>
+              <ol className={css({ listStyle: 'decimal', paddingInlineStart: '6', fontSize: 'xs' })} data-testid="path-steps">
+                {chosen.steps.map((step, index) => (
+                  <li key={index} className={mono}>
+                    {eventLabel(step.event.type)} → {stateText(step.state.value)}
+                  </li>
+                ))}
+              </ol>
+            </div>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** One machine: its diagram with zoom, export, coverage, test paths and live actors. */
+export function MachineView({ entry, coverage }: { entry: CatalogueEntry; coverage: CoverageState }) {
+  const { t } = useTranslation('machines');
+  const helpId = useId();
+  const [loaded, setLoaded] = useState<Loaded<{ machine: AnyStateMachine; paths?: () => readonly TestPath[] }>>({ status: 'loading' });
+  const [layout, setLayout] = useState<Loaded<DiagramLayout>>({ status: 'loading' });
+  const [paths, setPaths] = useState<Loaded<readonly TestPath[]> | null>({ status: 'loading' });
+  const [selected, setSelected] = useState<number | null>(null);
+  const [highlightLive, setHighlightLive] = useState(true);
+  const [attempt, setAttempt] = useState(0);
+  const diagram = useRef<StatechartHandle>(null);
+
+  useEffect(() => {
+    let current = true;
+    setLoaded({ status: 'loading' });
+    setLayout({ status: 'loading' });
+    setPaths({ status: 'loading' });
+    setSelected(null);
+    entry.load().then(
+      (value) => current && setLoaded({ status: 'ready', value }),
+      (error: unknown) => current && setLoaded({ status: 'failed', error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [entry, attempt]);
+
+  const machine = loaded.status === 'ready' ? loaded.value.machine : null;
+  const model = useMemo(() => (machine ? diagramModel(machine) : null), [machine]);
+  const mermaid = useMemo(() => (model ? toMermaid(model) : ''), [model]);
+
+  useEffect(() => {
+    if (!model) return;
+    let current = true;
+    layoutDiagram(model).then(
+      (value) => current && setLayout({ status: 'ready', value }),
+      (error: unknown) => current && setLayout({ status: 'failed', error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [model]);
+
+  // Paths can take a moment (hundreds for the toast queue): after the diagram, off the click.
+  useEffect(() => {
+    if (loaded.status !== 'ready') return;
+    const make = loaded.value.paths;
+    if (!make) {
+      setPaths(null);
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        setPaths({ status: 'ready', value: make() });
+      } catch (error) {
+        setPaths({ status: 'failed', error });
+      }
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [loaded]);
+
+  const liveActors = useLiveActors(machine?.id ?? entry.id);
+  const pathHighlight = useMemo(() => {
+    if (!machine || paths?.status !== 'ready' || selected === null || !paths.value[selected]) return null;
+    return computeCoverage(machine, [paths.value[selected] as never]);
+  }, [machine, paths, selected]);
+  const liveIds = highlightLive ? liveActors.flatMap(activeStateIds) : [];
+  const liveKey = liveIds.join('|');
+  const highlight: Highlight = useMemo(
+    () =>
+      pathHighlight || liveKey
+        ? {
+            liveStates: new Set(liveKey ? liveKey.split('|') : []),
+            pathStates: new Set(pathHighlight?.states.covered ?? []),
+            pathTransitions: new Set(pathHighlight?.transitions.covered ?? []),
+          }
+        : noHighlight,
+    [pathHighlight, liveKey],
+  );
+
+  const exportSvg = () => {
+    const svg = diagram.current?.svg();
+    if (!svg || layout.status !== 'ready') return;
+    saveFile(new Blob([standaloneSvg(svg, layout.value)], { type: 'image/svg+xml' }), `${entry.id}.svg`);
+  };
+  const downloadMermaid = () => saveFile(new Blob([mermaid], { type: 'text/plain' }), `${entry.id}.mmd`);
+  const copyMermaid = async () => {
+    try {
+      await navigator.clipboard.writeText(mermaid);
+      void notify.success(t('mermaidCopied', { id: entry.id }));
+    } catch {
+      void notify.warning(t('mermaidCopyFailed'));
+    }
+  };
+
+  if (loaded.status === 'loading') return <LoadingState label={t('loadingMachine')} />;
+  if (loaded.status === 'failed') return <ErrorState message={t('machineFailed')} onRetry={() => setAttempt((n) => n + 1)} />;
+
+  const ready = layout.status === 'ready';
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })} data-testid="machine-view" data-machine={entry.id}>
+      <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: '3' })}>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '1', minWidth: 0 })}>
+          <h2 className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+            <span className={css({ fontFamily: 'mono' })}>{entry.id}</span>
+          </h2>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('source', { file: entry.file })}</p>
+        </div>
+        <div className={css({ display: 'flex', alignItems: 'center', gap: '2' })} aria-label={t('coverage.label')} role="group">
+          <CoverageBadge machineId={machine!.id} coverage={coverage} />
+        </div>
+      </div>
+
+      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })} role="toolbar" aria-label={t('diagram', { id: entry.id })}>
+        <Button size="sm" variant="outline" onClick={() => diagram.current?.zoom(1.25)} disabled={!ready}>
+          {t('zoomIn')}
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => diagram.current?.zoom(0.8)} disabled={!ready}>
+          {t('zoomOut')}
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => diagram.current?.fit()} disabled={!ready}>
+          {t('fit')}
+        </Button>
+        <Button size="sm" onClick={exportSvg} disabled={!ready}>
+          {t('exportSvg')}
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => void copyMermaid()}>
+          {t('copyMermaid')}
+        </Button>
+        <Button size="sm" variant="outline" onClick={downloadMermaid}>
+          {t('downloadMermaid')}
+        </Button>
+      </div>
+
+      <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', xl: 'minmax(0, 1fr) 340px' }, alignItems: 'start' })}>
+        <figure className={css({ display: 'flex', flexDirection: 'column', gap: '2', minWidth: 0 })}>
+          {layout.status === 'loading' ? <LoadingState label={t('layingOut')} /> : null}
+          {layout.status === 'failed' ? <ErrorState message={t('layoutFailed')} onRetry={() => setAttempt((n) => n + 1)} /> : null}
+          {ready ? <StatechartSvg ref={diagram} layout={layout.value} highlight={highlight} label={t('diagram', { id: entry.id })} describedBy={helpId} /> : null}
+          <figcaption id={helpId} className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+            {t('diagramHelp')}
+          </figcaption>
+          <Legend />
+        </figure>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })}>
+          <LivePanel machineId={machine!.id} highlightLive={highlightLive} onHighlightLive={setHighlightLive} />
+          <PathsPanel machineId={machine!.id} paths={paths} selected={selected} onSelect={setSelected} />
+        </div>
+      </div>
+
+      <details className={`${card} ${css({ p: '3' })}`}>
+        <summary className={css({ cursor: 'pointer', fontWeight: 'semibold', fontSize: 'sm' })}>{t('mermaidText')}</summary>
+        <pre dir="ltr" className={css({ mt: '2', fontFamily: 'mono', fontSize: 'xs', overflowX: 'auto', whiteSpace: 'pre' })} data-testid="mermaid-text">
+          {mermaid}
+        </pre>
+      </details>
+    </div>
+  );
+}
+
+function Legend() {
+  const { t } = useTranslation('machines');
+  const swatch = (className: string) => <span aria-hidden="true" className={`${className} ${css({ display: 'inline-block', width: '4', height: '3', borderRadius: 'sm', borderWidth: '2px' })}`} />;
+  return (
+    <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', fontSize: 'xs', color: 'fg.muted' })} aria-label={t('legend.title')}>
+      <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+        {swatch(css({ bg: 'success.lighter', borderColor: 'success.main' }))}
+        {t('legend.live')}
+      </li>
+      <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+        {swatch(css({ bg: 'primary.lighter', borderColor: 'primary.main' }))}
+        {t('legend.path')}
+      </li>
+      <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+        {swatch(css({ bg: 'bg.surface', borderColor: 'border.strong', outline: '1px solid', outlineColor: 'border.strong', outlineOffset: '1px' }))}
+        {t('legend.final')}
+      </li>
+      <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+        <span aria-hidden="true" className={css({ display: 'inline-block', width: '3', height: '3', borderRadius: 'full', bg: 'fg.default' })} />
+        {t('legend.initial')}
+      </li>
+      <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>
+        {swatch(css({ borderStyle: 'dashed', borderColor: 'border.strong' }))}
+        {t('legend.region')}
+      </li>
+    </ul>
+  );
+}

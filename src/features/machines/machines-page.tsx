@@ -1,0 +1,92 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { css } from '#styled-system/css';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
+import { machinesApi } from './api/machines-api.ts';
+import { findCatalogueEntry, machineCatalogue } from './machine-catalogue.ts';
+import { MachineView, type CoverageState } from './machine-view.tsx';
+
+const navLink = css({
+  display: 'block',
+  px: '3',
+  py: '2',
+  borderRadius: 'md',
+  fontFamily: 'mono',
+  fontSize: 'sm',
+  color: 'fg.default',
+  textDecoration: 'none',
+  _hover: { bg: 'bg.hover' },
+  '&[aria-current=page]': { bg: 'primary.lighter', color: 'primary.darker', fontWeight: 'semibold' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '1px' },
+});
+
+function statusOf(error: unknown): number | undefined {
+  const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } } | null;
+  const value = e?.statusCode ?? e?.status ?? e?.response?.status;
+  return typeof value === 'number' ? value : undefined;
+}
+
+/**
+ * /machines and /machines/:machineId: every actor's statechart (issue 9, ARCHITECTURE.md §3).
+ * The server decides who may audit: the coverage call needs Permissions.Machines.View, and a
+ * refusal shows no diagrams (docs/decisions/0071).
+ */
+export default function MachinesPage({ params }: { params?: { machineId?: string } }) {
+  const { t } = useTranslation('machines');
+  const [coverage, setCoverage] = useState<CoverageState | { status: 'denied' }>({ status: 'loading' });
+  const selectedId = params?.machineId ?? machineCatalogue[0].id;
+  const entry = findCatalogueEntry(selectedId);
+
+  const loadCoverage = useCallback(() => {
+    let current = true;
+    setCoverage({ status: 'loading' });
+    machinesApi.coverage().then(
+      (reports) => current && setCoverage({ status: 'ready', reports }),
+      (error: unknown) => {
+        if (!current) return;
+        const status = statusOf(error);
+        setCoverage(status === 401 || status === 403 ? { status: 'denied' } : { status: 'failed' });
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
+  useEffect(loadCoverage, [loadCoverage]);
+
+  return (
+    <div>
+      <PageHeader title={t('title')} description={t('description')} />
+      {coverage.status === 'denied' ? (
+        <div className={card}>
+          <EmptyState title={t('noAccess')} />
+        </div>
+      ) : coverage.status === 'loading' ? (
+        <LoadingState />
+      ) : (
+        <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', lg: '220px minmax(0, 1fr)' }, alignItems: 'start' })}>
+          <nav aria-label={t('list')} className={`${card} ${css({ p: '2' })}`}>
+            <ul className={css({ display: 'flex', flexDirection: { base: 'row', lg: 'column' }, flexWrap: 'wrap', gap: '1' })}>
+              {machineCatalogue.map((item) => (
+                <li key={item.id}>
+                  <Link href={`/machines/${item.id}`} className={navLink} aria-current={item.id === selectedId ? 'page' : undefined}>
+                    {item.id}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {entry ? (
+            <MachineView key={entry.id} entry={entry} coverage={coverage} />
+          ) : (
+            <div className={card}>
+              <EmptyState title={t('machineNotFound', { id: selectedId })} />
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
