@@ -206,7 +206,6 @@ export const StatechartSvg = forwardRef<StatechartHandle, { layout: DiagramLayou
         aria-describedby={describedBy}
         tabIndex={0}
         direction="ltr"
-        xmlns="http://www.w3.org/2000/svg"
         viewBox={`${view.x} ${view.y} ${view.width} ${view.height}`}
         preserveAspectRatio="xMidYMid meet"
         className={s.frame}

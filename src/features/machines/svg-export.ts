@@ -23,7 +23,6 @@ export function standaloneSvg(svg: SVGSVGElement, size: { width: number; height:
     target.removeAttribute('class');
     target.removeAttribute('tabindex');
   });
-  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   copy.setAttribute('viewBox', `0 0 ${size.width} ${size.height}`);
   copy.setAttribute('width', String(Math.ceil(size.width)));
   copy.setAttribute('height', String(Math.ceil(size.height)));

@@ -1,0 +1,197 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { createActor } from 'xstate';
+import { ticketLifecycleMachine, ticketStatusNames } from '#machines/ticket-lifecycle.machine.ts';
+import { registerLiveActor } from '#src/app/live-actors.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+
+const mocks = vi.hoisted(() => ({ coverage: vi.fn(), saveFile: vi.fn(), success: vi.fn(), warning: vi.fn() }));
+vi.mock('#src/features/machines/api/machines-api.ts', () => ({ machinesApi: { coverage: mocks.coverage } }));
+vi.mock('#src/lib/save-file.ts', () => ({ saveFile: mocks.saveFile }));
+vi.mock('#src/app/notifications/notify.ts', () => ({ notify: { success: mocks.success, warning: mocks.warning } }));
+
+const { default: MachinesPage } = await import('#src/features/machines/machines-page.tsx');
+
+const lifecycleReport = {
+  machineId: 'ticketLifecycle',
+  states: { covered: 7, total: 7, uncovered: [] },
+  transitions: { covered: 23, total: 23, uncovered: [] },
+  generatedAt: '2026-11-22T17:00:00.000Z',
+};
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['machines', 'ui', 'errors']);
+});
+
+beforeEach(() => {
+  mocks.coverage.mockResolvedValue([lifecycleReport]);
+});
+
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+function renderPage(machineId?: string) {
+  const user = userEvent.setup();
+  const path = machineId ? `/machines/${machineId}` : '/machines';
+  render(
+    <I18nextProvider i18n={i18n}>
+      <Router hook={memoryLocation({ path }).hook}>
+        <Suspense fallback={null}>
+          <MachinesPage params={machineId ? { machineId } : {}} />
+        </Suspense>
+      </Router>
+    </I18nextProvider>,
+  );
+  return user;
+}
+
+const diagram = () => screen.findByRole('img', { name: 'Statechart of ticketLifecycle' }, { timeout: 5000 });
+const drawnStates = (svg: Element) => [...svg.querySelectorAll('[data-state]')].map((g) => g.getAttribute('data-state'));
+
+describe('the machines page', () => {
+  it('should list every machine and draw the ticket lifecycle with its seven statuses and its coverage', async () => {
+    renderPage();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Machines' })).toBeInTheDocument();
+    const list = screen.getByRole('navigation', { name: 'Machines' });
+    expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual([
+      'ticketLifecycle',
+      'ticketView',
+      'version-check',
+      'toast-queue',
+      'toast-timer',
+      'snackbar',
+      'pagedSearch',
+    ]);
+    expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
+    const svg = await diagram();
+    expect(drawnStates(svg)).toEqual(['ticketLifecycle', ...ticketStatusNames.map((s) => `ticketLifecycle.${s}`)]);
+    expect(svg.querySelector('[data-state="ticketLifecycle.Cancelled"]')).toHaveAttribute('data-type', 'final');
+    expect(svg.querySelectorAll('[data-initial]')).toHaveLength(1);
+    expect(within(svg as unknown as HTMLElement).getByText('ticket.claim [isPermitted]')).toBeInTheDocument();
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 7/7 · transitions 23/23');
+    expect(screen.getByTestId('mermaid-text').textContent).toMatch(/^stateDiagram-v2\n/);
+  });
+
+  it('should list the test paths and highlight the steps of the one clicked', async () => {
+    const user = renderPage();
+    const svg = await diagram();
+    const paths = await screen.findByTestId('path-list', {}, { timeout: 5000 });
+    const claim = within(paths).getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume' });
+    expect(screen.getByText(/paths from the same @xstate\/graph call the tests use/)).toBeInTheDocument();
+    await user.click(claim);
+    expect(claim).toHaveAttribute('aria-pressed', 'true');
+    const onPath = [...svg.querySelectorAll('[data-state][data-on-path]')].map((g) => g.getAttribute('data-state'));
+    expect(onPath).toEqual(['ticketLifecycle.Open', 'ticketLifecycle.InProgress', 'ticketLifecycle.OnHold']);
+    expect([...svg.querySelectorAll('text[data-on-path]')].map((t) => t.getAttribute('data-transition')).sort()).toEqual([
+      'ticketLifecycle.InProgress --ticket.hold--> ticketLifecycle.OnHold',
+      'ticketLifecycle.OnHold --ticket.resume--> ticketLifecycle.InProgress',
+      'ticketLifecycle.Open --ticket.claim--> ticketLifecycle.InProgress',
+    ]);
+    expect(within(screen.getByTestId('path-steps')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'xstate.init → Open',
+      'ticket.claim → InProgress',
+      'ticket.hold → OnHold',
+      'ticket.resume → InProgress',
+    ]);
+    await user.click(screen.getByRole('button', { name: 'Clear the highlight' }));
+    expect(svg.querySelectorAll('[data-on-path]')).toHaveLength(0);
+  });
+
+  it('should highlight the current state of a live actor and list its events as they happen', async () => {
+    const actor = createActor(ticketLifecycleMachine).start();
+    const unregister = registerLiveActor('ticket-under-test', ticketLifecycleMachine, actor);
+    try {
+      renderPage('ticketLifecycle');
+      const svg = await diagram();
+      const live = screen.getByTestId('live-actor-ticket-under-test');
+      expect(within(live).getByTestId('live-state')).toHaveTextContent('Open');
+      expect(svg.querySelector('[data-live]')).toHaveAttribute('data-state', 'ticketLifecycle.Open');
+      act(() => actor.send({ type: 'ticket.claim', by: { agent: true } }));
+      await waitFor(() => expect(within(live).getByTestId('live-state')).toHaveTextContent('InProgress'));
+      expect(svg.querySelector('[data-live]')).toHaveAttribute('data-state', 'ticketLifecycle.InProgress');
+      expect(within(within(live).getByTestId('live-events')).getAllByRole('listitem')[0]).toHaveTextContent('ticket.claim');
+      await userEvent.click(within(screen.getByTestId('live-panel')).getByRole('checkbox', { name: 'Highlight the live state' }));
+      expect(svg.querySelector('[data-live]')).toBeNull();
+    } finally {
+      unregister();
+      actor.stop();
+    }
+  });
+
+  it('should export the whole diagram as an SVG file and the Mermaid text as a file and to the clipboard', async () => {
+    const user = renderPage();
+    await diagram();
+    await user.click(screen.getByRole('button', { name: 'Export SVG' }));
+    expect(mocks.saveFile).toHaveBeenCalledTimes(1);
+    const [svgBlob, svgName] = mocks.saveFile.mock.calls[0] as [Blob, string];
+    expect(svgName).toBe('ticketLifecycle.svg');
+    expect(svgBlob.type).toBe('image/svg+xml');
+    const svgText = await svgBlob.text();
+    expect(svgText).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svgText).toContain('>Cancelled (finished)<');
+    expect(svgText.match(/xmlns=/g)).toHaveLength(1);
+    expect(svgText).not.toContain('class=');
+
+    await user.click(screen.getByRole('button', { name: 'Download Mermaid' }));
+    const [mmdBlob, mmdName] = mocks.saveFile.mock.calls[1] as [Blob, string];
+    expect(mmdName).toBe('ticketLifecycle.mmd');
+    expect(await mmdBlob.text()).toContain('ticketLifecycle_Open --> ticketLifecycle_InProgress : ticket.claim [isPermitted]');
+
+    await user.click(screen.getByRole('button', { name: 'Copy Mermaid' }));
+    expect(await navigator.clipboard.readText()).toMatch(/^stateDiagram-v2\n {2}\[\*\] --> ticketLifecycle_Open\n/);
+    expect(mocks.success).toHaveBeenCalledWith('The Mermaid diagram of ticketLifecycle is on the clipboard.');
+  });
+
+  it('should zoom and pan with the keyboard and the buttons, and fit again', async () => {
+    const user = renderPage();
+    const svg = await diagram();
+    const viewBox = () => svg.getAttribute('viewBox')!.split(' ').map(Number);
+    const [, , fullWidth] = viewBox();
+    expect(svg).toHaveAttribute('data-scale', '100');
+    svg.focus();
+    await user.keyboard('+');
+    expect(svg).toHaveAttribute('data-scale', '125');
+    await user.keyboard('{ArrowRight}');
+    expect(viewBox()[0]).toBeCloseTo((fullWidth - fullWidth / 1.25) / 2 + (fullWidth / 1.25) * 0.1, 3);
+    await user.keyboard('0');
+    expect(svg).toHaveAttribute('data-scale', '100');
+    await user.click(screen.getByRole('button', { name: 'Zoom out' }));
+    expect(svg).toHaveAttribute('data-scale', '80');
+    await user.click(screen.getByRole('button', { name: 'Fit to view' }));
+    expect(viewBox()).toEqual([0, 0, fullWidth, viewBox()[3]]);
+  });
+
+  it('should say "not measured" for a machine the test run left no report for', async () => {
+    renderPage('snackbar');
+    await screen.findByRole('img', { name: 'Statechart of snackbar' }, { timeout: 5000 });
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('Not measured');
+  });
+
+  it('should show the diagrams with "coverage unavailable" when the coverage call fails for another reason', async () => {
+    mocks.coverage.mockRejectedValue({ statusCode: 500, messages: ['Something went wrong'] });
+    renderPage('version-check');
+    const svg = await screen.findByRole('img', { name: 'Statechart of version-check' }, { timeout: 5000 });
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('Coverage unavailable');
+    expect(svg.querySelector('[data-state="version-check.outdated.reloading"]')).toHaveAttribute('data-type', 'final');
+  });
+
+  it('should show no diagram to someone the server refuses', async () => {
+    mocks.coverage.mockRejectedValue({ statusCode: 403, messages: ['Forbidden'] });
+    renderPage();
+    expect(await screen.findByText('You need the permission to audit machines to open this page.')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Machines' })).toBeNull();
+    expect(screen.queryByTestId('statechart')).toBeNull();
+  });
+
+  it('should say so for a machine that is not in the catalogue', async () => {
+    renderPage('nope');
+    expect(await screen.findByText('There is no machine called nope.')).toBeInTheDocument();
+  });
+});
