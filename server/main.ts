@@ -7,7 +7,8 @@ async function main() {
   const startedAt = performance.now();
   const config = loadConfig();
   const { db, seeded } = await prepareDatabase(config);
-  const app = await buildApp({ config, db });
+  // MACHINE_COVERAGE_DIR: where /machines reads the test run's coverage (default coverage/machines).
+  const app = await buildApp({ config, db, machineCoverageDir: process.env.MACHINE_COVERAGE_DIR || undefined });
   app.addHook('onClose', async () => {
     await db.close();
   });

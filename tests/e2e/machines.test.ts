@@ -1,0 +1,173 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { computeCoverage } from '#machines/graph-coverage.ts';
+import { ticketLifecycleMachine, ticketStatusNames } from '#machines/ticket-lifecycle.machine.ts';
+import { ticketLifecyclePaths } from '#machines/ticket-lifecycle.model.ts';
+import { prepareDatabase } from '#server/bootstrap.ts';
+import { loadConfig } from '#server/config.ts';
+import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
+import { createUser, type TestUser } from '#tests/setup/test-users.ts';
+import { accessToken, authorizeApiCalls } from './support/api-token.ts';
+import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+
+/**
+ * The /machines audit page in Chromium, signed in as a Tester: the ticket lifecycle with its
+ * seven statuses, a test path highlighted, the coverage the test run reported, SVG export,
+ * and the live highlight of an actor running in the page.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+let coverageDir: string;
+let tester: TestUser;
+let candidate: TestUser;
+const lifecycleCoverage = computeCoverage(ticketLifecycleMachine, ticketLifecyclePaths());
+
+beforeAll(async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-e2e-machines-'));
+  coverageDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-e2e-coverage-'));
+  // The coverage report a test run leaves, for the ticket lifecycle only.
+  await mkdir(coverageDir, { recursive: true });
+  await writeFile(path.join(coverageDir, 'ticketLifecycle.json'), JSON.stringify({ ...lifecycleCoverage, generatedAt: new Date().toISOString() }));
+  // A Tester account in the server's database before it starts (there is no users API here yet).
+  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN_EMAIL, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, LOG_LEVEL: 'silent', DATABASE_URL: '' });
+  const { db } = await prepareDatabase(config);
+  tester = await createUser(db, { roles: ['Tester'] });
+  candidate = await createUser(db, { roles: ['Candidate'] });
+  await db.close();
+  [server, browser] = await Promise.all([startServer({ dataDir, env: { MACHINE_COVERAGE_DIR: coverageDir } }), launchBrowser()]);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (server) await removeDataDir(server.dataDir);
+  if (coverageDir) await rm(coverageDir, { recursive: true, force: true });
+});
+
+async function openAsTester(urlPath: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await newContext(browser, server.url, { acceptDownloads: true });
+  await authorizeApiCalls(context, await accessToken(server, tester.email, tester.password));
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto(urlPath);
+  return { context, page, errors };
+}
+
+describe('/machines in Chromium', () => {
+  it('should draw the ticket lifecycle with all seven statuses and the coverage of the test run', async () => {
+    const { context, page, errors } = await openAsTester('/machines');
+    await page.getByRole('heading', { level: 1, name: 'Machines' }).waitFor();
+    const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });
+    await diagram.waitFor({ timeout: 20_000 });
+    for (const status of ticketStatusNames) {
+      const state = diagram.locator(`[data-state="ticketLifecycle.${status}"]`);
+      await expect(state.locator('text').first().textContent()).resolves.toMatch(new RegExp(`^${status}( |$)`));
+      const box = await state.locator('rect').first().boundingBox();
+      expect(box && box.width > 0 && box.height > 0, status).toBe(true);
+    }
+    expect(await diagram.locator('[data-state="ticketLifecycle.Cancelled"]').getAttribute('data-type')).toBe('final');
+    const { states, transitions } = lifecycleCoverage;
+    await expect(page.getByTestId('coverage-badge').textContent()).resolves.toBe(
+      `States ${states.covered.length}/${states.total.length} · transitions ${transitions.covered.length}/${transitions.total.length}`,
+    );
+    await screenshot(page, 'machines-ticket-lifecycle');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('should highlight the steps of a clicked path and export the diagram as an SVG file', async () => {
+    const { context, page, errors } = await openAsTester('/machines/ticketLifecycle');
+    const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });
+    await diagram.waitFor({ timeout: 20_000 });
+    const pathButton = page.getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume' });
+    await pathButton.click();
+    expect(await pathButton.getAttribute('aria-pressed')).toBe('true');
+    const onPath = await diagram.locator('[data-state][data-on-path]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
+    expect(onPath).toEqual(['ticketLifecycle.Open', 'ticketLifecycle.InProgress', 'ticketLifecycle.OnHold']);
+    // The highlighted label is drawn in the path colour, unlike the others.
+    const colours = await diagram.locator('text[data-transition]').evaluateAll((nodes) =>
+      nodes.map((n) => [n.getAttribute('data-transition'), getComputedStyle(n).fill]),
+    );
+    const claim = colours.find(([key]) => key === 'ticketLifecycle.Open --ticket.claim--> ticketLifecycle.InProgress')![1];
+    const cancel = colours.find(([key]) => key === 'ticketLifecycle.Open --ticket.cancel--> ticketLifecycle.Cancelled')![1];
+    expect(claim).not.toBe(cancel);
+    await expect(page.getByTestId('path-steps').locator('li').allTextContents()).resolves.toEqual([
+      'xstate.init → Open',
+      'ticket.claim → InProgress',
+      'ticket.hold → OnHold',
+      'ticket.resume → InProgress',
+    ]);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export SVG' }).click()]);
+    expect(download.suggestedFilename()).toBe('ticketLifecycle.svg');
+    const svg = await readFile((await download.path())!, 'utf8');
+    expect(svg).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<svg /);
+    for (const status of ticketStatusNames) expect(svg).toMatch(new RegExp(`>${status}( \\([a-zA-Z, ]+\\))?</text>`));
+    expect(svg).not.toContain('var(--');
+    expect(svg).not.toContain('class=');
+    // Opened on its own, the file is a valid SVG that draws the same seven states.
+    const viewer = await context.newPage();
+    await viewer.setContent(svg.replace(/^<\?xml[^>]*>\n/, ''));
+    expect(await viewer.locator('svg [data-state]').count()).toBe(8);
+    await viewer.close();
+
+    const [mermaid] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download Mermaid' }).click()]);
+    expect(mermaid.suggestedFilename()).toBe('ticketLifecycle.mmd');
+    expect(await readFile((await mermaid.path())!, 'utf8')).toMatch(/^stateDiagram-v2\n/);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('should zoom with the keyboard and the buttons', async () => {
+    const { context, page } = await openAsTester('/machines/ticketLifecycle');
+    const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });
+    await diagram.waitFor({ timeout: 20_000 });
+    await diagram.focus();
+    await page.keyboard.press('+');
+    expect(await diagram.getAttribute('data-scale')).toBe('125');
+    await page.keyboard.press('0');
+    expect(await diagram.getAttribute('data-scale')).toBe('100');
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    expect(await diagram.getAttribute('data-scale')).toBe('125');
+    const before = await diagram.getAttribute('viewBox');
+    const box = (await diagram.boundingBox())!;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 120, box.y + box.height / 2 + 40, { steps: 4 });
+    await page.mouse.up();
+    expect(await diagram.getAttribute('viewBox')).not.toBe(before);
+    await context.close();
+  });
+
+  it('should highlight the current state of a live actor: the version check, settled on latest', async () => {
+    const { context, page, errors } = await openAsTester('/machines/version-check');
+    const diagram = page.getByRole('img', { name: 'Statechart of version-check' });
+    await diagram.waitFor({ timeout: 20_000 });
+    const live = page.getByTestId('live-actor-version-check');
+    await live.waitFor({ timeout: 15_000 });
+    await expect(live.getByTestId('live-state').textContent()).resolves.toBe('latest');
+    await diagram.locator('[data-state="version-check.latest"][data-live]').waitFor();
+    expect(await diagram.locator('[data-live]').count()).toBe(1);
+    await expect(live.getByTestId('live-events').locator('li').first().textContent()).resolves.toMatch(/^done\(fetchDeployedVersion\)/);
+    await screenshot(page, 'machines-live-version-check');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('should show no diagram to a signed-in candidate (the server refuses with 403)', async () => {
+    const context = await newContext(browser, server.url);
+    await authorizeApiCalls(context, await accessToken(server, candidate.email, candidate.password));
+    const page = await context.newPage();
+    const refused = page.waitForResponse((res) => res.url().endsWith('/api/machines/coverage'));
+    await page.goto('/machines');
+    expect((await refused).status()).toBe(403);
+    await page.getByText('You need the permission to audit machines to open this page.').waitFor();
+    expect(await page.getByTestId('statechart').count()).toBe(0);
+    await context.close();
+  });
+});
