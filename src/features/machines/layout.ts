@@ -50,6 +50,11 @@ export function textWidth(text: string): number {
   return Math.ceil(text.length * CHAR_WIDTH);
 }
 
+/** A transition's label on up to three lines (event, [guard], / actions), so arrows stay narrow. */
+export function labelLines(t: Pick<DiagramTransition, 'event' | 'guard' | 'actions'>): string[] {
+  return [t.event, ...(t.guard ? [`[${t.guard}]`] : []), ...(t.actions.length ? [`/ ${t.actions.join(', ')}`] : [])];
+}
+
 export function stateDetails(state: DiagramState): string[] {
   return [
     ...state.entry.map((a) => `entry / ${a}`),
@@ -124,7 +129,13 @@ export function elkGraph(model: DiagramModel): ElkNode {
       id: `e${index}`,
       sources: [group.sourceId],
       targets: [group.targetId],
-      labels: [{ text: group.transitions.map((t) => t.label).join('\n'), width: Math.max(...group.transitions.map((t) => textWidth(t.label))) + 8, height: group.transitions.length * LINE_HEIGHT }],
+      labels: [
+        {
+          text: group.transitions.map((t) => t.label).join('\n'),
+          width: Math.max(...group.transitions.flatMap(labelLines).map(textWidth)) + 8,
+          height: group.transitions.flatMap(labelLines).length * LINE_HEIGHT + 2,
+        },
+      ],
     });
   });
 

@@ -66,9 +66,9 @@ export default function MachinesPage({ params }: { params?: { machineId?: string
       ) : coverage.status === 'loading' ? (
         <LoadingState />
       ) : (
-        <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', lg: '220px minmax(0, 1fr)' }, alignItems: 'start' })}>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
           <nav aria-label={t('list')} className={`${card} ${css({ p: '2' })}`}>
-            <ul className={css({ display: 'flex', flexDirection: { base: 'row', lg: 'column' }, flexWrap: 'wrap', gap: '1' })}>
+            <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
               {machineCatalogue.map((item) => (
                 <li key={item.id}>
                   <Link href={`/machines/${item.id}`} className={navLink} aria-current={item.id === selectedId ? 'page' : undefined}>

@@ -1,6 +1,6 @@
 import { forwardRef, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import { css, cx } from '#styled-system/css';
-import { FONT_SIZE, LINE_HEIGHT, type DiagramLayout, type LaidOutEdge, type LaidOutState } from './layout.ts';
+import { FONT_SIZE, labelLines, LINE_HEIGHT, type DiagramLayout, type LaidOutEdge, type LaidOutState } from './layout.ts';
 
 /** What to emphasise: the live actor's states, and the states and transitions of a chosen path. */
 export interface Highlight {
@@ -32,7 +32,8 @@ const s = {
   frame: css({
     display: 'block',
     width: '100%',
-    height: { base: '60vh', lg: '70vh' },
+    height: 'auto',
+    maxHeight: '75vh',
     minHeight: '320px',
     bg: 'bg.canvas',
     borderWidth: '1px',
@@ -99,17 +100,22 @@ function Edge({ edge, highlight, markerId }: { edge: LaidOutEdge; highlight: Hig
           <rect x={edge.label.x - 2} y={edge.label.y} width={edge.label.width} height={edge.label.height} rx={3} className={s.labelBg} />
           {edge.transitions.map((t, index) => {
             const taken = highlight.pathTransitions.has(t.key);
+            const lines = labelLines(t);
+            const before = edge.transitions.slice(0, index).reduce((n, previous) => n + labelLines(previous).length, 0);
             return (
               <text
                 key={t.key + index}
                 data-transition={t.key}
+                data-label={t.label}
                 data-on-path={taken || undefined}
-                x={edge.label!.x + 2}
-                y={edge.label!.y + (index + 1) * LINE_HEIGHT - 4}
                 fontSize={FONT_SIZE - 1}
                 className={taken ? s.labelOnPath : s.label}
               >
-                {t.label}
+                {lines.map((line, i) => (
+                  <tspan key={i} x={edge.label!.x + 2} y={edge.label!.y + (before + i + 1) * LINE_HEIGHT - 3}>
+                    {line}
+                  </tspan>
+                ))}
               </text>
             );
           })}
@@ -209,6 +215,7 @@ export const StatechartSvg = forwardRef<StatechartHandle, { layout: DiagramLayou
         viewBox={`${view.x} ${view.y} ${view.width} ${view.height}`}
         preserveAspectRatio="xMidYMid meet"
         className={s.frame}
+        style={{ aspectRatio: `${Math.max(layout.width, 1)} / ${Math.max(layout.height, 1)}` }}
         fontFamily="inherit"
         data-testid="statechart"
         data-scale={scale}
