@@ -84,7 +84,7 @@ describe('/machines in Chromium', () => {
     const { context, page, errors } = await openAsTester('/machines/ticketLifecycle');
     const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });
     await diagram.waitFor({ timeout: 20_000 });
-    const pathButton = page.getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume' });
+    const pathButton = page.getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume ⇒ InProgress' });
     await pathButton.click();
     expect(await pathButton.getAttribute('aria-pressed')).toBe('true');
     const onPath = await diagram.locator('[data-state][data-on-path]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));

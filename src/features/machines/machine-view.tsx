@@ -44,16 +44,27 @@ const pathButton = css({
 });
 const mono = css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-word' });
 
-/** `a → b → c` of a test path's events (the init step left out). */
-export function pathDescription(path: TestPath): string {
-  return path.steps
-    .filter((step) => step.event.type !== 'xstate.init')
-    .map((step) => (step.event.type.startsWith('xstate.after.') ? `after(${step.event.type.split('.')[2]})` : eventLabel(step.event.type)))
-    .join(' → ');
+/** A state value as dotted paths: `outdated.reloading`, or `a.x, b.y` for parallel states. */
+export function stateText(value: unknown): string {
+  const paths = (v: unknown): string[] => {
+    if (typeof v === 'string') return [v];
+    if (v && typeof v === 'object') {
+      return Object.entries(v as Record<string, unknown>).flatMap(([key, child]) => {
+        const below = paths(child);
+        return below.length ? below.map((rest) => `${key}.${rest}`) : [key];
+      });
+    }
+    return [];
+  };
+  return paths(value).join(', ');
 }
 
-function stateText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+/** `a → b → c ⇒ end` of a test path: its events (the init step left out) and where it ends. */
+export function pathDescription(path: TestPath): string {
+  const events = path.steps
+    .filter((step) => step.event.type !== 'xstate.init')
+    .map((step) => (step.event.type.startsWith('xstate.after.') ? `after(${step.event.type.split('.')[2]})` : eventLabel(step.event.type)));
+  return events.length ? `${events.join(' → ')} ⇒ ${stateText(path.state.value)}` : '';
 }
 
 function CoverageBadge({ machineId, coverage }: { machineId: string; coverage: CoverageState }) {
@@ -109,7 +120,7 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
               <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '1', columnGap: '3', fontSize: 'sm' })}>
                 <dt className={css({ color: 'fg.muted' })}>{t('live.state')}</dt>
                 <dd className={mono} data-testid="live-state">
-                  {stateValueText(actor)}
+                  {stateValueText(actor, stateText)}
                 </dd>
               </dl>
               <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.status', { status: actor.actorRef.getSnapshot().status })}</p>

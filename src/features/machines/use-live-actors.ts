@@ -13,7 +13,7 @@ export function activeStateIds(actor: LiveActor): string[] {
   return (snapshot._nodes ?? []).filter((node) => node.parent).map((node) => node.id);
 }
 
-export function stateValueText(actor: LiveActor): string {
+export function stateValueText(actor: LiveActor, format: (value: unknown) => string): string {
   const { value } = actor.actorRef.getSnapshot() as { value?: unknown };
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return format(value);
 }

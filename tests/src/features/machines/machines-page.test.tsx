@@ -85,7 +85,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
     const user = renderPage();
     const svg = await diagram();
     const paths = await screen.findByTestId('path-list', {}, { timeout: 15_000 });
-    const claim = within(paths).getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume' });
+    const claim = within(paths).getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume ⇒ InProgress' });
     expect(screen.getByText(/paths from the same @xstate\/graph call the tests use/)).toBeInTheDocument();
     await user.click(claim);
     expect(claim).toHaveAttribute('aria-pressed', 'true');
@@ -195,5 +195,14 @@ describe('the machines page', { timeout: 20_000 }, () => {
   it('should say so for a machine that is not in the catalogue', async () => {
     renderPage('nope');
     expect(await screen.findByText('There is no machine called nope.')).toBeInTheDocument();
+  });
+});
+
+describe('path and state texts', () => {
+  it('should write nested and parallel state values as dotted paths', async () => {
+    const { stateText } = await import('#src/features/machines/machine-view.tsx');
+    expect(stateText('latest')).toBe('latest');
+    expect(stateText({ outdated: 'reloading' })).toBe('outdated.reloading');
+    expect(stateText({ running: { engine: 'hot', radio: 'off' } })).toBe('running.engine.hot, running.radio.off');
   });
 });
