@@ -12,7 +12,9 @@ import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-databas
 import { createUser, type TestUser } from '#tests/setup/test-users.ts';
 import { accessToken, authorizeApiCalls } from './support/api-token.ts';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { seedLayout } from './support/layout.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { contrastRatio } from '#src/app/settings/color.ts';
 
 /**
  * The /machines audit page in Chromium, signed in as a Tester: the ticket lifecycle with its
@@ -49,8 +51,9 @@ afterAll(async () => {
   if (coverageDir) await rm(coverageDir, { recursive: true, force: true });
 });
 
-async function openAsTester(urlPath: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function openAsTester(urlPath: string, layout: Parameters<typeof seedLayout>[1] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await newContext(browser, server.url, { acceptDownloads: true });
+  await seedLayout(context, layout);
   await authorizeApiCalls(context, await accessToken(server, tester.email, tester.password));
   const page = await context.newPage();
   const errors = collectPageErrors(page);
@@ -158,6 +161,37 @@ describe('/machines in Chromium', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  for (const mode of ['light', 'dark'] as const) {
+    it(`should keep every text of the diagram readable in ${mode} rtl, the diagram itself left to right`, async () => {
+      const { context, page } = await openAsTester('/machines/version-check', { mode, themeDirection: 'rtl' });
+      const diagram = page.getByRole('img', { name: 'Statechart of version-check' });
+      await diagram.waitFor({ timeout: 20_000 });
+      await diagram.locator('[data-live]').waitFor({ timeout: 15_000 });
+      await page.getByRole('button', { name: /^Highlight path 5:/ }).click();
+      await diagram.locator('[data-state][data-on-path]').first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+      expect(await diagram.evaluate((svg) => getComputedStyle(svg).direction)).toBe('ltr');
+      const pairs = await diagram.evaluate((svg) => {
+        const fill = (el: Element) => getComputedStyle(el).fill;
+        const canvas = getComputedStyle(svg).backgroundColor;
+        const out: Array<{ what: string; text: string; background: string }> = [];
+        for (const state of svg.querySelectorAll('[data-state]')) {
+          const rect = state.querySelector('rect')!;
+          const background = fill(rect) === 'none' || fill(rect) === 'transparent' || fill(rect) === 'rgba(0, 0, 0, 0)' ? canvas : fill(rect);
+          for (const text of state.querySelectorAll(':scope > text')) out.push({ what: text.textContent ?? '', text: fill(text), background });
+        }
+        for (const label of svg.querySelectorAll('text[data-transition]')) out.push({ what: label.getAttribute('data-label') ?? '', text: fill(label), background: fill(label.parentElement!.querySelector('rect')!) });
+        return out;
+      });
+      const hex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+      expect(pairs.length).toBeGreaterThan(10);
+      const low = pairs.filter((p) => contrastRatio(hex(p.text), hex(p.background)) < 4.5).map((p) => `${p.what}: ${p.text} on ${p.background}`);
+      expect(low).toEqual([]);
+      await screenshot(page, `machines-${mode}-rtl`);
+      await context.close();
+    });
+  }
 
   it('should show no diagram to a signed-in candidate (the server refuses with 403)', async () => {
     const context = await newContext(browser, server.url);

@@ -56,7 +56,7 @@ const s = {
   arrowOnPath: css({ fill: 'primary.main' }),
   labelBg: css({ fill: 'bg.canvas', opacity: 0.9 }),
   label: css({ fill: 'fg.default' }),
-  labelOnPath: css({ fill: 'primary.dark', fontWeight: 'bold' }),
+  labelOnPath: css({ fill: 'primary.main', fontWeight: 'bold' }),
   initial: css({ fill: 'fg.default' }),
 };
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import type { LayoutConfig } from '#src/app/stores/layout-config-store.ts';
 import type { AxeCheckOptions } from './axe.ts';
+import { accessToken, authorizeApiCalls } from './api-token.ts';
 import type { RunningServer } from './server.ts';
 
 /**
@@ -57,6 +58,19 @@ export const auditedScreens: AuditedScreen[] = [
     act: async (page) => {
       await page.getByRole('button', { name: 'Open menu' }).click();
       await page.getByRole('dialog', { name: 'Main navigation' }).waitFor();
+    },
+  },
+  {
+    name: 'machines page (ticket lifecycle, a path highlighted)',
+    path: '/machines/ticketLifecycle',
+    // The administrator holds Permissions.Machines.View; the token rides on the page's API calls.
+    prepare: async (page, server) => authorizeApiCalls(page, await accessToken(server)),
+    ready: async (page) => {
+      await heading('Machines')(page);
+      await page.getByRole('img', { name: 'Statechart of ticketLifecycle' }).waitFor({ timeout: 20_000 });
+    },
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Highlight path 1:/ }).click();
     },
   },
   {
