@@ -51,19 +51,26 @@ afterAll(async () => {
   if (coverageDir) await rm(coverageDir, { recursive: true, force: true });
 });
 
-async function openAsTester(urlPath: string, layout: Parameters<typeof seedLayout>[1] = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function openAsTester(
+  urlPath: string,
+  layout: Parameters<typeof seedLayout>[1] = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[]; scripts: string[] }> {
   const context = await newContext(browser, server.url, { acceptDownloads: true });
   await seedLayout(context, layout);
   await authorizeApiCalls(context, await accessToken(server, tester.email, tester.password));
   const page = await context.newPage();
   const errors = collectPageErrors(page);
+  const scripts: string[] = [];
+  context.on('request', (request) => {
+    if (request.url().endsWith('.js')) scripts.push(new URL(request.url()).pathname);
+  });
   await page.goto(urlPath);
-  return { context, page, errors };
+  return { context, page, errors, scripts };
 }
 
 describe('/machines in Chromium', () => {
   it('should draw the ticket lifecycle with all seven statuses and the coverage of the test run', async () => {
-    const { context, page, errors } = await openAsTester('/machines');
+    const { context, page, errors, scripts } = await openAsTester('/machines');
     await page.getByRole('heading', { level: 1, name: 'Machines' }).waitFor();
     const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });
     await diagram.waitFor({ timeout: 20_000 });
@@ -78,6 +85,10 @@ describe('/machines in Chromium', () => {
     await expect(page.getByTestId('coverage-badge').textContent()).resolves.toBe(
       `States ${states.covered.length}/${states.total.length} · transitions ${transitions.covered.length}/${transitions.total.length}`,
     );
+    // elkjs lays out in a Web Worker (the worker script and the module naming its URL are
+    // both fetched); its in-page build is never fetched.
+    expect(new Set(scripts.filter((s) => /^\/assets\/elk-worker\.min-[\w-]+\.js$/.test(s))).size).toBe(2);
+    expect(scripts.filter((s) => s.includes('elk.bundled'))).toEqual([]);
     await screenshot(page, 'machines-ticket-lifecycle');
     expect(errors).toEqual([]);
     await context.close();
