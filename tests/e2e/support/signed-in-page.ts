@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { deriveKey, encryptText } from '#src/lib/persistence/crypto.ts';
 import { collectPageErrors, newContext } from './browser.ts';
 import type { RunningServer } from './server.ts';
@@ -6,6 +6,8 @@ import { signInOverHttp } from './sign-in.ts';
 
 export interface SignedInPage {
   page: Page;
+  /** The session's access token, for setting the scene over HTTP. */
+  token: string;
   errors: string[];
   close(): Promise<void>;
 }
@@ -25,26 +27,46 @@ export async function sealedState(server: RunningServer, slices: Record<string, 
   return { key: `${runtime.productKey}:state`, value: JSON.stringify(root) };
 }
 
+const sessions = new Map<string, Promise<{ token: string; permissions: string[] }>>();
+
+/** One sign-in per user and server, shared by every tab of the test file (codes are rate limited). */
+function sessionOf(server: RunningServer, user: { email: string; password: string }) {
+  const key = `${server.url} ${user.email}`;
+  let session = sessions.get(key);
+  if (!session) {
+    session = (async () => {
+      const { token } = await signInOverHttp(server.url, user.email, user.password);
+      const res = await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${token}` } });
+      return { token, permissions: (await res.json()) as string[] };
+    })();
+    sessions.set(key, session);
+  }
+  return session;
+}
+
 /**
- * A browser tab of a signed-in user: the user signs in over HTTP with the e-mailed code, and
- * the tab carries that session — the bearer token on every API call and the user's
- * permissions in the saved state, as the app holds them after its own sign-in.
+ * Makes every tab of a browser context carry a signed-in user's session, as the app holds it
+ * after its own sign-in: the bearer token on every API call and the user's permissions in the
+ * saved state. The user signs in over HTTP with the e-mailed code.
  */
-export async function signedInPage(browser: Browser, server: RunningServer, user: { email: string; password: string }): Promise<SignedInPage> {
-  const session = await signInOverHttp(server.url, user.email, user.password);
-  const permissions = (await (
-    await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${session.token}` } })
-  ).json()) as string[];
+export async function signInContext(context: BrowserContext, server: RunningServer, user: { email: string; password: string }): Promise<string> {
+  const { token, permissions } = await sessionOf(server, user);
   const saved = await sealedState(server, { userPermissions: { permissions } });
-  const context = await newContext(browser, server.url);
   await context.addInitScript(([key, value]) => {
     if (!localStorage.getItem(key)) localStorage.setItem(key, value);
   }, [saved.key, saved.value] as const);
   await context.route(/\/api\//, (route) => {
     const headers = route.request().headers();
     if (headers.authorization) return route.continue();
-    return route.continue({ headers: { ...headers, authorization: `Bearer ${session.token}` } });
+    return route.continue({ headers: { ...headers, authorization: `Bearer ${token}` } });
   });
+  return token;
+}
+
+/** A browser tab of a signed-in user (see signInContext). */
+export async function signedInPage(browser: Browser, server: RunningServer, user: { email: string; password: string }): Promise<SignedInPage> {
+  const context = await newContext(browser, server.url);
+  const token = await signInContext(context, server, user);
   const page = await context.newPage();
-  return { page, errors: collectPageErrors(page), close: () => context.close() };
+  return { page, token, errors: collectPageErrors(page), close: () => context.close() };
 }
