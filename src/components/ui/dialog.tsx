@@ -88,7 +88,7 @@ export function Dialog({ title, description, onClose, onSubmit, footer, size = '
             </p>
           ) : null}
         </div>
-        <button type="button" className={closeButton} aria-label={t('close')} onClick={() => !busy && onClose()} disabled={busy}>
+        <button type="button" className={closeButton} aria-label={t('closeDialog')} onClick={() => !busy && onClose()} disabled={busy}>
           <Icon name="close" />
         </button>
       </div>

@@ -40,7 +40,12 @@ async function loadTicket(ticketId: number, staff: boolean): Promise<{ ticket: T
 }
 
 export default function TicketPage({ params }: { params: { ticketId: string } }) {
-  const ticketId = Number(params.ticketId);
+  // A new ticket id is a new ticket: a fresh actor, not the last ticket's state (a link from a
+  // parent to its escalation stays on this route).
+  return <TicketView key={params.ticketId} ticketId={Number(params.ticketId)} />;
+}
+
+function TicketView({ ticketId }: { ticketId: number }) {
   const { t } = useTranslation('tickets');
   const format = useFormat();
   const staff = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportTickets.Work));

@@ -3,6 +3,8 @@ import type { LayoutConfig } from '#src/app/stores/layout-config-store.ts';
 import type { AxeCheckOptions } from './axe.ts';
 import { accessToken, authorizeApiCalls } from './api-token.ts';
 import type { RunningServer } from './server.ts';
+import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
+import { signInContext } from './signed-in-page.ts';
 
 /**
  * The screens the accessibility audit (tests/e2e/a11y.test.ts) visits, each in light and
@@ -24,6 +26,25 @@ export interface AuditedScreen {
   layout?: Partial<LayoutConfig>;
   axe?: AxeCheckOptions;
 }
+
+const admin = { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD };
+const asAdmin = async (page: Page, server: RunningServer) => {
+  await signInContext(page.context(), server, admin);
+};
+
+const ticketsRaised = new Set<string>();
+/** Signs the admin in and makes sure ticket #1 exists (raised once per server). */
+const withTicket = async (page: Page, server: RunningServer) => {
+  const token = await signInContext(page.context(), server, admin);
+  if (ticketsRaised.has(server.url)) return;
+  ticketsRaised.add(server.url);
+  const res = await fetch(`${server.url}/api/v1/supportticket`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', tenant: 'root' },
+    body: JSON.stringify({ title: 'Audit ticket', description: 'A ticket for the accessibility audit.', supportTicketPriorityId: 3, supportGroupId: 2 }),
+  });
+  if (res.status !== 201) throw new Error(`raising the audit ticket answered ${res.status}`);
+};
 
 const heading = (name: string, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).waitFor();
 
@@ -82,4 +103,28 @@ export const auditedScreens: AuditedScreen[] = [
       await page.locator('[data-testid=app-drawer][data-variant=mini]').waitFor();
     },
   },
+  { name: 'my tickets', path: '/tickets', prepare: asAdmin, ready: heading('My tickets') },
+  {
+    name: 'raise a ticket dialog',
+    path: '/tickets',
+    prepare: asAdmin,
+    ready: heading('My tickets'),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Raise a ticket' }).first().click();
+      await page.getByRole('dialog', { name: 'Raise a support ticket' }).waitFor();
+    },
+  },
+  { name: 'ticket page', path: '/tickets/1', prepare: withTicket, ready: heading('Audit ticket') },
+  {
+    name: 'ticket action dialog',
+    path: '/tickets/1',
+    prepare: withTicket,
+    ready: heading('Audit ticket'),
+    act: async (page) => {
+      await page.getByRole('group', { name: 'Ticket actions' }).getByRole('button', { name: 'Edit', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Edit ticket #1' }).waitFor();
+    },
+  },
+  { name: 'support desk', path: '/support', prepare: asAdmin, ready: heading('Support desk') },
+  { name: 'support groups', path: '/support/groups', prepare: asAdmin, ready: heading('Support groups') },
 ];
