@@ -18,6 +18,8 @@ export interface LiveActor {
   actorRef: AnyActorRef;
   /** Newest first, at most LIVE_EVENT_LIMIT. */
   events: LiveEvent[];
+  /** Its owner stopped it but kept it listed, to show its last state and events. */
+  stopped: boolean;
 }
 
 export const LIVE_EVENT_LIMIT = 20;
@@ -33,11 +35,12 @@ function changed() {
 
 /**
  * Lists a running actor until the returned function is called (or another actor registers
- * under the same id). Every event it receives from now on is kept, newest first.
+ * under the same id). Every event it receives from now on is kept, newest first. Called with
+ * `{ keep: true }`, the actor stays listed as stopped with its last state and events.
  */
-export function registerLiveActor(id: string, machine: Pick<AnyStateMachine, 'id'>, actorRef: AnyActorRef): () => void {
+export function registerLiveActor(id: string, machine: Pick<AnyStateMachine, 'id'>, actorRef: AnyActorRef): (options?: { keep?: boolean }) => void {
   actors.get(id)?.stop();
-  const entry: LiveActor & { stop: () => void } = { id, machineId: machine.id, actorRef, events: [], stop: () => {} };
+  const entry: LiveActor & { stop: () => void } = { id, machineId: machine.id, actorRef, events: [], stopped: false, stop: () => {} };
   const inspection = actorRef.system.inspect((event: InspectionEvent) => {
     if (event.type !== '@xstate.event' || event.actorRef !== actorRef) return;
     entry.events = [{ type: event.event.type, at: Date.now() }, ...entry.events].slice(0, LIVE_EVENT_LIMIT);
@@ -47,10 +50,11 @@ export function registerLiveActor(id: string, machine: Pick<AnyStateMachine, 'id
   entry.stop = () => inspection.unsubscribe();
   actors.set(id, entry);
   changed();
-  return () => {
+  return (options) => {
     if (actors.get(id) !== entry) return;
     entry.stop();
-    actors.delete(id);
+    if (options?.keep) entry.stopped = true;
+    else actors.delete(id);
     changed();
   };
 }

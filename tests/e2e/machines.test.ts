@@ -6,14 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeCoverage } from '#machines/graph-coverage.ts';
 import { ticketLifecycleMachine, ticketStatusNames } from '#machines/ticket-lifecycle.machine.ts';
 import { ticketLifecyclePaths } from '#machines/ticket-lifecycle.model.ts';
-import { prepareDatabase } from '#server/bootstrap.ts';
-import { loadConfig } from '#server/config.ts';
-import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { createUser, type TestUser } from '#tests/setup/test-users.ts';
-import { accessToken, authorizeApiCalls } from './support/api-token.ts';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { seedLayout } from './support/layout.ts';
+import { seededDataDir } from './support/seeded-data-dir.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { signInContext } from './support/signed-in-page.ts';
 import { contrastRatio } from '#src/app/settings/color.ts';
 
 /**
@@ -30,17 +28,16 @@ let candidate: TestUser;
 const lifecycleCoverage = computeCoverage(ticketLifecycleMachine, ticketLifecyclePaths());
 
 beforeAll(async () => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-e2e-machines-'));
   coverageDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-e2e-coverage-'));
   // The coverage report a test run leaves, for the ticket lifecycle only.
   await mkdir(coverageDir, { recursive: true });
   await writeFile(path.join(coverageDir, 'ticketLifecycle.json'), JSON.stringify({ ...lifecycleCoverage, generatedAt: new Date().toISOString() }));
-  // A Tester account in the server's database before it starts (there is no users API here yet).
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN_EMAIL, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, LOG_LEVEL: 'silent', DATABASE_URL: '' });
-  const { db } = await prepareDatabase(config);
-  tester = await createUser(db, { roles: ['Tester'] });
-  candidate = await createUser(db, { roles: ['Candidate'] });
-  await db.close();
+  // A Tester and a Candidate in the server's database before it starts.
+  const { dataDir, value } = await seededDataDir(async (db) => ({
+    tester: await createUser(db, { roles: ['Tester'] }),
+    candidate: await createUser(db, { roles: ['Candidate'] }),
+  }));
+  ({ tester, candidate } = value);
   [server, browser] = await Promise.all([startServer({ dataDir, env: { MACHINE_COVERAGE_DIR: coverageDir } }), launchBrowser()]);
 }, 90_000);
 
@@ -57,7 +54,7 @@ async function openAsTester(
 ): Promise<{ context: BrowserContext; page: Page; errors: string[]; scripts: string[] }> {
   const context = await newContext(browser, server.url, { acceptDownloads: true });
   await seedLayout(context, layout);
-  await authorizeApiCalls(context, await accessToken(server, tester.email, tester.password));
+  await signInContext(context, server, tester);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   const scripts: string[] = [];
@@ -173,6 +170,56 @@ describe('/machines in Chromium', () => {
     await context.close();
   });
 
+  it('should copy the Mermaid text, and show the toast queue that said so live with its events', async () => {
+    const { context, page, errors } = await openAsTester('/machines/ticketLifecycle');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await page.getByRole('img', { name: 'Statechart of ticketLifecycle' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Copy Mermaid' }).click();
+    await page.getByText('The Mermaid diagram of ticketLifecycle is on the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^stateDiagram-v2\n {2}\[\*\] --> ticketLifecycle_Open\n/);
+    // The toast queue started with that toast; its diagram shows where it is now.
+    await page.getByRole('navigation', { name: 'Machines' }).getByRole('link', { name: 'toast-queue' }).click();
+    const diagram = page.getByRole('img', { name: 'Statechart of toast-queue' });
+    await diagram.waitFor({ timeout: 20_000 });
+    const live = page.getByTestId('live-actor-toast-queue');
+    await expect(live.getByTestId('live-events').locator('li').last().textContent()).resolves.toMatch(/^toast\.push/);
+    const state = await live.getByTestId('live-state').textContent();
+    expect(['showing', 'empty']).toContain(state);
+    await diagram.locator(`[data-state="toast-queue.${state}"][data-live]`).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("should show the last open ticket's view actor with its state and events", async () => {
+    const context = await newContext(browser, server.url);
+    const token = await signInContext(context, server, tester);
+    const raised = await fetch(`${server.url}/api/v1/supportticket`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', tenant: 'root' },
+      body: JSON.stringify({ title: 'Diagram audit ticket', description: 'Raised to watch its view actor.', supportTicketPriorityId: 2, supportGroupId: 1 }),
+    });
+    expect(raised.status).toBe(201);
+    const { ticketId } = (await raised.json()) as { ticketId: number };
+    const page = await context.newPage();
+    await page.goto(`/tickets/${ticketId}`);
+    await page.getByRole('heading', { level: 1, name: 'Diagram audit ticket' }).waitFor();
+    // Within the app (no reload): the ticket page closes, /machines opens.
+    await page.evaluate(() => {
+      history.pushState(null, '', '/machines/ticketView');
+      dispatchEvent(new PopStateEvent('popstate'));
+    });
+    const diagram = page.getByRole('img', { name: 'Statechart of ticketView' });
+    await diagram.waitFor({ timeout: 20_000 });
+    const live = page.getByTestId('live-actor-open-ticket');
+    await expect(live.getByTestId('live-state').textContent()).resolves.toBe('ready.idle');
+    // Registered once mounted: its events from the ticket's load on (the init came before).
+    await expect(live.getByTestId('live-events').locator('li').allTextContents()).resolves.toEqual([expect.stringMatching(/^done\(loadTicket\)/)]);
+    expect(await live.textContent()).toContain('Status: stopped');
+    const highlighted = await diagram.locator('[data-state][data-live]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
+    expect(highlighted).toEqual(['ticketView.ready', 'ticketView.ready.idle']);
+    await context.close();
+  });
+
   for (const mode of ['light', 'dark'] as const) {
     it(`should keep every text of the diagram readable in ${mode} rtl, the diagram itself left to right`, async () => {
       const { context, page } = await openAsTester('/machines/version-check', { mode, themeDirection: 'rtl' });
@@ -206,7 +253,7 @@ describe('/machines in Chromium', () => {
 
   it('should show no diagram to a signed-in candidate (the server refuses with 403)', async () => {
     const context = await newContext(browser, server.url);
-    await authorizeApiCalls(context, await accessToken(server, candidate.email, candidate.password));
+    await signInContext(context, server, candidate);
     const page = await context.newPage();
     const refused = page.waitForResponse((res) => res.url().endsWith('/api/machines/coverage'));
     await page.goto('/machines');

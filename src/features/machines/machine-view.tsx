@@ -123,7 +123,7 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
                   {stateValueText(actor, stateText)}
                 </dd>
               </dl>
-              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.status', { status: actor.actorRef.getSnapshot().status })}</p>
+              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.status', { status: actor.stopped ? 'stopped' : actor.actorRef.getSnapshot().status })}</p>
               <h4 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>{t('live.events')}</h4>
               {actor.events.length === 0 ? (
                 <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.noEvents')}</p>

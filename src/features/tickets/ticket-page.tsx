@@ -62,7 +62,11 @@ function TicketView({ ticketId }: { ticketId: number }) {
   );
   // systemId: the /machines page finds the open ticket's actor for its live view.
   const [snapshot, send, actorRef] = useMachine(machine, { input: { ticketId }, systemId: 'openTicket' });
-  useEffect(() => registerLiveActor('open-ticket', ticketViewMachine, actorRef), [actorRef]);
+  // Stays listed as stopped when the page closes, so /machines shows the last ticket's state and events.
+  useEffect(() => {
+    const release = registerLiveActor('open-ticket', ticketViewMachine, actorRef);
+    return () => release({ keep: true });
+  }, [actorRef]);
   const ticket = snapshot.context.ticket as TicketDetail | null;
   const view: 'requester' | 'staff' = ticket && (ticket.viewer.agent || ticket.viewer.assignee || ticket.viewer.supportAdmin) ? 'staff' : 'requester';
   const loadErrorText = useErrorText(snapshot.matches('failed') ? snapshot.context.loadError : null);

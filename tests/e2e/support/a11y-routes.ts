@@ -1,7 +1,6 @@
 import type { Page } from 'playwright-core';
 import type { LayoutConfig } from '#src/app/stores/layout-config-store.ts';
 import type { AxeCheckOptions } from './axe.ts';
-import { accessToken, authorizeApiCalls } from './api-token.ts';
 import type { RunningServer } from './server.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { signInContext } from './signed-in-page.ts';
@@ -84,8 +83,8 @@ export const auditedScreens: AuditedScreen[] = [
   {
     name: 'machines page (ticket lifecycle, a path highlighted)',
     path: '/machines/ticketLifecycle',
-    // The administrator holds Permissions.Machines.View; the token rides on the page's API calls.
-    prepare: async (page, server) => authorizeApiCalls(page, await accessToken(server)),
+    // The administrator holds Permissions.Machines.View.
+    prepare: asAdmin,
     ready: async (page) => {
       await heading('Machines')(page);
       await page.getByRole('img', { name: 'Statechart of ticketLifecycle' }).waitFor({ timeout: 20_000 });

@@ -21,6 +21,11 @@ describe('live actors', () => {
     expect(entry.events.map((e) => e.type)).toEqual(['snackbar.close', 'snackbar.open']);
     expect(liveActorsVersion()).toBeGreaterThan(before);
     expect(calls).toBeGreaterThanOrEqual(3);
+    unregister({ keep: true });
+    expect(liveActors().find((a) => a.id === 'snackbar-under-test')?.stopped).toBe(true);
+    actor.send({ type: 'snackbar.open' });
+    await flush();
+    expect(liveActors().find((a) => a.id === 'snackbar-under-test')!.events).toHaveLength(2);
     unregister();
     expect(liveActors().some((a) => a.id === 'snackbar-under-test')).toBe(false);
     unsubscribe();
