@@ -91,6 +91,18 @@ function CoverageBadge({ machineId, coverage }: { machineId: string; coverage: C
         })}
       </Badge>
       {report.generatedAt ? <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('coverage.measuredAt', { when: format.dateTime(report.generatedAt) })}</span> : null}
+      {complete ? null : (
+        <details className={css({ fontSize: 'xs', flexBasis: '100%' })} data-testid="coverage-uncovered">
+          <summary className={css({ cursor: 'pointer', color: 'fg.muted' })}>{t('coverage.uncovered')}</summary>
+          <ul className={css({ mt: '1', display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+            {[...report.states.uncovered, ...report.transitions.uncovered].map((item) => (
+              <li key={item} className={mono}>
+                {item}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
     </span>
   );
 }

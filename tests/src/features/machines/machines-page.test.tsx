@@ -78,6 +78,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
     expect([...claim.querySelectorAll('tspan')].map((line) => line.textContent)).toEqual(['ticket.claim', '[isPermitted]']);
     expect(claim).toHaveAttribute('data-label', 'ticket.claim [isPermitted]');
     expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 7/7 · transitions 23/23');
+    expect(screen.queryByTestId('coverage-uncovered')).toBeNull();
     expect(screen.getByTestId('mermaid-text').textContent).toMatch(/^stateDiagram-v2\n/);
   });
 
@@ -168,6 +169,26 @@ describe('the machines page', { timeout: 20_000 }, () => {
     expect(svg).toHaveAttribute('data-scale', '80');
     await user.click(screen.getByRole('button', { name: 'Fit to view' }));
     expect(viewBox()).toEqual([0, 0, fullWidth, viewBox()[3]]);
+  });
+
+  it('should list what no test path walks when coverage is incomplete', async () => {
+    mocks.coverage.mockResolvedValue([
+      {
+        machineId: 'snackbar',
+        states: { covered: 2, total: 3, uncovered: ['snackbar.closing'] },
+        transitions: { covered: 4, total: 5, uncovered: ['snackbar.closing --snackbar.open--> snackbar.opened'] },
+        generatedAt: null,
+      },
+    ]);
+    renderPage('snackbar');
+    await screen.findByRole('img', { name: 'Statechart of snackbar' }, { timeout: 15_000 });
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 2/3 · transitions 4/5');
+    const uncovered = screen.getByTestId('coverage-uncovered');
+    expect(within(uncovered).getByText('Not walked by any test path')).toBeInTheDocument();
+    expect(within(uncovered).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'snackbar.closing',
+      'snackbar.closing --snackbar.open--> snackbar.opened',
+    ]);
   });
 
   it('should say "not measured" for a machine the test run left no report for', async () => {
