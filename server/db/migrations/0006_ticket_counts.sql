@@ -35,8 +35,9 @@ begin
     union all
     select tenant_id, support_group_id, status_id, 1 from new_rows
   ) changes
-  group by 1, 2, 3
-  having sum(d) <> 0;
+  group by 1, 2, 3;
+  -- Net-zero rows (an edit, a move back and forth) are kept too: every committed write adds a
+  -- row, which is what tells cached keyword totals that they are stale. Compaction drops them.
   return null;
 end $$;
 

@@ -107,13 +107,40 @@ function keptCountsWhere(reach: TicketReach, filters: TicketFilters): { sql: str
   return { sql: where.join(' and '), params };
 }
 
+/**
+ * Totals of tenant-wide keyword searches, kept until the next committed ticket write. Every
+ * write appends to support_ticket_count_deltas (edits too), and only compaction removes rows
+ * while adding higher ids, so (row count, highest id) changes with every commit: a total is
+ * served only while nothing it counted can have changed.
+ */
+const keywordTotals = new WeakMap<Queryable, Map<string, { version: string; total: number }>>();
+const KEYWORD_TOTALS_KEPT = 500;
+
+async function ticketsVersion(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ n: number; m: number }>(`select count(*)::int as n, coalesce(max(id), 0) as m from support_ticket_count_deltas`);
+  return `${rows[0].n}:${rows[0].m}`;
+}
+
 async function countTickets(db: Queryable, reach: TicketReach, filters: TicketFilters, sql: string, params: unknown[]): Promise<number> {
   if (countsAnswer(reach, filters)) {
     const kept = keptCountsWhere(reach, filters);
     const { rows } = await db.query<{ n: number }>(`select coalesce(sum(delta), 0)::int as n from support_ticket_count_deltas where ${kept.sql}`, kept.params);
     return rows[0].n;
   }
+  const cacheable = reach.kind === 'tenant' && !!filters.keyword;
+  let cache = cacheable ? keywordTotals.get(db) : undefined;
+  if (cacheable && !cache) keywordTotals.set(db, (cache = new Map()));
+  const key = JSON.stringify([reach.tenantId, filters.statusId ?? null, filters.supportGroupId ?? null, filters.userId ?? null, filters.keyword]);
+  // Read before counting: a write committed meanwhile makes the stored version stale, never the total.
+  const version = cache ? await ticketsVersion(db) : '';
+  const hit = cache?.get(key);
+  if (hit && hit.version === version) return hit.total;
   const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_tickets t where ${sql}`, params);
+  if (cache) {
+    cache.delete(key);
+    cache.set(key, { version, total: rows[0].n });
+    if (cache.size > KEYWORD_TOTALS_KEPT) cache.delete(cache.keys().next().value!);
+  }
   return rows[0].n;
 }
 

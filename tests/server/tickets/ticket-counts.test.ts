@@ -91,4 +91,27 @@ describeEachDatabase('kept ticket counts', (get) => {
     await compactTicketCounts(db);
     await expectCountsMatch();
   });
+
+  it('should answer keyword totals that follow every write, edits included', async () => {
+    const { app, db } = get();
+    const keyword = 'zephyrlantern';
+    const totalFor = () => searchTotal({ keyword });
+    const rowsFor = async () =>
+      (await db.query<{ n: number }>(`select count(*)::int as n from support_tickets where tenant_id = 'root' and search @@ websearch_to_tsquery('english', $1)`, [keyword])).rows[0].n;
+    expect(await totalFor()).toBe(0);
+    expect(await totalFor()).toBe(0);
+    const first = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: `The ${keyword} screen`, description: 'It flickers.' });
+    expect(await totalFor()).toBe(1);
+    const second = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Another screen', description: 'It flickers too.' });
+    expect(await totalFor()).toBe(1);
+    // An edit that changes no status or group still changes what the keyword finds.
+    const edit = await app.inject({ method: 'PUT', url: `/api/v1/supportticket?ticketId=${second.ticketId}`, headers: as(f.supportAdmin), payload: { title: `Another ${keyword} screen` } });
+    expect(edit.statusCode).toBe(200);
+    expect(await totalFor()).toBe(2);
+    await db.query(`update support_tickets set title = 'Renamed', description = 'Nothing to find' where id = $1`, [first.ticketId]);
+    expect(await totalFor()).toBe(1);
+    await compactTicketCounts(db);
+    expect(await totalFor()).toBe(await rowsFor());
+    expect(await searchTotal({ keyword, statusId: 1 })).toBe(1);
+  });
 });
