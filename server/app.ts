@@ -16,6 +16,7 @@ import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts
 import { machinesRoutes } from './modules/machines/machines-routes.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
+import { compactTicketCounts } from './modules/tickets/tickets-repository.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -104,7 +105,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : startScheduler(
           db,
           app.clock,
-          [{ name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) }],
+          [
+            { name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) },
+            { name: 'tickets.compactCounts', intervalMs: 60_000, run: () => compactTicketCounts(db) },
+          ],
           app.log,
         );
   app.addHook('onClose', async () => {

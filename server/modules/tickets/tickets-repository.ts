@@ -91,6 +91,78 @@ function whereClause(reach: TicketReach, filters: TicketFilters): { sql: string;
   return { sql: where.join(' and '), params };
 }
 
+/**
+ * Whether the kept per-(group, status) counts answer this count exactly: a tenant-wide reach
+ * filtered by status and/or group only (docs/decisions/0008).
+ */
+function countsAnswer(reach: TicketReach, filters: TicketFilters): boolean {
+  return reach.kind === 'tenant' && !filters.keyword && !filters.userId;
+}
+
+function keptCountsWhere(reach: TicketReach, filters: TicketFilters): { sql: string; params: unknown[] } {
+  const params: unknown[] = [reach.tenantId];
+  const where = ['tenant_id = $1'];
+  if (filters.statusId) where.push(`status_id = $${params.push(filters.statusId)}`);
+  if (filters.supportGroupId) where.push(`support_group_id = $${params.push(filters.supportGroupId)}`);
+  return { sql: where.join(' and '), params };
+}
+
+/**
+ * Totals of tenant-wide keyword searches, kept until the next committed ticket write. Every
+ * write appends to support_ticket_count_deltas (edits too), and only compaction removes rows
+ * while adding higher ids, so (row count, highest id) changes with every commit: a total is
+ * served only while nothing it counted can have changed.
+ */
+const keywordTotals = new WeakMap<Queryable, Map<string, { version: string; total: number }>>();
+const KEYWORD_TOTALS_KEPT = 500;
+
+async function ticketsVersion(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ n: number; m: number }>(`select count(*)::int as n, coalesce(max(id), 0) as m from support_ticket_count_deltas`);
+  return `${rows[0].n}:${rows[0].m}`;
+}
+
+async function countTickets(db: Queryable, reach: TicketReach, filters: TicketFilters, sql: string, params: unknown[]): Promise<number> {
+  if (countsAnswer(reach, filters)) {
+    const kept = keptCountsWhere(reach, filters);
+    const { rows } = await db.query<{ n: number }>(`select coalesce(sum(delta), 0)::int as n from support_ticket_count_deltas where ${kept.sql}`, kept.params);
+    return rows[0].n;
+  }
+  const cacheable = reach.kind === 'tenant' && !!filters.keyword;
+  let cache = cacheable ? keywordTotals.get(db) : undefined;
+  if (cacheable && !cache) keywordTotals.set(db, (cache = new Map()));
+  const key = JSON.stringify([reach.tenantId, filters.statusId ?? null, filters.supportGroupId ?? null, filters.userId ?? null, filters.keyword]);
+  // Read before counting: a write committed meanwhile makes the stored version stale, never the total.
+  const version = cache ? await ticketsVersion(db) : '';
+  const hit = cache?.get(key);
+  if (hit && hit.version === version) return hit.total;
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_tickets t where ${sql}`, params);
+  if (cache) {
+    cache.delete(key);
+    cache.set(key, { version, total: rows[0].n });
+    if (cache.size > KEYWORD_TOTALS_KEPT) cache.delete(cache.keys().next().value!);
+  }
+  return rows[0].n;
+}
+
+/**
+ * Folds the appended count changes into one row per (tenant, group, status). One statement:
+ * readers see the rows before or after, never a half, and changes appended meanwhile stay.
+ */
+export async function compactTicketCounts(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `with folded as (
+       delete from support_ticket_count_deltas where id <= (select max(id) from support_ticket_count_deltas)
+       returning tenant_id, support_group_id, status_id, delta
+     ), kept as (
+       insert into support_ticket_count_deltas (tenant_id, support_group_id, status_id, delta)
+       select tenant_id, support_group_id, status_id, sum(delta) from folded group by 1, 2, 3 having sum(delta) <> 0
+       returning 1
+     )
+     select (select count(*) from folded)::int as n`,
+  );
+  return rows[0].n;
+}
+
 export async function searchTickets(
   db: Queryable,
   reach: TicketReach,
@@ -105,18 +177,26 @@ export async function searchTickets(
   };
   const { sql, params } = whereClause(reach, filters);
   const order = orderByClause(request.orderBy, ticketOrderColumns, 't.created_at desc', 't.id desc');
-  const [page, count] = await Promise.all([
+  const [page, total] = await Promise.all([
     db.query<TicketListRow>(
       `select ${listColumns} from support_tickets t ${listJoins}
        where ${sql} order by ${order} limit ${window.limit} offset ${window.offset}`,
       params,
     ),
-    db.query<{ n: number }>(`select count(*)::int as n from support_tickets t where ${sql}`, params),
+    countTickets(db, reach, filters, sql, params),
   ]);
-  return { rows: page.rows, total: count.rows[0].n, window };
+  return { rows: page.rows, total, window };
 }
 
 export async function countByStatus(db: Queryable, reach: TicketReach, filters: TicketFilters): Promise<Map<number, number>> {
+  if (countsAnswer(reach, { ...filters, statusId: null })) {
+    const kept = keptCountsWhere(reach, { ...filters, statusId: null });
+    const { rows } = await db.query<{ status_id: number; n: number }>(
+      `select status_id, sum(delta)::int as n from support_ticket_count_deltas where ${kept.sql} group by status_id having sum(delta) <> 0`,
+      kept.params,
+    );
+    return new Map(rows.map((r) => [r.status_id, r.n]));
+  }
   const { sql, params } = whereClause(reach, filters);
   const { rows } = await db.query<{ status_id: number; n: number }>(
     `select t.status_id, count(*)::int as n from support_tickets t where ${sql} group by t.status_id`,
