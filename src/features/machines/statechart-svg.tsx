@@ -72,7 +72,7 @@ function StateBox({ item, highlight }: { item: LaidOutState; highlight: Highligh
   const className = live ? s.live : onPath ? s.onPath : base;
   const title = state.tags.length ? `${state.key} (${state.tags.join(', ')})` : state.key;
   return (
-    <g data-state={state.id} data-live={live || undefined} data-on-path={onPath || undefined} data-type={state.type}>
+    <g data-state={state.id} data-live={live || undefined} data-on-path={onPath || undefined} data-type={state.type} data-region={state.region || undefined}>
       <rect x={item.x} y={item.y} width={item.width} height={item.height} rx={state.region ? 4 : 10} className={className} />
       {state.type === 'final' ? (
         <rect x={item.x + 4} y={item.y + 4} width={item.width - 8} height={item.height - 8} rx={7} className={cx(className, css({ fill: 'none' }))} />

@@ -16,6 +16,8 @@ vi.mock('#src/lib/save-file.ts', () => ({ saveFile: mocks.saveFile }));
 vi.mock('#src/app/notifications/notify.ts', () => ({ notify: { success: mocks.success, warning: mocks.warning } }));
 
 const { default: MachinesPage } = await import('#src/features/machines/machines-page.tsx');
+const { MachineView } = await import('#src/features/machines/machine-view.tsx');
+const { fixtureMachine } = await import('#tests/fixtures/fixture-machine.ts');
 
 const lifecycleReport = {
   machineId: 'ticketLifecycle',
@@ -216,6 +218,34 @@ describe('the machines page', { timeout: 20_000 }, () => {
   it('should say so for a machine that is not in the catalogue', async () => {
     renderPage('nope');
     expect(await screen.findByText('There is no machine called nope.')).toBeInTheDocument();
+  });
+});
+
+describe('a machine drawn from its definition alone', () => {
+  it('should draw parallel regions, delays and internal transitions of a machine without test paths', async () => {
+    const entry = { id: 'fixture', file: 'tests/fixtures/fixture-machine.ts', load: async () => ({ machine: fixtureMachine() }) };
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MachineView entry={entry} coverage={{ status: 'ready', reports: [] }} />
+      </I18nextProvider>,
+    );
+    const svg = await screen.findByRole('img', { name: 'Statechart of fixture' }, { timeout: 15_000 });
+    const regions = [...svg.querySelectorAll('[data-region]')].map((g) => g.getAttribute('data-state'));
+    expect(regions).toEqual(['fixture.running.engine', 'fixture.running.radio']);
+    // Regions are drawn dashed (their own style), states solid.
+    const rectClass = (id: string) => svg.querySelector(`[data-state="${id}"] > rect`)!.getAttribute('class');
+    expect(rectClass('fixture.running.engine')).toBe(rectClass('fixture.running.radio'));
+    expect(rectClass('fixture.running.engine')).toContain('stk-dsh_6_4');
+    expect(rectClass('fixture.idle')).not.toContain('stk-dsh');
+    expect(svg.querySelector('[data-state="fixture.running"]')).toHaveAttribute('data-type', 'parallel');
+    expect(svg.querySelector('[data-state="fixture.done"]')).toHaveAttribute('data-type', 'final');
+    expect(svg.querySelectorAll('[data-initial]')).toHaveLength(3);
+    const labels = [...svg.querySelectorAll('text[data-transition]')].map((t) => t.getAttribute('data-label'));
+    expect(labels).toEqual(expect.arrayContaining(['after 500 ms', 'after patience = 3000 ms', 'go [and(isReady, hasCount)] / log, count']));
+    // The root's targetless transition is written inside the machine's box, not drawn as an arrow.
+    expect(within(svg.querySelector('[data-state="fixture"]') as unknown as HTMLElement).getByText('tick / count')).toBeInTheDocument();
+    expect(screen.getByText('This machine has no model-based test paths yet.')).toBeInTheDocument();
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('Not measured');
   });
 });
 
