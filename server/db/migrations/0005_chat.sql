@@ -49,6 +49,23 @@ create table realtime_events (
 );
 create index realtime_events_created_idx on realtime_events (created_at);
 
+-- Appends one event in the caller's transaction, in one round trip: the advisory lock (held
+-- until commit) makes ids visible in commit order; the NOTIFY (sent on commit) wakes every instance.
+create function realtime_append(p_tenant_id text, p_kind text, p_ticket_id bigint, p_user_id uuid,
+                                p_previous_group_id integer, p_previous_assignee_id uuid, p_payload jsonb)
+returns bigint language plpgsql as $$
+declare
+  new_id bigint;
+begin
+  perform pg_advisory_xact_lock(72531254);
+  insert into realtime_events (tenant_id, kind, ticket_id, user_id, previous_group_id, previous_assignee_id, payload)
+  values (p_tenant_id, p_kind, p_ticket_id, p_user_id, p_previous_group_id, p_previous_assignee_id, p_payload)
+  returning id into new_id;
+  perform pg_notify('realtime', new_id::text);
+  return new_id;
+end
+$$;
+
 -- Who may see a ticket (and so its chat and its pushes): the same rule as loadInReach(…, 'any')
 -- in tickets-service.ts — the requester or whoever raised it, support admins of the tenant,
 -- agents who hold it or work in its group.

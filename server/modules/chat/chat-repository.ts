@@ -42,18 +42,20 @@ export interface NewChatMessage {
   toUserId: string | null;
   message: string;
   now: Date;
+  fromUserName: string;
 }
 
 /** Inserts the message; undefined when its id is taken already (a concurrent retry won). */
 export async function insertMessage(tx: Queryable, m: NewChatMessage): Promise<ChatMessageRow | undefined> {
-  const { rows } = await tx.query<{ id: string }>(
+  const { rows } = await tx.query<Omit<ChatMessageRow, 'from_user_name'>>(
     `insert into chat_messages (id, tenant_id, ticket_id, seq, from_user_id, to_user_id, message, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8)
-     on conflict (id) do nothing returning id`,
+     on conflict (id) do nothing
+     returning id, tenant_id, ticket_id, seq, from_user_id, to_user_id, message, created_at`,
     [m.id, m.tenantId, m.ticketId, m.seq, m.fromUserId, m.toUserId, m.message, m.now],
   );
   if (!rows.length) return undefined;
-  return findMessage(tx, m.id);
+  return normalise({ ...rows[0], from_user_name: m.fromUserName });
 }
 
 export async function markRead(db: Queryable, ticketId: number, userId: string, seq: number, now: Date): Promise<number> {

@@ -80,7 +80,7 @@ export async function sendMessage(deps: ChatDeps, p: Principal, input: SendInput
       }
       const now = deps.clock.now();
       const seq = await repo.nextSeq(tx, ticket.id);
-      const row = await repo.insertMessage(tx, { id, tenantId: p.tenantId, ticketId: ticket.id, seq, fromUserId: p.userId, toUserId, message: text, now });
+      const row = await repo.insertMessage(tx, { id, tenantId: p.tenantId, ticketId: ticket.id, seq, fromUserId: p.userId, toUserId, message: text, now, fromUserName: `${p.firstName} ${p.lastName}`.trim() });
       // Rolling back also returns the sequence number, so a ticket's numbers have no holes.
       if (!row) throw new IdTaken();
       await repo.markRead(tx, ticket.id, p.userId, seq, now);

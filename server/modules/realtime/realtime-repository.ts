@@ -4,8 +4,6 @@ import type { Queryable } from '#server/db/client.ts';
 export const EVENTS_CHANNEL = 'realtime';
 /** NOTIFY channel of the database triggers: sessions revoked, tokens invalidated, permissions changed. */
 export const CONTROL_CHANNEL = 'realtime_control';
-// Any constant works; it only has to be the same in every instance (migrate.ts uses …253).
-const EVENT_ORDER_LOCK_KEY = 72_531_254;
 
 export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed';
 
@@ -32,28 +30,21 @@ export interface RealtimeEventRow {
 
 /**
  * Appends one push to the log inside the caller's transaction and wakes every instance on
- * commit. The advisory lock (held until commit) makes ids visible in commit order: a reader
- * that has seen id N has seen every id below N, so "after cursor N" never skips a late commit
- * (docs/decisions/0050).
+ * commit (SQL function realtime_append, one round trip). Its advisory lock (held until commit)
+ * makes ids visible in commit order: a reader that has seen id N has seen every id below N, so
+ * "after cursor N" never skips a late commit (docs/decisions/0050).
  */
 export async function appendEvent(tx: Queryable, event: NewRealtimeEvent): Promise<number> {
-  await tx.query('select pg_advisory_xact_lock($1)', [EVENT_ORDER_LOCK_KEY]);
-  const { rows } = await tx.query<{ id: number }>(
-    `insert into realtime_events (tenant_id, kind, ticket_id, user_id, previous_group_id, previous_assignee_id, payload)
-     values ($1, $2, $3, $4, $5, $6, $7) returning id`,
-    [
-      event.tenantId,
-      event.kind,
-      event.ticketId ?? null,
-      event.userId ?? null,
-      event.previousGroupId ?? null,
-      event.previousAssigneeId ?? null,
-      JSON.stringify(event.payload),
-    ],
-  );
-  const id = Number(rows[0].id);
-  await tx.query('select pg_notify($1, $2)', [EVENTS_CHANNEL, String(id)]);
-  return id;
+  const { rows } = await tx.query<{ id: number }>('select realtime_append($1, $2, $3, $4, $5, $6, $7) as id', [
+    event.tenantId,
+    event.kind,
+    event.ticketId ?? null,
+    event.userId ?? null,
+    event.previousGroupId ?? null,
+    event.previousAssigneeId ?? null,
+    JSON.stringify(event.payload),
+  ]);
+  return Number(rows[0].id);
 }
 
 export async function latestEventId(db: Queryable): Promise<number> {
