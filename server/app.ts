@@ -16,6 +16,7 @@ import { healthRoutes } from './modules/health/routes.ts';
 import { identityPlugin, identityRoutes } from './modules/identity/identity-module.ts';
 import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
+import { EVENT_RETENTION_DAYS, pruneEvents } from './modules/realtime/realtime-repository.ts';
 import { realtimeRoutes } from './modules/realtime/realtime-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
@@ -104,7 +105,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       : startScheduler(
           db,
           app.clock,
-          [{ name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) }],
+          [
+            { name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) },
+            { name: 'realtime.prune', intervalMs: 60 * 60_000, run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)) },
+          ],
           app.log,
         );
   app.addHook('onClose', async () => {

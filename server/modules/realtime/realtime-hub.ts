@@ -13,6 +13,7 @@ import {
   eventsWithLocalAudience,
   EVENTS_CHANNEL,
   latestEventId,
+  oldestEventId,
   usersWithRole,
   type RealtimeEventRow,
 } from './realtime-repository.ts';
@@ -206,9 +207,11 @@ export class RealtimeHub {
     this.send(conn, { type: 'ready', userId, cursor: snapshot, expiresAt: result.expiresAt.toISOString() });
     if (!resuming) return;
 
-    const missed = await eventsForUser(this.o.db, userId, result.claims.tenantId, after, snapshot, this.o.maxReplay + 1);
+    const oldest = await oldestEventId(this.o.db);
+    const pruned = oldest > after + 1;
+    const missed = pruned ? [] : await eventsForUser(this.o.db, userId, result.claims.tenantId, after, snapshot, this.o.maxReplay + 1);
     if (conn.socket.readyState !== conn.socket.OPEN) return;
-    if (missed.length > this.o.maxReplay) {
+    if (pruned || missed.length > this.o.maxReplay) {
       conn.cursor = snapshot;
       this.send(conn, { type: 'resync', cursor: snapshot });
     } else {

@@ -47,6 +47,14 @@ export async function appendEvent(tx: Queryable, event: NewRealtimeEvent): Promi
   return Number(rows[0].id);
 }
 
+/** The oldest event still kept (0: none); a cursor below it has missed pruned events. */
+export async function oldestEventId(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ id: number | null }>('select min(id) as id from realtime_events');
+  return Number(rows[0]?.id ?? 0);
+}
+
+export const EVENT_RETENTION_DAYS = 7;
+
 export async function latestEventId(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ id: number | null }>('select max(id) as id from realtime_events');
   return Number(rows[0]?.id ?? 0);
@@ -114,6 +122,10 @@ export async function usersWithRole(db: Queryable, roleId: string, userIds: read
 
 /** Drops pushes older than the retention; a client further behind is told to reload (`resync`). */
 export async function pruneEvents(db: Queryable, before: Date): Promise<number> {
-  const { rowCount } = await db.query('delete from realtime_events where created_at < $1', [before]);
+  // The newest event always stays: it tells a returning client how far the log went.
+  const { rowCount } = await db.query(
+    'delete from realtime_events where created_at < $1 and id < (select max(id) from realtime_events)',
+    [before],
+  );
   return rowCount;
 }

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
+import { AppError } from '#server/lib/errors.ts';
 import type { DomainEventBus } from '#server/lib/domain-events.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { InvalidTokenError } from '#server/modules/identity/jwt-tokens.ts';
 import { loadPrincipal } from '#server/modules/identity/principal-repository.ts';
 import { RealtimeHub, type SocketAuthResult } from './realtime-hub.ts';
 import { protocolDescription } from './realtime-protocol.ts';
-import { eventsForUser, latestEventId } from './realtime-repository.ts';
+import { eventsForUser, latestEventId, oldestEventId } from './realtime-repository.ts';
 
 export interface RealtimeDeps {
   db: Db;
@@ -70,16 +71,18 @@ export async function realtimeRoutes(fastify: FastifyInstance, deps: RealtimeDep
     await hub.stop();
   });
 
-  fastify.get(
-    '/hubs/notifications',
-    {
-      websocket: true,
-      // Browsers cannot set headers on a WebSocket: the token comes in the first frame.
-      config: { access: 'public', rateLimit: [{ name: 'ip', max: 600, windowSeconds: 60 }] },
-      schema: { tags, summary: 'Real-time pushes (WebSocket upgrade)', description: protocolDescription },
+  // Full declaration (handler + wsHandler) so the route stays in the OpenAPI document.
+  fastify.route({
+    method: 'GET',
+    url: '/hubs/notifications',
+    // Browsers cannot set headers on a WebSocket: the token comes in the first frame.
+    config: { access: 'public', rateLimit: [{ name: 'ip', max: 600, windowSeconds: 60 }] },
+    schema: { tags, summary: 'Real-time pushes (WebSocket upgrade)', description: protocolDescription },
+    handler: async () => {
+      throw new AppError(426, 'This is a WebSocket endpoint: open it with a WebSocket upgrade.', { headers: { upgrade: 'websocket' } });
     },
-    (socket) => hub.attach(socket),
-  );
+    wsHandler: (socket) => hub.attach(socket),
+  });
 
   app.get(
     '/hubs/notifications/missed',
@@ -111,9 +114,7 @@ export async function realtimeRoutes(fastify: FastifyInstance, deps: RealtimeDep
       const { after } = request.query;
       const limit = request.query.limit ?? 200;
       const until = await latestEventId(deps.db);
-      const { rows } = await deps.db.query<{ id: number | null }>('select min(id) as id from realtime_events');
-      const oldest = Number(rows[0]?.id ?? 0);
-      const resync = after > 0 && oldest > after + 1;
+      const resync = (await oldestEventId(deps.db)) > after + 1;
       const events = after >= until ? [] : await eventsForUser(deps.db, p.userId, p.tenantId, after, until, limit + 1);
       const hasMore = events.length > limit;
       const page = events.slice(0, limit);

@@ -5,6 +5,7 @@ import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, createSignedInUser, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from '../tickets/fixture.ts';
 import { eventRequest } from '../tickets/ticket-events-http.ts';
+import { pruneEvents } from '#server/modules/realtime/realtime-repository.ts';
 import { HubClient } from './hub-client.ts';
 
 async function chat(app: FastifyInstance, user: TestUser, ticketId: number, message: string) {
@@ -222,5 +223,37 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
       socket.send({ type: 'auth', token: f.requester.token, after: -5 });
       expect((await socket.waitForClose()).code).toBe(4400);
     });
+
+    it('should answer resync when the cursor is older than the kept log, on the socket and over HTTP', async () => {
+      const { app, db } = get();
+      const ticket = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+      const watcher = await connect(f.requester);
+      const sent = [];
+      for (const text of ['one', 'two', 'three']) sent.push(await chat(app, f.agentA, ticket.ticketId, text));
+      const frames = [];
+      for (const m of sent) frames.push(await watcher.waitFor((fr) => fr.data?.messageId === m.messageId));
+      // Retention dropped everything up to the second message.
+      expect(await pruneEvents(db, new Date(Date.now() + 60_000))).toBeGreaterThan(0);
+      await db.query('delete from realtime_events where id <= $1', [frames[1].cursor]);
+      const stale = await HubClient.connect(baseUrl, f.requester.token!, frames[0].cursor);
+      clients.push(stale);
+      const resync = await stale.waitFor((fr) => fr.type === 'resync');
+      expect(resync.cursor).toBeGreaterThanOrEqual(frames[2].cursor!);
+      const http = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${frames[0].cursor}`, headers: as(f.requester) });
+      expect(http.json().resync).toBe(true);
+      const fine = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${frames[2].cursor}`, headers: as(f.requester) });
+      expect(fine.json()).toMatchObject({ resync: false, events: [] });
+    });
+  });
+
+  it('should describe the protocol in the OpenAPI document', async () => {
+    const { app } = get();
+    const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    expect(doc.paths['/api/hubs/notifications'].get.description).toContain('"type":"auth"');
+    expect(doc.paths['/api/hubs/notifications/missed'].get.summary).toBe('The pushes you missed after a cursor, oldest first');
+    const plain = await app.inject({ method: 'GET', url: '/api/hubs/notifications' });
+    expect(plain.statusCode).toBe(426);
+    expect(plain.json().messages).toEqual(['This is a WebSocket endpoint: open it with a WebSocket upgrade.']);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/supportchat', '/api/supportchat/chatdetails', '/api/supportchat/markread', '/api/supportchat/unreadcounts']));
   });
 });
