@@ -68,10 +68,10 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
     // People: one support admin who writes, and one candidate with one ticket per socket.
     const { rows } = await db.query<{ id: number }>(`select id from support_groups where tenant_id = 'root' and name = 'General Support'`);
     const groupId = rows[0].id;
-    const sender = await signInDirect(app, await createUser(db, { roles: ['SupportAdmin'] }));
+    const sender = await signInDirect(app, await createUser(db, { roles: ['SupportAdmin'], password: null }));
     const people: Array<{ token: string; ticketId: number }> = [];
     for (let i = 0; i < socketCount; i += 1) {
-      const user = await signInDirect(app, await createUser(db, { roles: ['Candidate'] }));
+      const user = await signInDirect(app, await createUser(db, { roles: ['Candidate'], password: null }));
       const res = await app.inject({
         method: 'POST',
         url: '/api/v1/supportticket',
