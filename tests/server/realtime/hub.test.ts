@@ -110,6 +110,34 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
     });
   });
 
+  describe('control signals from the database', () => {
+    it('should close the sockets of a user who is deactivated', async () => {
+      const { app, db } = get();
+      const user = await createSignedInUser(app, { roles: ['Candidate'] });
+      const client = await connect(user);
+      await db.query('update users set is_active = false where id = $1', [user.id]);
+      expect(await client.waitForClose()).toEqual({ code: 4403, reason: 'session ended' });
+    });
+
+    it('should push new permissions to holders of a role whose permissions change, and keep others quiet', async () => {
+      const { app, db } = get();
+      const tester = await createSignedInUser(app, { roles: ['Tester'] });
+      const candidate = await createSignedInUser(app, { roles: ['Candidate'] });
+      const [testerSocket, candidateSocket] = await Promise.all([connect(tester), connect(candidate)]);
+      await db.query(`insert into role_permissions (role_id, permission) select id, 'Permissions.Exams.View' from roles where tenant_id = 'root' and name = 'Tester'`);
+      try {
+        const frame = await testerSocket.waitFor((fr) => fr.type === 'permissions.changed');
+        expect(frame.permissions).toContain('Permissions.Exams.View');
+        // A push the candidate does get, to show the permission push would have arrived by now.
+        await db.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = 'root' and name = 'Tester'`, [candidate.id]);
+        const own = await candidateSocket.waitFor((fr) => fr.type === 'permissions.changed');
+        expect(candidateSocket.frames.filter((fr) => fr.type === 'permissions.changed')).toEqual([own]);
+      } finally {
+        await db.query(`delete from role_permissions where permission = 'Permissions.Exams.View' and role_id = (select id from roles where tenant_id = 'root' and name = 'Tester')`);
+      }
+    });
+  });
+
   describe('who receives what', () => {
     it('should push a chat message to the requester, the group agents and support admins only', async () => {
       const { app } = get();

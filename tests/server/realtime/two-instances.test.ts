@@ -135,5 +135,35 @@ for (const kind of testDatabaseKinds) {
       expect((await onA.waitForClose()).code).toBe(4403);
       expect((await onB.waitForClose()).code).toBe(4403);
     });
+
+    it('should send 1001 when an instance shuts down and lose nothing when the client resumes on the other one', async () => {
+      const raised = await call(urlA, 'POST', '/api/v1/supportticket', f.requester.token!, {
+        title: 'Failover',
+        description: 'Instance B goes away',
+        supportTicketPriorityId: 2,
+        supportGroupId: f.groups.general,
+      });
+      const { ticketId } = (await raised.json()) as { ticketId: number };
+      const onB = await connect(urlB, f.requester.token!);
+      const send = async (message: string) => {
+        const res = await call(urlA, 'POST', '/api/supportchat', f.agentA.token!, { ticketId, message, messageId: randomUUID() });
+        expect(res.status).toBe(201);
+        return ((await res.json()) as { messageId: string }).messageId;
+      };
+      const firstId = await send('before the shutdown');
+      const first = await onB.waitFor((fr) => fr.data?.messageId === firstId);
+
+      if (kind === 'postgres') expect(await processes[1].stop()).toBe(0);
+      else await second!.close();
+      expect((await onB.waitForClose()).code).toBe(1001);
+
+      const during = [await send('while B is down 1'), await send('while B is down 2')];
+      const onA = await HubClient.connect(urlA, f.requester.token!, first.cursor);
+      clients.push(onA);
+      const after = await send('after the move');
+      await onA.waitFor((fr) => fr.data?.messageId === after);
+      const got = onA.events('chat.message').filter((fr) => fr.ticketId === ticketId).map((fr) => fr.data?.messageId);
+      expect(got).toEqual([...during, after]);
+    });
   });
 }
