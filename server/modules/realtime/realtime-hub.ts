@@ -72,6 +72,8 @@ export class RealtimeHub {
   private readonly connections = new Set<Connection>();
   private readonly byUser = new Map<string, Set<Connection>>();
   private lastId = 0;
+  /** Bumped when a user gets their first socket here; a log read begun before it is read again. */
+  private audienceVersion = 0;
   private draining = false;
   private drainAgain = false;
   private stopped = false;
@@ -196,7 +198,10 @@ export class RealtimeHub {
     conn.principal = result.principal;
     const userId = result.claims.userId;
     let set = this.byUser.get(userId);
-    if (!set) this.byUser.set(userId, (set = new Set()));
+    if (!set) {
+      this.byUser.set(userId, (set = new Set()));
+      this.audienceVersion += 1;
+    }
     set.add(conn);
 
     // From here on the drain routes this user's events to the connection (buffered while replaying).
@@ -317,7 +322,17 @@ export class RealtimeHub {
           let full = true;
           while (full && !this.stopped) {
             const users = [...this.byUser.keys()];
+            const version = this.audienceVersion;
+            if (!users.length) {
+              // Nobody connected here: only move the read position on.
+              const latest = await latestEventId(this.o.db);
+              if (version !== this.audienceVersion) continue;
+              this.lastId = Math.max(this.lastId, latest);
+              break;
+            }
             const rows = await eventsWithLocalAudience(this.o.db, this.lastId, users, DRAIN_BATCH);
+            // Someone new connected while we read: read the batch again with them in the audience.
+            if (version !== this.audienceVersion) continue;
             const eventIds = new Set(rows.map((r) => r.id));
             full = eventIds.size >= DRAIN_BATCH;
             // Delivery and the cursor move happen in one synchronous step (resumes rely on it).
