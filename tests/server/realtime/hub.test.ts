@@ -5,7 +5,7 @@ import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, createSignedInUser, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from '../tickets/fixture.ts';
 import { eventRequest } from '../tickets/ticket-events-http.ts';
-import { pruneEvents } from '#server/modules/realtime/realtime-repository.ts';
+import { latestEventId, pruneEvents } from '#server/modules/realtime/realtime-repository.ts';
 import { HubClient } from './hub-client.ts';
 
 async function chat(app: FastifyInstance, user: TestUser, ticketId: number, message: string) {
@@ -283,5 +283,38 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
     expect(plain.statusCode).toBe(426);
     expect(plain.json().messages).toEqual(['This is a WebSocket endpoint: open it with a WebSocket upgrade.']);
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/supportchat', '/api/supportchat/chatdetails', '/api/supportchat/markread', '/api/supportchat/unreadcounts']));
+  });
+
+  describe('under load', () => {
+    it('should give every socket each event after its ready cursor exactly once, in order, while sockets come and go', async () => {
+      const { app, db } = get();
+      const ticket = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+      const agents = await Promise.all(Array.from({ length: 12 }, () => createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.general] })));
+      const sockets: HubClient[] = [];
+      const fromStart: boolean[] = [];
+      const sends: Array<Promise<unknown>> = [];
+      const base = await latestEventId(db);
+      for (let i = 0; i < 60; i += 1) {
+        sends.push(chat(app, f.agentA, ticket.ticketId, `burst ${i}`));
+        // A new person connects every few messages, while sends are in flight; half resume from before the burst.
+        if (i % 5 === 0) {
+          fromStart.push(i % 10 !== 0);
+          sockets.push(await connect(agents[i / 5], i % 10 === 0 ? undefined : base));
+        }
+      }
+      await Promise.all(sends);
+      const { rows } = await db.query<{ id: number }>(`select id from realtime_events where ticket_id = $1 and kind = 'chat.message' order by id`, [ticket.ticketId]);
+      const all = rows.map((r) => Number(r.id));
+      expect(all).toHaveLength(60);
+      for (const socket of sockets) await socket.waitFor((fr) => fr.cursor === all[all.length - 1]);
+      sockets.forEach((socket, k) => {
+        const ready = socket.frames.find((fr) => fr.type === 'ready')!;
+        const got = socket.events('chat.message').filter((fr) => fr.ticketId === ticket.ticketId).map((fr) => fr.cursor);
+        // Resuming from before the burst replays all of it; a fresh socket gets everything after its ready cursor.
+        expect(got).toEqual(fromStart[k] ? all : all.filter((id) => id > ready.cursor!));
+        const cursors = socket.events().map((fr) => fr.cursor!);
+        expect(cursors).toEqual([...new Set(cursors)].sort((a, b) => a - b));
+      });
+    });
   });
 });
