@@ -165,5 +165,27 @@ for (const kind of testDatabaseKinds) {
       const got = onA.events('chat.message').filter((fr) => fr.ticketId === ticketId).map((fr) => fr.data?.messageId);
       expect(got).toEqual([...during, after]);
     });
+
+    if (kind === 'postgres') {
+      it('should listen again after the LISTEN connection is cut (PostgreSQL)', async () => {
+        const got: string[] = [];
+        await database.db.listen('probe_reconnect', (payload) => got.push(payload));
+        await database.db.query(`select pg_notify('probe_reconnect', 'before')`);
+        await expect.poll(() => got).toEqual(['before']);
+        const cut = await database.db.query<{ ok: boolean }>(
+          `select pg_terminate_backend(pid) as ok from pg_stat_activity where datname = current_database() and query ilike 'listen%' and pid <> pg_backend_pid()`,
+        );
+        expect(cut.rows.length).toBeGreaterThan(0);
+        await expect
+          .poll(
+            async () => {
+              await database.db.query(`select pg_notify('probe_reconnect', 'after')`);
+              return got.includes('after');
+            },
+            { timeout: 8000, interval: 300 },
+          )
+          .toBe(true);
+      });
+    }
   });
 }
