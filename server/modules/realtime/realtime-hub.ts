@@ -17,7 +17,7 @@ import {
   usersWithRole,
   type RealtimeEventRow,
 } from './realtime-repository.ts';
-import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } from './realtime-protocol.ts';
+import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } from '#machines/realtime-protocol.ts';
 
 /** What verifying an access token on the socket gives (or why it failed). */
 export type SocketAuthResult =

@@ -1,3 +1,4 @@
+import type { RealtimeKind } from '#machines/realtime-protocol.ts';
 import type { Queryable } from '#server/db/client.ts';
 
 /** NOTIFY channel that wakes every instance when a row lands in `realtime_events` (payload: its id). */
@@ -5,7 +6,7 @@ export const EVENTS_CHANNEL = 'realtime';
 /** NOTIFY channel of the database triggers: sessions revoked, tokens invalidated, permissions changed. */
 export const CONTROL_CHANNEL = 'realtime_control';
 
-export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed';
+export type { RealtimeKind };
 
 export interface NewRealtimeEvent {
   tenantId: string;

@@ -9,7 +9,7 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { InvalidTokenError } from '#server/modules/identity/jwt-tokens.ts';
 import { loadPrincipal } from '#server/modules/identity/principal-repository.ts';
 import { RealtimeHub, type SocketAuthResult } from './realtime-hub.ts';
-import { protocolDescription } from './realtime-protocol.ts';
+import { protocolDescription } from '#machines/realtime-protocol.ts';
 import { eventsForUser, latestEventId, oldestEventId } from './realtime-repository.ts';
 
 export interface RealtimeDeps {

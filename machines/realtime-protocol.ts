@@ -1,7 +1,10 @@
-import type { RealtimeKind } from './realtime-repository.ts';
+/** What a pushed event is about. */
+export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed';
 
 /**
  * The wire protocol of `/api/hubs/notifications` (docs/decisions/0050). JSON text frames.
+ * Plain types and constants, no XState: it lives beside the machines because the server hub
+ * and the client's realtime-connection actor both import it.
  *
  * Client → server
  * - `{type:'auth', token, after?}` first, within 10 s: the access token (not in the URL, so it
@@ -29,6 +32,42 @@ export interface EventFrame {
   kind: RealtimeKind;
   ticketId: number | null;
   data: Record<string, unknown>;
+  at: string;
+}
+
+/** The `data` of a `chat.message` event: a chat message as POST /api/supportchat answers it. */
+export interface ChatMessageData {
+  messageId: string;
+  ticketId: number;
+  seq: number;
+  fromUserId: string;
+  fromUserName: string;
+  toUserId: string | null;
+  message: string;
+  createdOn: string;
+}
+
+/** The `data` of a `chat.read` event: the caller's read marker on one ticket moved. */
+export interface ChatReadData {
+  ticketId: number;
+  lastSeq: number;
+  lastReadSeq: number;
+  unreadCount: number;
+}
+
+/** The `data` of a `ticket.changed` event (server/lib/domain-events.ts TicketChanged). */
+export interface TicketChangedData {
+  tenantId: string;
+  ticketId: number;
+  change: string;
+  statusId: number;
+  previousStatusId: number | null;
+  requesterId: string;
+  supportGroupId: number;
+  previousSupportGroupId: number | null;
+  assigneeId: string | null;
+  previousAssigneeId: string | null;
+  actorId: string | null;
   at: string;
 }
 
