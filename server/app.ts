@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { ServerConfig } from './config.ts';
 import type { Db } from './db/client.ts';
@@ -10,11 +11,14 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import { DomainEventBus } from './lib/domain-events.ts';
 import { startJobWorker, type JobHandler } from './lib/jobs.ts';
 import { startScheduler } from './lib/scheduler.ts';
+import { chatRoutes } from './modules/chat/chat-routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { identityPlugin, identityRoutes } from './modules/identity/identity-module.ts';
 import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
 import { machinesRoutes } from './modules/machines/machines-routes.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
+import { EVENT_RETENTION_DAYS, pruneEvents } from './modules/realtime/realtime-repository.ts';
+import { realtimeRoutes } from './modules/realtime/realtime-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { compactTicketCounts } from './modules/tickets/tickets-repository.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
@@ -108,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           [
             { name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) },
             { name: 'tickets.compactCounts', intervalMs: 60_000, run: () => compactTicketCounts(db) },
+            { name: 'realtime.prune', intervalMs: 60 * 60_000, run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)) },
           ],
           app.log,
         );
@@ -137,6 +142,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openApiPlugin, { version: config.version });
   // Per-route limits are set where files are read; these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    // Sockets learn it is a restart (1001: reconnect and resume), not a bare drop.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      this.websocketServer.close();
+      done();
+    },
+  });
   await app.register(authenticationPlugin);
   await app.register(accessPlugin, { authenticator: app.authenticate });
   await app.register(rateLimitPlugin, { db, clock: app.clock });
@@ -149,6 +163,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
       await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
+      await api.register(chatRoutes, { db, clock: app.clock });
+      await api.register(realtimeRoutes, { db, clock: app.clock, events });
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@
  * their figures. Each benchmark lives in its own file in this folder.
  */
 import { benchBundle } from './bundle-size.ts';
+import { benchRealtime } from './realtime.ts';
 import { benchStartup } from './startup.ts';
 import { benchTicketSearch } from './tickets-search.ts';
 
@@ -10,6 +11,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
   tickets: () => benchTicketSearch(),
+  realtime: () => benchRealtime(),
 };
 
 const wanted = process.argv.slice(2);

@@ -92,19 +92,37 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
   // An idle client failing (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   await pool.query('select 1');
-  let listener: pg.Client | undefined;
+  let listener: Promise<pg.Client> | undefined;
+  let closed = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
 
-  async function listenerClient(): Promise<pg.Client> {
+  // One connection carries every LISTEN. When it drops (server restart, network), it is
+  // re-opened after a second and every channel is listened to again.
+  function listenerClient(): Promise<pg.Client> {
     if (listener) return listener;
-    const client = new pg.Client({ connectionString });
-    client.on('error', () => {});
-    await client.connect();
-    client.on('notification', (msg) => {
-      for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+    const connecting = (async () => {
+      const client = new pg.Client({ connectionString });
+      const lost = () => {
+        if (listener !== connecting) return;
+        listener = undefined;
+        client.end().catch(() => {});
+        if (!closed && handlers.size) setTimeout(() => void listenerClient().catch(() => {}), 1000).unref();
+      };
+      client.on('error', lost);
+      client.on('end', lost);
+      client.on('notification', (msg) => {
+        for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+      });
+      await client.connect();
+      for (const channel of handlers.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return client;
+    })();
+    listener = connecting;
+    connecting.catch(() => {
+      if (listener === connecting) listener = undefined;
+      if (!closed && handlers.size) setTimeout(() => void listenerClient().catch(() => {}), 1000).unref();
     });
-    listener = client;
-    return client;
+    return connecting;
   }
 
   return {
@@ -139,11 +157,12 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       await pool.query(sql);
     },
     async listen(channel, onPayload) {
-      const client = await listenerClient();
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
+        const client = await listenerClient();
+        // A fresh connection listens to every known channel itself.
         await client.query(`listen ${pg.escapeIdentifier(channel)}`);
       }
       set.add(onPayload);
@@ -152,7 +171,10 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       };
     },
     async close() {
-      await listener?.end().catch(() => {});
+      closed = true;
+      const client = await listener?.catch(() => undefined);
+      listener = undefined;
+      await client?.end().catch(() => {});
       await pool.end();
     },
   };
