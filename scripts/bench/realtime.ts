@@ -90,7 +90,10 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
 
     // Sockets: person i on instance i % 2; ticket → who should receive its messages.
     const sentAt = new Map<string, number>();
+    const ackedAt = new Map<string, number>();
     const latencies: number[] = [];
+    /** Push arrival minus POST answer: the hub's own share (NOTIFY, log read, socket write); negative when the push won. */
+    const afterAck: Array<{ id: string; at: number }> = [];
     let crossed = 0;
     let duplicates = 0;
     const seen = new Set<string>();
@@ -115,6 +118,7 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
               else {
                 seen.add(id);
                 latencies.push(performance.now() - started);
+                afterAck.push({ id, at: performance.now() });
               }
             });
           }),
@@ -152,6 +156,7 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
         }).then(
           async (res) => {
             answered.push(performance.now() - sentAt.get(messageId)!);
+            ackedAt.set(messageId, performance.now());
             if (res.status !== 201) failures += 1;
             await res.arrayBuffer();
           },
@@ -176,6 +181,10 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
     );
     const acks = [...answered].sort((a, b) => a - b);
     console.log(`  of which the POST (commit and acknowledgement): p50 ${percentile(acks, 50).toFixed(1)} ms, p99 ${percentile(acks, 99).toFixed(1)} ms`);
+    const hubShare = afterAck.filter((p) => ackedAt.has(p.id)).map((p) => p.at - ackedAt.get(p.id)!).sort((a, b) => a - b);
+    console.log(`  push arrival after the POST answer: p50 ${percentile(hubShare, 50).toFixed(1)} ms, p99 ${percentile(hubShare, 99).toFixed(1)} ms`);
+    const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
+    console.log(`  machine load average during the run: ${load} (2 cores)`);
     return { p50, p99, delivered: latencies.length, total, duplicates, failures, perSocketBytes: perSocket };
   } finally {
     for (const ws of sockets) ws.terminate();
