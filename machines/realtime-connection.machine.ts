@@ -54,7 +54,7 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 
 const frameOf = (event: AnyEventObject) => (event as Extract<RealtimeConnectionEvent, { type: 'socket.frame' }>).frame;
 const codeOf = (event: AnyEventObject) => (event as Extract<RealtimeConnectionEvent, { type: 'socket.closed' }>).code;
-const tokenOf = (event: AnyEventObject) => (event as { token: string }).token;
+const tokenOf = (event: AnyEventObject) => (event as unknown as { token: string }).token;
 
 export const realtimeConnectionMachine = setup({
   types: {

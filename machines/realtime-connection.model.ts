@@ -40,7 +40,7 @@ export function realtimeEventRole(event: EventObject): string {
     if (f.type === 'event') return `frame.event(${f.kind === 'chat.message' ? 'duplicate' : 'new'})`;
     return `frame.${f.type}`;
   }
-  if (event.type === 'socket.closed') return `socket.closed(${(event as { code: number }).code})`;
+  if (event.type === 'socket.closed') return `socket.closed(${(event as unknown as { code: number }).code})`;
   return event.type;
 }
 

@@ -19,6 +19,7 @@ export type RealtimeStatus = 'off' | 'connecting' | 'live' | 'reconnecting' | 'o
 const listeners = new Set<(notice: RealtimeNotice) => void>();
 const statusListeners = new Set<() => void>();
 let status: RealtimeStatus = 'off';
+let userId: string | null = null;
 
 export function publishRealtime(notice: RealtimeNotice): void {
   for (const listener of [...listeners]) {
@@ -39,6 +40,23 @@ export function setRealtimeStatus(next: RealtimeStatus): void {
   if (next === status) return;
   status = next;
   for (const listener of [...statusListeners]) listener();
+}
+
+/** The user the hub authenticated (its `ready` frame), for screens that need to know who "I" am. */
+export function setRealtimeUserId(next: string | null): void {
+  if (next === userId) return;
+  userId = next;
+  for (const listener of [...statusListeners]) listener();
+}
+
+export function useRealtimeUserId(): string | null {
+  return useSyncExternalStore(
+    (listener) => {
+      statusListeners.add(listener);
+      return () => statusListeners.delete(listener);
+    },
+    () => userId,
+  );
 }
 
 export function realtimeStatus(): RealtimeStatus {

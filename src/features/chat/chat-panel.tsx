@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessageData, ChatReadData, TicketChangedData } from '#machines/realtime-protocol.ts';
 import { css, cx } from '#styled-system/css';
@@ -70,7 +70,9 @@ const bubble = css({
 export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps) {
   const { t } = useTranslation('chat');
   const format = useFormat();
-  const store = useMemo(() => createChatStore(userId), [userId]);
+  // One store per ticket (the page keys the panel by ticket); the user may become known later.
+  const [store] = useState(() => createChatStore(userId));
+  useEffect(() => store.trigger.user({ userId }), [store, userId]);
   const state = useSelector(store, (s) => s.context);
   const connection = useRealtimeStatus();
   const logRef = useRef<HTMLDivElement>(null);

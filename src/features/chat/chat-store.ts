@@ -135,6 +135,10 @@ export function createChatStore(userId: string | null) {
         entries: context.entries.map((entry) => (entry.messageId === event.messageId && entry.delivery === 'pending' ? { ...entry, delivery: 'failed' as const, error: event.error } : entry)),
       }),
       read: (context, event: { lastReadSeq: number }) => (event.lastReadSeq > context.lastReadSeq ? { ...context, lastReadSeq: event.lastReadSeq } : context),
+      user: (context, event: { userId: string | null }) =>
+        context.userId === event.userId
+          ? context
+          : { ...context, userId: event.userId, entries: context.entries.map((entry) => ({ ...entry, mine: entry.mine || (event.userId !== null && entry.fromUserId === event.userId) })) },
       readOnly: (context, event: { readOnly: boolean }) => (context.readOnly === event.readOnly ? context : { ...context, readOnly: event.readOnly }),
     },
   });

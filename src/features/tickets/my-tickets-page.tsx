@@ -13,6 +13,8 @@ import { CreateTicketDialog } from './components/create-ticket-dialog.tsx';
 import { StatusFilter } from './components/status-filter.tsx';
 import { TicketList } from './components/ticket-list.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useUnreadCounts } from '#src/features/chat/use-unread-counts.ts';
+import { useLiveTicketList } from './use-live-list.ts';
 
 /** The requester's tickets: status filter with counts, search, paging, and raising a new one. */
 export default function MyTicketsPage() {
@@ -27,9 +29,15 @@ export default function MyTicketsPage() {
     ticketsApi.counts('mine').then(setCounts, () => setCounts(null));
   }, []);
   useEffect(refreshCounts, [refreshCounts]);
+  // Another user's change to one of these tickets (a claim, a status) shows at once.
+  useLiveTicketList(() => {
+    search.send({ type: 'search.reload' });
+    refreshCounts();
+  });
 
   const statusId = (search.query.filters.statusId as number | null | undefined) ?? null;
   const result = search.result;
+  const unread = useUnreadCounts(result?.data.map((row) => row.ticketId) ?? []);
 
   return (
     <section aria-labelledby="my-tickets-title">
@@ -57,7 +65,7 @@ export default function MyTicketsPage() {
           </EmptyState>
         ) : (
           <>
-            <TicketList rows={result.data} sort={search.sort} onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })} busy={search.busy} />
+            <TicketList rows={result.data} unread={unread} sort={search.sort} onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })} busy={search.busy} />
             <div className={css({ px: '4' })}>
               <Pagination
                 page={result.currentPage}

@@ -15,8 +15,10 @@ import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.
 import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { supportGroupsApi, ticketsApi, type SupportGroup, type TicketCounts, type TicketListKind, type TicketSummary } from './api/tickets-api.ts';
+import { useUnreadCounts } from '#src/features/chat/use-unread-counts.ts';
 import { StatusFilter } from './components/status-filter.tsx';
 import { TicketList } from './components/ticket-list.tsx';
+import { useLiveTicketList } from './use-live-list.ts';
 
 type DeskTab = Exclude<TicketListKind, 'mine'>;
 
@@ -51,6 +53,11 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
     ticketsApi.counts('desk', groupId).then(setCounts, () => setCounts(null));
   }, [kind, groupId]);
   useEffect(refreshCounts, [refreshCounts]);
+  // Tickets claimed, moved or raised by others appear, move and leave the queue live.
+  useLiveTicketList(() => {
+    search.send({ type: 'search.reload' });
+    refreshCounts();
+  });
 
   const claim = async (ticket: TicketSummary) => {
     setClaiming(ticket.ticketId);
@@ -69,6 +76,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   };
 
   const result = search.result;
+  const unread = useUnreadCounts(result?.data.map((row) => row.ticketId) ?? []);
   return (
     <div className={card}>
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
@@ -104,6 +112,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
           <TicketList
             desk
             rows={result.data}
+            unread={unread}
             sort={search.sort}
             onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
             busy={search.busy}

@@ -20,6 +20,8 @@ import { PriorityBadge, StatusBadge } from './components/ticket-badges.tsx';
 import { TicketActionDialog, TicketActionsBar } from './components/ticket-actions.tsx';
 import { TicketDocuments } from './components/ticket-documents.tsx';
 import { TicketHistory } from './components/ticket-history.tsx';
+import { useRealtime, useRealtimeUserId } from '#src/app/realtime/realtime-events.ts';
+import { ChatPanel } from '#src/features/chat/chat-panel.tsx';
 
 const section = css({ p: { base: '4', sm: '5' } });
 const meta = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }, gap: '3', fontSize: 'sm' });
@@ -68,6 +70,15 @@ function TicketView({ ticketId }: { ticketId: number }) {
     return () => release({ keep: true });
   }, [actorRef]);
   const ticket = snapshot.context.ticket as TicketDetail | null;
+  const hubUserId = useRealtimeUserId();
+  const canChat = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportChat.Use));
+
+  // Someone else changed this ticket (status, assignment, documents): show it as it is now.
+  // After a lost connection the ticket is reloaded too, since changes may have been missed.
+  useRealtime((notice) => {
+    const changed = notice.type === 'event' && notice.frame.kind === 'ticket.changed' && notice.frame.ticketId === ticketId;
+    if (changed || notice.type === 'resync' || (notice.type === 'connected' && notice.resumed)) send({ type: 'ticket.reload' });
+  });
   const view: 'requester' | 'staff' = ticket && (ticket.viewer.agent || ticket.viewer.assignee || ticket.viewer.supportAdmin) ? 'staff' : 'requester';
   const loadErrorText = useErrorText(snapshot.matches('failed') ? snapshot.context.loadError : null);
   const busy = snapshot.hasTag('busy');
@@ -210,6 +221,17 @@ function TicketView({ ticketId }: { ticketId: number }) {
           <TicketHistory ticketId={ticket.ticketId} version={ticket.version} />
         </div>
       </div>
+
+      {canChat ? (
+        <div className={`${card} ${section}`}>
+          <ChatPanel
+            key={ticket.ticketId}
+            ticketId={ticket.ticketId}
+            status={ticket.status}
+            userId={hubUserId ?? (ticket.viewer.requester ? ticket.loginUserId : null)}
+          />
+        </div>
+      ) : null}
 
       {snapshot.context.action && (snapshot.matches({ ready: 'editing' }) || (snapshot.matches({ ready: 'submitting' }) && snapshot.context.action !== 'ticket.claim' && snapshot.context.action !== 'ticket.release' && snapshot.context.action !== 'ticket.resume')) ? (
         <TicketActionDialog

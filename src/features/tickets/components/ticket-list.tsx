@@ -15,10 +15,13 @@ export interface TicketListProps {
   busy?: boolean;
   /** Extra cell at the end of each row (e.g. a claim button in the queue). */
   rowAction?: (ticket: TicketSummary) => React.ReactNode;
+  /** Unread chat messages per ticket (absent: none). */
+  unread?: Record<number, number>;
 }
 
-export function TicketList({ rows, desk = false, sort, onSort, busy, rowAction }: TicketListProps) {
+export function TicketList({ rows, desk = false, sort, onSort, busy, rowAction, unread }: TicketListProps) {
   const { t } = useTranslation('tickets');
+  const { t: tChat } = useTranslation('chat');
   const format = useFormat();
   const columns: Column<TicketSummary>[] = [
     { key: 'id', header: t('column.number'), sortKey: 'ticketId', cell: (row) => <span className={css({ fontVariantNumeric: 'tabular-nums' })}>#{row.ticketId}</span> },
@@ -27,9 +30,21 @@ export function TicketList({ rows, desk = false, sort, onSort, busy, rowAction }
       header: t('column.title'),
       sortKey: 'title',
       cell: (row) => (
-        <Link href={`/tickets/${row.ticketId}`} className={css({ color: 'primary.dark', fontWeight: 'semibold', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
-          {row.title}
-        </Link>
+        <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
+          <Link href={`/tickets/${row.ticketId}`} className={css({ color: 'primary.dark', fontWeight: 'semibold', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
+            {row.title}
+          </Link>
+          {unread?.[row.ticketId] ? (
+            <span
+              className={css({ display: 'inline-flex', alignItems: 'center', minWidth: '5', px: '1.5', borderRadius: 'full', bg: 'primary.main', color: 'primary.contrast', fontSize: 'xs', fontWeight: 'bold', justifyContent: 'center' })}
+              data-testid="unread-count"
+              title={tChat('unread', { count: unread[row.ticketId] })}
+            >
+              <span aria-hidden="true">{unread[row.ticketId]}</span>
+              <span className={css({ srOnly: true })}>{tChat('unread', { count: unread[row.ticketId] })}</span>
+            </span>
+          ) : null}
+        </span>
       ),
     },
     { key: 'status', header: t('column.status'), sortKey: 'statusId', cell: (row) => <StatusBadge statusId={row.statusId} /> },

@@ -1,0 +1,166 @@
+import { createActor, fromCallback, type Actor, type SnapshotFrom } from 'xstate';
+import { backoffDelay, realtimeConnectionMachine, type RealtimeConnectionMachine, type SocketInput } from '#machines/realtime-connection.machine.ts';
+import type { ClientMessage, EventFrame, ServerFrame } from '#machines/realtime-protocol.ts';
+import { registerLiveActor } from '../live-actors.ts';
+import { publishRealtime, setRealtimeStatus, setRealtimeUserId, type RealtimeStatus } from './realtime-events.ts';
+import type { RealtimeSession } from './realtime-session.ts';
+
+/**
+ * The running realtime connection (docs/decisions/0056): the realtime-connection actor with
+ * its I/O — a browser WebSocket, the window's online/offline events, the session's token — and
+ * what it hands on: pushed events to the open screens (realtime-events.ts), a summary to the
+ * auth session's `signalRData`, permission changes to the permissions slice. Loaded only once
+ * someone is signed in (start-realtime.ts), so neither XState nor this code is in the first
+ * render of / or /login.
+ */
+export interface RealtimeRuntimeOptions {
+  session: RealtimeSession;
+  /** `ws://host/api/hubs/notifications` by default (from the notification service's base URL). */
+  url?: string;
+  WebSocket?: typeof WebSocket;
+  random?: () => number;
+  window?: Pick<Window, 'addEventListener' | 'removeEventListener'> & { navigator?: { onLine?: boolean } };
+  setPermissions?: (permissions: string[]) => void;
+}
+
+export type RealtimeConnectionActor = Actor<RealtimeConnectionMachine>;
+
+/** The hub's URL for a base like `/api` or `https://host/api`. */
+export function hubUrl(base: string, location: { href: string }): string {
+  const url = new URL(`${base.replace(/\/+$/, '')}/hubs/notifications`, location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+/** Kept in signalRData: small, and only what a screen may want to show. */
+const UNREAD_KEPT = 100;
+
+export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
+  const Socket = options.WebSocket ?? WebSocket;
+  const win = options.window ?? window;
+  const random = options.random ?? Math.random;
+  const url = options.url ?? hubUrl('/api', location);
+  const { session } = options;
+  let unread: Record<string, number> = {};
+
+  const socket = fromCallback<ClientMessage, SocketInput>(({ input, sendBack, receive }) => {
+    const ws = new Socket(url);
+    let closed = false;
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'auth', token: input.token, after: input.after } satisfies ClientMessage));
+    ws.onmessage = (message) => {
+      let frame: ServerFrame;
+      try {
+        frame = JSON.parse(String(message.data)) as ServerFrame;
+      } catch {
+        return;
+      }
+      sendBack({ type: 'socket.frame', frame });
+    };
+    ws.onclose = (event) => {
+      if (closed) return;
+      closed = true;
+      sendBack({ type: 'socket.closed', code: event.code });
+    };
+    receive((message) => {
+      if (ws.readyState === Socket.OPEN) ws.send(JSON.stringify(message));
+    });
+    return () => {
+      closed = true;
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      if (ws.readyState === Socket.CONNECTING || ws.readyState === Socket.OPEN) ws.close(1000);
+    };
+  });
+
+  const machine = realtimeConnectionMachine.provide({
+    actors: { socket },
+    delays: { backoff: ({ context }) => backoffDelay(context.attempt, random) },
+    actions: {
+      connected: (_, { resumed }) => publishRealtime({ type: 'connected', resumed }),
+      deliverEvent: (_, { frame }) => {
+        noteUnread(frame);
+        publishRealtime({ type: 'event', frame });
+      },
+      resync: () => publishRealtime({ type: 'resync' }),
+      permissionsChanged: (_, { permissions }) => options.setPermissions?.(permissions),
+      requestToken: () => {
+        session.refresh().catch((error: unknown) => console.warn('The realtime connection could not refresh the session', error));
+      },
+      sessionEnded: () => session.ended(),
+    },
+  });
+
+  const actor = createActor(machine);
+  const release = registerLiveActor('realtime-connection', realtimeConnectionMachine, actor);
+
+  function noteUnread(frame: EventFrame) {
+    if (frame.ticketId === null) return;
+    const data = frame.data as { unreadCount?: number; fromUserId?: string };
+    const key = String(frame.ticketId);
+    if (frame.kind === 'chat.read' && typeof data.unreadCount === 'number') unread = { ...unread, [key]: data.unreadCount };
+    else if (frame.kind === 'chat.message' && data.fromUserId !== actor.getSnapshot().context.userId) unread = { ...unread, [key]: (unread[key] ?? 0) + 1 };
+    else return;
+    const keys = Object.keys(unread);
+    if (keys.length > UNREAD_KEPT) unread = Object.fromEntries(keys.slice(-UNREAD_KEPT).map((k) => [k, unread[k]]));
+  }
+
+  let lastSummary = '';
+  actor.subscribe((snapshot) => {
+    const status = statusOf(snapshot);
+    setRealtimeStatus(status);
+    setRealtimeUserId(snapshot.context.userId);
+    const summary = { connection: status, cursor: snapshot.context.cursor, unread };
+    const text = JSON.stringify(summary);
+    if (text !== lastSummary) {
+      lastSummary = text;
+      session.mergeSignalRData(summary);
+    }
+  });
+  actor.start();
+
+  const onOnline = () => actor.send({ type: 'browser.online' });
+  const onOffline = () => actor.send({ type: 'browser.offline' });
+  win.addEventListener('online', onOnline);
+  win.addEventListener('offline', onOffline);
+
+  let token: string | null = null;
+  const follow = () => {
+    const next = session.token();
+    if (next === token) return;
+    const previous = token;
+    token = next;
+    if (next === null) {
+      // An expired token is refreshed by the session; only a session that is over closes the socket.
+      if (!session.active()) actor.send({ type: 'session.end' });
+    } else if (previous === null && actor.getSnapshot().matches('closed')) {
+      actor.send({ type: 'session.start', token: next });
+      if (win.navigator?.onLine === false) actor.send({ type: 'browser.offline' });
+    } else {
+      actor.send({ type: 'token.refreshed', token: next });
+    }
+  };
+  const unsubscribe = session.subscribe(() => {
+    follow();
+    if (!session.active() && !actor.getSnapshot().matches('closed')) actor.send({ type: 'session.end' });
+  });
+  follow();
+
+  return {
+    actor,
+    stop() {
+      unsubscribe();
+      win.removeEventListener('online', onOnline);
+      win.removeEventListener('offline', onOffline);
+      actor.stop();
+      release({ keep: true });
+      setRealtimeStatus('off');
+    },
+  };
+}
+
+export function statusOf(snapshot: SnapshotFrom<RealtimeConnectionMachine>): RealtimeStatus {
+  if (snapshot.matches('closed')) return 'off';
+  if (snapshot.matches('offline')) return 'offline';
+  if (snapshot.matches({ online: 'connected' })) return 'live';
+  if (snapshot.matches('reconnecting') || snapshot.matches('awaitingToken') || snapshot.context.everConnected) return 'reconnecting';
+  return 'connecting';
+}
