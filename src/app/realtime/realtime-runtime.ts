@@ -32,7 +32,10 @@ export function hubUrl(base: string, location: { href: string }): string {
   return url.toString();
 }
 
-/** Kept in signalRData: small, and only what a screen may want to show. */
+/**
+ * Kept in signalRData (persisted with the session, so small and not per event): the connection
+ * state and unread chat counts per ticket pushed since sign-in.
+ */
 const UNREAD_KEPT = 100;
 
 export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
@@ -108,7 +111,7 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
     const status = statusOf(snapshot);
     setRealtimeStatus(status);
     setRealtimeUserId(snapshot.context.userId);
-    const summary = { connection: status, cursor: snapshot.context.cursor, unread };
+    const summary = { connection: status, unread };
     const text = JSON.stringify(summary);
     if (text !== lastSummary) {
       lastSummary = text;
