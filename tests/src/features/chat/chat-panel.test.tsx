@@ -122,7 +122,7 @@ describe('ChatPanel', () => {
     const box = await screen.findByLabelText('Message');
     await userEvent.type(box, 'Are you there?{Enter}');
     await waitFor(() => expect(screen.getAllByTestId('chat-delivery').at(-1)).toHaveTextContent('Not sent'));
-    await userEvent.click(screen.getByRole('button', { name: 'Send again: Are you there?' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Retry: Are you there?' }));
     await waitFor(() => expect(screen.getAllByTestId('chat-delivery').at(-1)).toHaveTextContent('Sent'));
     expect(api.send).toHaveBeenCalledTimes(2);
     expect(api.send.mock.calls[1][2]).toBe(api.send.mock.calls[0][2]);
