@@ -124,6 +124,21 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByRole('dialog', { name: 'Edit ticket #1' }).waitFor();
     },
   },
+  {
+    name: 'ticket chat panel (a message sent)',
+    path: '/tickets/1',
+    prepare: withTicket,
+    ready: async (page) => {
+      await heading('Audit ticket')(page);
+      await page.getByRole('log', { name: 'Chat messages' }).waitFor();
+    },
+    act: async (page) => {
+      const panel = page.getByTestId('chat-panel');
+      await panel.getByLabel('Message', { exact: true }).fill('A message for the accessibility audit.');
+      await panel.getByLabel('Message', { exact: true }).press('Enter');
+      await panel.getByTestId('chat-delivery').last().filter({ hasText: 'Sent' }).waitFor();
+    },
+  },
   { name: 'support desk', path: '/support', prepare: asAdmin, ready: heading('Support desk') },
   { name: 'support groups', path: '/support/groups', prepare: asAdmin, ready: heading('Support groups') },
 ];
