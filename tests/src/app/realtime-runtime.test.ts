@@ -4,6 +4,7 @@ import { liveActors } from '#src/app/live-actors.ts';
 import { realtimeStatus, subscribeRealtime, type RealtimeNotice } from '#src/app/realtime/realtime-events.ts';
 import { hubUrl, startRealtimeRuntime } from '#src/app/realtime/realtime-runtime.ts';
 import type { RealtimeSession } from '#src/app/realtime/realtime-session.ts';
+import { startRealtimeWhenSignedIn } from '#src/app/realtime/start-realtime.ts';
 
 /** A WebSocket double: the test plays the hub. */
 class FakeSocket {
@@ -199,5 +200,21 @@ describe('realtime runtime', () => {
     start(null);
     expect(FakeSocket.all).toHaveLength(0);
     expect(realtimeStatus()).toBe('off');
+  });
+});
+
+describe('startRealtimeWhenSignedIn', () => {
+  it('should load the connection only once someone signs in, and only once', async () => {
+    const { session } = fakeSession(null);
+    const started: unknown[] = [];
+    const load = vi.fn(async () => ({ startRealtimeRuntime: ((options: unknown) => (started.push(options), { stop: () => {} })) as never }));
+    const pending = startRealtimeWhenSignedIn(session, { load: load as never });
+    await Promise.resolve();
+    expect(load).not.toHaveBeenCalled();
+    session.set('T1');
+    session.set('T2');
+    await pending;
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(started).toEqual([expect.objectContaining({ session })]);
   });
 });
