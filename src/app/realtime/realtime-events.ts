@@ -1,9 +1,8 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { EventFrame } from '#machines/realtime-protocol.ts';
 
 /**
- * What the realtime connection hands to the open screens (docs/decisions/0056). No XState and
- * no socket here: views subscribe from the first render on, the connection itself (the
+ * What the realtime connection hands to the open screens (docs/decisions/0056). No XState, no
+ * React and no socket here (the hooks are in use-realtime.ts): views subscribe from the first render on, the connection itself (the
  * realtime-connection actor, src/app/realtime/realtime-runtime.ts) loads later and publishes.
  *
  * - `event`: a pushed event, each exactly once and in cursor order (the actor drops duplicates).
@@ -36,6 +35,16 @@ export function subscribeRealtime(listener: (notice: RealtimeNotice) => void): (
   return () => listeners.delete(listener);
 }
 
+/** For the hooks in use-realtime.ts: status and user changes. */
+export function subscribeRealtimeStatus(listener: () => void): () => void {
+  statusListeners.add(listener);
+  return () => statusListeners.delete(listener);
+}
+
+export function realtimeUserId(): string | null {
+  return userId;
+}
+
 export function setRealtimeStatus(next: RealtimeStatus): void {
   if (next === status) return;
   status = next;
@@ -49,35 +58,8 @@ export function setRealtimeUserId(next: string | null): void {
   for (const listener of [...statusListeners]) listener();
 }
 
-export function useRealtimeUserId(): string | null {
-  return useSyncExternalStore(
-    (listener) => {
-      statusListeners.add(listener);
-      return () => statusListeners.delete(listener);
-    },
-    () => userId,
-  );
-}
-
 export function realtimeStatus(): RealtimeStatus {
   return status;
-}
-
-export function useRealtimeStatus(): RealtimeStatus {
-  return useSyncExternalStore(
-    (listener) => {
-      statusListeners.add(listener);
-      return () => statusListeners.delete(listener);
-    },
-    () => status,
-  );
-}
-
-/** Calls `listener` for every notice while the component is mounted (the latest listener, without resubscribing). */
-export function useRealtime(listener: (notice: RealtimeNotice) => void): void {
-  const latest = useRef(listener);
-  latest.current = listener;
-  useEffect(() => subscribeRealtime((notice) => latest.current(notice)), []);
 }
 
 /** Ticket ids a notice is about (a ticket change or a chat message), for lists that show them. */

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type 
 import { useTranslation } from 'react-i18next';
 import type { ChatMessageData, ChatReadData, TicketChangedData } from '#machines/realtime-protocol.ts';
 import { css, cx } from '#styled-system/css';
-import { useRealtime, useRealtimeStatus } from '#src/app/realtime/realtime-events.ts';
+import { useRealtime, useRealtimeStatus } from '#src/app/realtime/use-realtime.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { Spinner } from '#src/components/ui/spinner.tsx';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useRealtime } from '#src/app/realtime/realtime-events.ts';
+import { useRealtime } from '#src/app/realtime/use-realtime.ts';
 import { chatApi } from './api/chat-api.ts';
 
 /** How long pushes are gathered before the counts are asked again (a burst of messages → one call). */

@@ -20,7 +20,7 @@ import { PriorityBadge, StatusBadge } from './components/ticket-badges.tsx';
 import { TicketActionDialog, TicketActionsBar } from './components/ticket-actions.tsx';
 import { TicketDocuments } from './components/ticket-documents.tsx';
 import { TicketHistory } from './components/ticket-history.tsx';
-import { useRealtime, useRealtimeUserId } from '#src/app/realtime/realtime-events.ts';
+import { useRealtime, useRealtimeUserId } from '#src/app/realtime/use-realtime.ts';
 import { ChatPanel } from '#src/features/chat/chat-panel.tsx';
 
 const section = css({ p: { base: '4', sm: '5' } });

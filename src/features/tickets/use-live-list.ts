@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useRealtime } from '#src/app/realtime/realtime-events.ts';
+import { useRealtime } from '#src/app/realtime/use-realtime.ts';
 
 /** Ticket changes arriving within this window reload a list once. */
 export const LIVE_RELOAD_MS = 300;
