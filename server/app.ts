@@ -15,6 +15,8 @@ import { identityPlugin, identityRoutes } from './modules/identity/identity-modu
 import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts';
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
+import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-directory.ts';
+import { usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -133,7 +135,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authenticationPlugin);
   await app.register(accessPlugin, { authenticator: app.authenticate });
   await app.register(rateLimitPlugin, { db, clock: app.clock });
-  await app.register(identityPlugin, { passwordVerifiers: options.passwordVerifiers });
+  const directory = config.ldap ? ldapDirectory(config.ldap) : undefined;
+  await app.register(identityPlugin, {
+    passwordVerifiers: { ...(directory ? { directory: directoryPasswordVerifier(directory) } : {}), ...options.passwordVerifiers },
+  });
 
   await app.register(
     async (api) => {
@@ -141,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(identityRoutes);
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
+      await api.register(usersModule, { identity: app.identity, directory });
     },
     { prefix: '/api' },
   );
