@@ -16,7 +16,7 @@ import type { PasswordVerifiers } from './modules/identity/password-verifiers.ts
 import { supportGroupRoutes } from './modules/support-groups/support-groups-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-directory.ts';
-import { usersModule } from './modules/users/users-module.ts';
+import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -93,7 +93,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
 
-  const jobHandlers: Record<string, JobHandler> = { 'mail.send': mailer.retryHandler };
+  const jobHandlers: Record<string, JobHandler> = {
+    'mail.send': mailer.retryHandler,
+    [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
+  };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
   const ticketDeps = { db, clock: app.clock, events };
@@ -146,7 +149,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(identityRoutes);
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
-      await api.register(usersModule, { identity: app.identity, directory });
+      await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );

@@ -36,7 +36,7 @@ describeEachDatabase('role × route matrix', (get) => {
     it(`should let a ${role} through exactly the routes its permissions grant`, async () => {
       const { app } = get();
       const user = await createSignedInUser(app, { roles: [role], userType: null });
-      const principal = { permissions: new Set<string>(defaultRolePermissions[role]) } as Principal;
+      const principal = { permissions: new Set<string>(defaultRolePermissions[role]) } as unknown as Principal;
       const wrong: string[] = [];
       for (const [method, url, access] of routeMatrix) {
         if (access === 'public') continue;

@@ -84,4 +84,10 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/userlanguage', 'authenticated'],
   ['POST', '/api/v1/userlanguage/search', 'authenticated'],
   ['DELETE', '/api/v1/userlanguage/:id', 'authenticated'],
+  // bulk upload and export (issue 6)
+  ['POST', '/api/users/downloadusertemplate', P.Users.Import],
+  ['POST', '/api/users/uploadusers', P.Users.Import],
+  ['POST', '/api/users/searchuploadedjobstatus', P.Users.Import],
+  ['POST', '/api/users/downloaderrorfile', P.Users.Import],
+  ['POST', '/api/users/downloaduserlist', P.Users.Export],
 ];
