@@ -70,8 +70,8 @@ export const UserPage = PagedResult(UserDetail, 'One page of users; totalCount c
 
 export const CreateUserBody = Type.Object(
   {
-    firstName: Name('First name'),
-    lastName: Name('Last name'),
+    firstName: Type.Optional(Name('First name (required for local users)')),
+    lastName: Type.Optional(Name('Last name (required for local users)')),
     email: Type.Optional(Email),
     userName: UserNameText,
     password: Type.Optional(NewPassword),

@@ -104,8 +104,8 @@ export async function createUser(deps: UsersDeps, meta: RequestMeta, p: Principa
   const loginType = body.loginType ?? 'local';
   const errors: Record<string, string[]> = {};
   let email = body.email?.trim();
-  let firstName = body.firstName.trim();
-  let lastName = body.lastName.trim();
+  let firstName = body.firstName?.trim() ?? '';
+  let lastName = body.lastName?.trim() ?? '';
   const userName = body.userName.trim();
 
   if (loginType === 'directory') {
@@ -120,6 +120,8 @@ export async function createUser(deps: UsersDeps, meta: RequestMeta, p: Principa
     if (!email) throw ValidationFailure.field('email', usersMessages.directoryNoEmail);
   } else {
     if (!email) errors.email = [usersMessages.emailRequired];
+    if (!firstName) errors.firstName = ['The firstName field is required.'];
+    if (!lastName) errors.lastName = ['The lastName field is required.'];
     if (!body.isSendInvitation) {
       if (!body.password) errors.password = [usersMessages.passwordOrInvitation];
       else {
