@@ -5,11 +5,13 @@
 import { benchBundle } from './bundle-size.ts';
 import { benchStartup } from './startup.ts';
 import { benchTicketSearch } from './tickets-search.ts';
+import { benchUsers } from './users.ts';
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
   tickets: () => benchTicketSearch(),
+  users: () => benchUsers(),
 };
 
 const wanted = process.argv.slice(2);

@@ -7,8 +7,9 @@ import { enqueueJob, type Job } from '#server/lib/jobs.ts';
 import { orderByClause, pageWindow, paged } from '#server/lib/paging.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
 import type { Principal } from '#server/plugins/access.ts';
-import { sendAccountLink, validateEmail } from '#server/modules/identity/account-service.ts';
-import { findAccountsByIds } from '#server/modules/identity/accounts-repository.ts';
+import { accountLinkMail, accountTokenLifetimes, validateEmail } from '#server/modules/identity/account-service.ts';
+import { identityLimits } from '#server/modules/identity/identity-limits.ts';
+import { randomToken, tokenHash } from '#server/modules/identity/token-crypto.ts';
 import type { IdentityContext, RequestMeta } from '#server/modules/identity/identity-context.ts';
 import { passwordMessages, passwordProblems } from '#server/modules/identity/password-policy.ts';
 import { exportUsers, insertUsers, takenIdentifiers, tenantRoles, type NewUser, type UserFilters } from './users-repository.ts';
@@ -284,8 +285,24 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
       });
     }
     const failed = batch.filter((r) => r.error);
+    const links = newUsers.map((u) => ({ purpose: u.passwordHash ? ('confirmEmail' as const) : ('invitation' as const), token: randomToken(identityLimits.accountToken.bytes) }));
     const ids = await db.transaction(async (tx) => {
       const created = await insertUsers(tx, newUsers);
+      if (created.length) {
+        // The users' invitation / confirmation tokens commit with them, in one statement per batch.
+        await tx.query(
+          `insert into account_tokens (token_hash, user_id, purpose, created_at, expires_at)
+           select t.h, t.u, t.p, $4, $4::timestamptz + make_interval(secs => t.s)
+           from unnest($1::text[], $2::uuid[], $3::text[], $5::int[]) as t(h, u, p, s)`,
+          [
+            links.map((l) => tokenHash(l.token)),
+            created,
+            links.map((l) => l.purpose),
+            now,
+            links.map((l) => accountTokenLifetimes[l.purpose]),
+          ],
+        );
+      }
       if (failed.length) {
         await tx.query(
           `insert into user_upload_errors (upload_id, row_number, cells, reason)
@@ -299,10 +316,11 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
       );
       return created;
     });
-    const accounts = await findAccountsByIds(db, upload.tenantId, ids, { instituteId: null, resellerId: null });
-    for (const account of accounts) {
-      await sendAccountLink(deps.identity, meta, account, account.passwordHash ? 'confirmEmail' : 'invitation', upload.redirectUrl ?? undefined);
-    }
+    ids.forEach((id, i) => {
+      const user = newUsers[i];
+      const account = { id, tenantId: upload.tenantId, email: user.email, firstName: user.firstName, preferredLanguage: null };
+      deps.identity.mail.dispatch(accountLinkMail(deps.identity, meta, account, links[i].purpose, links[i].token, upload.redirectUrl ?? undefined));
+    });
     log.debug({ uploadId: upload.id, processed: start + batch.length }, 'bulk upload batch committed');
   }
   const { rows: counts } = await db.query<{ created: number; failed: number; total: number }>(

@@ -104,11 +104,32 @@ export async function searchUsers(
   const window = pageWindow(request);
   const { sql, params } = userWhere(scope, request);
   const order = orderByClause(request.orderBy, orderColumns, 'u.created_at desc', 'u.id desc');
-  const [page, count] = await Promise.all([
+  const [page, total] = await Promise.all([
     db.query<UserRow>(`select ${userColumns} from users u where ${sql} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
-    db.query<{ n: number }>(`select count(*)::int as n from users u where ${sql}`, params),
+    countUsers(db, scope, request),
   ]);
-  return { rows: page.rows, total: count.rows[0].n, window };
+  return { rows: page.rows, total, window };
+}
+
+
+/**
+ * How many users match. With only scope, status and e-mail filters the exact figure comes from
+ * the trigger-kept `user_counts` (a handful of rows instead of every user); a keyword, a role
+ * or a login type counts the matching rows (the keyword through the trigram index).
+ */
+export async function countUsers(db: Queryable, scope: UserScope, filters: UserFilters): Promise<number> {
+  if (!searchKeyword(filters) && !filters.roleId && !filters.loginType) {
+    const { rows } = await db.query<{ n: number }>(
+      `select coalesce(sum(n), 0)::int as n from user_counts
+       where tenant_id = $1 and ($2::uuid is null or institute_key = $2) and ($3::uuid is null or reseller_key = $3)
+         and ($4::boolean is null or is_active = $4) and ($5::boolean is null or email_confirmed = $5)`,
+      [scope.tenantId, scope.instituteId, scope.resellerId, filters.isActive ?? null, filters.emailConfirmed ?? null],
+    );
+    return rows[0].n;
+  }
+  const { sql, params } = userWhere(scope, filters);
+  const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from users u where ${sql}`, params);
+  return rows[0].n;
 }
 
 /** Rows of the export, in pages of `batch` (keyset on created_at, id) so memory stays flat. */

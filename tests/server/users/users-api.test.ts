@@ -261,4 +261,29 @@ describeEachDatabase('users API', (get) => {
     const assign = await app.inject({ method: 'POST', url: `/api/users/${acmeAdmin.id}/roles`, headers, payload: { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] } });
     expect(assign.statusCode).toBe(403);
   });
+
+  it('should count exactly from the kept counters after inserts, status and e-mail changes, scope changes and deletes', async () => {
+    const { app, db } = get();
+    const a = await createUser(db, { instituteId: INSTITUTE_A });
+    const b = await createUser(db, { emailConfirmed: false });
+    const c = await createUser(db);
+    await callAs(app, admin, 'POST', `/api/users/${a.id}/toggle-status`, { activateUser: false });
+    await callAs(app, admin, 'POST', `/api/users/${b.id}/toggle-email-status`, { activateEmail: true });
+    await db.query(`update users set institute_id = $2 where id = $1`, [c.id, INSTITUTE_A]);
+    await db.query(`update users set token_version = token_version + 1, updated_at = now() where id = $1`, [c.id]);
+    const gone = await createUser(db, { isActive: false });
+    await db.query(`delete from users where id = $1`, [gone.id]);
+    const scoped = await createSignedInUser(app, { roles: ['Admin'], instituteId: INSTITUTE_A });
+    for (const filters of [{}, { isActive: true }, { isActive: false }, { emailConfirmed: false }, { isActive: false, emailConfirmed: true }]) {
+      for (const [caller, institute] of [[admin, null], [scoped, INSTITUTE_A]] as const) {
+        const api = (await callAs(app, caller, 'POST', '/api/users/search', filters)).json().totalCount;
+        const { rows } = await db.query<{ n: number }>(
+          `select count(*)::int as n from users where tenant_id = 'root' and ($1::uuid is null or institute_id = $1)
+             and ($2::boolean is null or is_active = $2) and ($3::boolean is null or email_confirmed = $3)`,
+          [institute, filters.isActive ?? null, filters.emailConfirmed ?? null],
+        );
+        expect({ filters, institute, count: api }).toEqual({ filters, institute, count: rows[0].n });
+      }
+    }
+  });
 });

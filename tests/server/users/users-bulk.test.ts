@@ -79,8 +79,14 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(linkIn(invitation[0]).pathname).toBe('/first-login');
     expect(linkIn(invitation[0]).searchParams.get('redirectUrl')).toBe('/welcome');
     expect(linkIn((await mailsTo(app, e('2')))[0]).pathname).toBe('/confirm-email');
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/api/users/reset-password',
+      payload: { email: e('1'), password: GOOD_PASSWORD, token: linkIn(invitation[0]).searchParams.get('token'), isFirstTimeLogin: true },
+    });
+    expect(accepted.statusCode).toBe(200);
     const created = (await callAs(app, admin, 'POST', '/api/users/search', { keyword: `good1-${tag}` })).json().data[0];
-    expect(created).toMatchObject({ firstName: 'Good', phoneNumber: '+91 90000 00001', dateOfBirth: '1995-03-04', roles: [{ roleName: 'SupportAgent' }], isFirstTimeLogin: true });
+    expect(created).toMatchObject({ firstName: 'Good', phoneNumber: '+91 90000 00001', dateOfBirth: '1995-03-04', roles: [{ roleName: 'SupportAgent' }], isFirstTimeLogin: false, emailConfirmed: true });
 
     const errors = await callAs(app, admin, 'POST', '/api/users/downloaderrorfile', { jobId });
     expect(errors.statusCode).toBe(200);
