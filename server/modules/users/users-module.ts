@@ -16,12 +16,22 @@ export async function usersModule(api: FastifyInstance, deps: UsersDeps & BulkDe
 }
 
 /**
- * The bulk-upload job handler. The worker starts before the modules are registered, so the
- * handler waits for the app to be ready before it reaches the identity services.
+ * The bulk-upload job handler of an app being built. The worker starts before the modules are
+ * registered (and a job queued before a restart may be claimed at once), so the handler waits
+ * for the app's onReady before it reaches the identity services.
  */
 export function bulkUploadJobHandler(app: FastifyInstance, log: FastifyBaseLogger): JobHandler {
-  return async (job) => {
-    await app.ready();
-    await runBulkUpload({ identity: app.identity, pokeJobs: () => app.jobs.poke() }, job, log);
+  let markReady!: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  app.addHook('onReady', async () => markReady());
+  const run = (deps: BulkDeps): JobHandler => (job) => runBulkUpload(deps, job, log);
+  return async (job, db) => {
+    await ready;
+    await run({ identity: app.identity, pokeJobs: () => app.jobs.poke() })(job, db);
   };
+}
+
+/** The handler for an app that is already ready (tests drive the worker themselves). */
+export function readyBulkUploadJobHandler(deps: BulkDeps, log: FastifyBaseLogger): JobHandler {
+  return (job) => runBulkUpload(deps, job, log);
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { vi, expect } from 'vitest';
 import { startJobWorker } from '#server/lib/jobs.ts';
-import { BULK_UPLOAD_JOB, bulkUploadJobHandler } from '#server/modules/users/users-module.ts';
+import { BULK_UPLOAD_JOB, readyBulkUploadJobHandler } from '#server/modules/users/users-module.ts';
 
 export const templateHeader = ['firstName', 'lastName', 'email', 'userName', 'phoneNumber', 'dateOfBirth', 'roleName', 'newPassword', 'confirmNewPassword'];
 
@@ -85,7 +85,7 @@ export function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
 /** Runs the real job worker until the upload has finished or failed. */
 export async function runUploadJobs(app: FastifyInstance, uploadId: string, timeout = 60_000) {
   const log = pino({ level: 'silent' });
-  const worker = startJobWorker(app.db, { [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, log) }, { log, pollMs: 20 });
+  const worker = startJobWorker(app.db, { [BULK_UPLOAD_JOB]: readyBulkUploadJobHandler({ identity: app.identity, pokeJobs: () => undefined }, log) }, { log, pollMs: 20 });
   try {
     await vi.waitFor(
       async () => {

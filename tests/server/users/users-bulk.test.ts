@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it, vi } from 'vitest';
+import { buildApp } from '#server/app.ts';
 import { allPermissions } from '#machines/permissions.ts';
 import type { Job } from '#server/lib/jobs.ts';
 import { runBulkUpload } from '#server/modules/users/users-bulk.ts';
@@ -199,4 +200,29 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(rowsOf((await readWorkbook(active.rawPayload)).worksheets[0])).toHaveLength(3);
     expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', ''].map(escapeCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx", 'plain', '']);
   });
+
+  it('should finish a job queued before a restart exactly once when two server instances run workers', async () => {
+    const { app, db, config } = get();
+    const tag = randomBytes(3).toString('hex');
+    const rows = Array.from({ length: 30 }, (_, i) => [`Twin${i}`, 'Worker', `twin-${tag}-${i}@example.test`, `twin-${tag}-${i}`]);
+    const res = await upload(admin, 'restart.xlsx', await workbook(templateHeader, rows));
+    const { jobId } = res.json();
+    expect(await status(admin, jobId)).toMatchObject({ state: 'queued' });
+    // The test app runs no worker: the job waits, as if its server had stopped. Two new instances start.
+    const instances = await Promise.all([1, 2].map(() => buildApp({ config, db, logger: false, runJobs: true })));
+    await Promise.all(instances.map((i) => i.ready()));
+    try {
+      await vi.waitFor(async () => expect((await status(admin, jobId)).state).toBe('finished'), { timeout: 60_000, interval: 100 });
+    } finally {
+      await Promise.all(instances.map((i) => i.close()));
+    }
+    expect(await status(admin, jobId)).toMatchObject({ createdCount: 30, failedCount: 0, totalRows: 30 });
+    const { rows: jobs } = await db.query<{ attempts: number; state: string }>(
+      `select j.attempts, j.state from jobs j join user_uploads u on u.job_id = j.id where u.id = $1`,
+      [jobId],
+    );
+    expect(jobs).toEqual([{ attempts: 1, state: 'done' }]);
+    const { rows: created } = await db.query<{ n: number }>(`select count(*)::int as n from users where email like $1`, [`twin-${tag}-%`]);
+    expect(created[0].n).toBe(30);
+  }, 90_000);
 });
