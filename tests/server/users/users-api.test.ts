@@ -286,4 +286,24 @@ describeEachDatabase('users API', (get) => {
       }
     }
   });
+
+  it('should document every users route in the OpenAPI document with a summary', async () => {
+    const { app } = get();
+    const res = await app.inject({ method: 'GET', url: '/api/docs/json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    const routes: Array<[string, string]> = [
+      ['post', '/api/users/search'], ['post', '/api/users'], ['get', '/api/users/{id}'], ['put', '/api/users/edituser'],
+      ['get', '/api/users/{id}/roles'], ['post', '/api/users/{id}/roles'], ['get', '/api/users/{id}/activeroles'],
+      ['post', '/api/users/{id}/toggle-status'], ['post', '/api/users/{id}/toggle-email-status'], ['post', '/api/roles/search'],
+      ['post', '/api/users/userlistbyuserids'], ['get', '/api/users/getusersfromad'], ['post', '/api/users/searchusersfromad'],
+      ['post', '/api/v1/userloginhistory/search'], ['post', '/api/v1/userloginhistory'], ['post', '/api/v1/userloginhistory/searchbyuserid'],
+      ['post', '/api/v1/userlanguage'], ['post', '/api/v1/userlanguage/search'], ['delete', '/api/v1/userlanguage/{id}'],
+      ['post', '/api/users/downloadusertemplate'], ['post', '/api/users/uploadusers'], ['post', '/api/users/searchuploadedjobstatus'],
+      ['post', '/api/users/downloaderrorfile'], ['post', '/api/users/downloaduserlist'],
+    ];
+    for (const [method, path] of routes) expect(doc.paths[path]?.[method]?.summary, `${method} ${path}`).toEqual(expect.any(String));
+    const page = doc.paths['/api/users/search'].post.responses['200'].content['application/json'].schema;
+    expect(Object.keys(page.properties)).toEqual(['data', 'currentPage', 'totalPages', 'totalCount', 'pageSize', 'hasPreviousPage', 'hasNextPage']);
+  });
 });
