@@ -198,6 +198,10 @@ export async function editUser(deps: UsersDeps, meta: RequestMeta, p: Principal,
   const userName = body.userName?.trim();
   const emailChanged = email !== undefined && email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged && user.loginType === 'directory') errors.email = ['The e-mail of a directory user comes from the directory.'];
+  // The user name is how the directory entry is found at sign-in.
+  if (userName && user.loginType === 'directory' && userName.toLowerCase() !== user.userName.toLowerCase()) {
+    errors.userName = ['The user name of a directory user is the directory user name and cannot change.'];
+  }
   const taken = await repo.takenIdentifiers(db, p.tenantId, emailChanged ? [email] : [], userName ? [userName] : [], user.id);
   if (taken.emails.size) errors.email = [usersMessages.emailTaken];
   if (taken.userNames.size) errors.userName = [usersMessages.userNameTaken];

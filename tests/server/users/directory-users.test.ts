@@ -92,6 +92,8 @@ for (const kind of testDatabaseKinds) {
       expect(verified.statusCode).toBe(200);
       const someoneElse = await call(app, 'POST', '/api/tokens', { email: 'radha.iyer@corp.example', password: 'kiran directory pass 1' });
       expect(someoneElse.statusCode).toBe(401);
+      const rename = await callAs(app, admin, 'PUT', '/api/users/edituser', { id: created.json().id, userName: 'kiran' });
+      expect(rename.json().errors).toEqual({ userName: ['The user name of a directory user is the directory user name and cannot change.'] });
     });
 
     it('should refuse importing an unknown entry, one without e-mail, a password, and callers without the import permission', async () => {
