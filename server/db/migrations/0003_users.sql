@@ -112,3 +112,7 @@ create trigger user_counts_delete after delete on users referencing old table as
   for each statement execute function user_counts_apply();
 create trigger user_counts_update after update on users referencing old table as old_rows new table as new_rows
   for each statement execute function user_counts_apply();
+
+-- The administration table sorts by name: these keep "order by lastName / firstName" an index walk.
+create index users_tenant_last_name_idx on users (tenant_id, lower(last_name), id desc);
+create index users_tenant_first_name_idx on users (tenant_id, lower(first_name), id desc);
