@@ -88,7 +88,7 @@ export async function readFirstSheet(buffer: Buffer, maxRows = MAX_UPLOAD_ROWS):
     worksheets: 'emit',
     sharedStrings: 'cache',
     hyperlinks: 'ignore',
-    styles: 'ignore',
+    styles: 'cache',
     entries: 'ignore',
   });
   let header: string[] | undefined;
