@@ -115,6 +115,8 @@ export async function acceptUpload(deps: BulkDeps, p: Principal, file: { fileNam
 
 // ---- the job -------------------------------------------------------------------------------------
 
+class OvertakenError extends Error {}
+
 interface UploadRow {
   id: string;
   tenantId: string;
@@ -263,8 +265,10 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
     }
     const good = batch.filter((r) => !r.error);
     const now = clock.now();
+    // argon2 runs on libuv's thread pool: hash the batch's passwords side by side.
+    const hashes = await Promise.all(good.map((row) => (row.cells.newPassword ? hashPassword(row.cells.newPassword) : Promise.resolve(null))));
     const newUsers: NewUser[] = [];
-    for (const row of good) {
+    for (const [index, row] of good.entries()) {
       newUsers.push({
         tenantId: upload.tenantId,
         firstName: row.cells.firstName,
@@ -273,7 +277,7 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
         userName: row.cells.userName,
         phoneNumber: row.cells.phoneNumber || null,
         dateOfBirth: row.cells.dateOfBirth || null,
-        passwordHash: row.cells.newPassword ? await hashPassword(row.cells.newPassword) : null,
+        passwordHash: hashes[index],
         loginType: 'local',
         userType: null,
         resellerId: upload.resellerId,
@@ -287,6 +291,14 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
     const failed = batch.filter((r) => r.error);
     const links = newUsers.map((u) => ({ purpose: u.passwordHash ? ('confirmEmail' as const) : ('invitation' as const), token: randomToken(identityLimits.accountToken.bytes) }));
     const ids = await db.transaction(async (tx) => {
+      // Only the runner that holds the progress at `start` may commit this batch: a second runner
+      // (a lease that ran out while this one was still busy) stops instead of doubling work.
+      const claimed = await tx.query(`update user_uploads set rows_processed = $2 where id = $1 and rows_processed = $3`, [
+        upload.id,
+        start + batch.length,
+        start,
+      ]);
+      if (claimed.rowCount !== 1) throw new OvertakenError();
       const created = await insertUsers(tx, newUsers);
       if (created.length) {
         // The users' invitation / confirmation tokens commit with them, in one statement per batch.
@@ -311,11 +323,20 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
         );
       }
       await tx.query(
-        `update user_uploads set rows_processed = $2, created_count = created_count + $3, failed_count = failed_count + $4 where id = $1`,
-        [upload.id, start + batch.length, created.length, failed.length],
+        `update user_uploads set created_count = created_count + $2, failed_count = failed_count + $3 where id = $1`,
+        [upload.id, created.length, failed.length],
       );
+      // Keep the job's lease while batches commit, so a long upload is not claimed a second time.
+      await tx.query(`update jobs set locked_until = now() + interval '5 minutes' where id = $1`, [job.id]);
       return created;
+    }).catch((error: unknown) => {
+      if (error instanceof OvertakenError) return undefined;
+      throw error;
     });
+    if (!ids) {
+      log.warn({ uploadId: upload.id }, 'another runner has taken over this upload; this one stops');
+      return;
+    }
     ids.forEach((id, i) => {
       const user = newUsers[i];
       const account = { id, tenantId: upload.tenantId, email: user.email, firstName: user.firstName, preferredLanguage: null };

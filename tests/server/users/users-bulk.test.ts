@@ -225,4 +225,17 @@ describeEachDatabase('bulk upload and export', (get) => {
     const { rows: created } = await db.query<{ n: number }>(`select count(*)::int as n from users where email like $1`, [`twin-${tag}-%`]);
     expect(created[0].n).toBe(30);
   }, 90_000);
+
+  it('should let only one of two runners that hold the same upload commit its batches', async () => {
+    const { app, db } = get();
+    const tag = randomBytes(3).toString('hex');
+    const res = await upload(admin, 'race.xlsx', await workbook(templateHeader, [1, 2, 3].map((n) => [`Race${n}`, 'Runner', `race-${tag}-${n}@example.test`, `race-${tag}-${n}`])));
+    const { jobId } = res.json();
+    const { rows } = await db.query<{ id: string }>(`select job_id as id from user_uploads where id = $1`, [jobId]);
+    const job = { id: rows[0].id, tenant_id: 'root', kind: 'users.bulkUpload', payload: { uploadId: jobId }, attempts: 1, created_by: admin.id } satisfies Job;
+    const deps = { identity: app.identity, pokeJobs: () => undefined };
+    const log = pino({ level: 'silent' });
+    await Promise.all([runBulkUpload(deps, job, log), runBulkUpload(deps, job, log)]);
+    expect(await status(admin, jobId)).toMatchObject({ state: 'finished', totalRows: 3, createdCount: 3, failedCount: 0, processedRows: 3 });
+  });
 });
