@@ -56,6 +56,15 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/supportticket/downloaddocumentbyadmin', P.SupportTickets.Work],
   ['DELETE', '/api/v1/supportticket/deletedocument', P.SupportTickets.View],
   ['DELETE', '/api/v1/supportticketadmin/deletedocumentbyadmin', P.SupportTickets.Work],
+  // ticket chat and the real-time hub (the socket authenticates with its first frame)
+  ['POST', '/api/supportchat', P.SupportChat.Use],
+  ['POST', '/api/supportchat/chatdetails', P.SupportChat.Use],
+  ['POST', '/api/supportchat/markread', P.SupportChat.Use],
+  ['POST', '/api/supportchat/unreadcounts', P.SupportChat.Use],
+  ['GET', '/api/hubs/notifications', 'public'],
+  ['GET', '/api/hubs/notifications/missed', 'authenticated'],
+  // statechart audits
+  ['GET', '/api/machines/coverage', P.Machines.View],
   // support groups
   ['GET', '/api/v1/supportgroup', 'authenticated'],
   ['GET', '/api/v1/supportgroup/mine', P.SupportTickets.Work],
