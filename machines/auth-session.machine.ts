@@ -68,6 +68,7 @@ export type AuthSessionEvent =
   | { type: 'session.restore'; session: Partial<AuthSession> | null }
   | { type: 'token.refresh' }
   | { type: 'session.expired' }
+  | { type: 'token.replaced'; token: string }
   | { type: 'session.synced'; session: TokenPair & { user?: AuthUser | null } }
   | { type: 'session.ended' }
   | { type: 'session.reset' }
@@ -258,6 +259,16 @@ export const authSessionMachine = setup({
         expiredToken: null,
       };
     }),
+    /** A password change answers a new access token for this session; the refresh token stays (docs/decisions/0030). */
+    tokenReplaced: assign(({ context, event }) => {
+      const { token } = event as Extract<AuthSessionEvent, { type: 'token.replaced' }>;
+      const previous = context.user;
+      const fresh = userFromToken(token);
+      return {
+        token,
+        user: previous ? { ...fresh, userType: previous.userType, resellerId: previous.resellerId, instituteId: previous.instituteId } : fresh,
+      };
+    }),
     /** Another tab signed in or refreshed: the same tokens here, so two tabs never refresh one token twice. */
     sessionSynced: assign(({ context, event }) => {
       const { session } = event as Extract<AuthSessionEvent, { type: 'session.synced' }>;
@@ -400,6 +411,7 @@ export const authSessionMachine = setup({
         'session.synced': { actions: 'sessionSynced' },
         'session.ended': { target: 'signedOut', actions: ['logout', 'destroySession'] },
         'user.update': { actions: 'updateUser' },
+        'token.replaced': { actions: 'tokenReplaced' },
         logout: 'signingOut',
       },
     },

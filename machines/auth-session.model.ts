@@ -51,7 +51,7 @@ const error = (statusCode: number, reason: string, extra: Record<string, unknown
 });
 
 /** Every event the model tries, with the answers the fake API may give. */
-export const authSessionModelEvents: Array<AuthSessionEvent | EventObject> = [
+export const authSessionModelEvents: Array<AuthSessionEvent | (EventObject & Record<string, unknown>)> = [
   // The saved session: none, a live one, one whose access token expired (a refresh token only).
   { type: 'session.restore', session: null },
   { type: 'session.restore', session: { isLoggedIn: true, authenticated: true, ...modelTokens.first, user: null } },
@@ -65,6 +65,7 @@ export const authSessionModelEvents: Array<AuthSessionEvent | EventObject> = [
   { type: 'otp.resend' },
   { type: 'token.refresh' },
   { type: 'session.expired' },
+  { type: 'token.replaced', token: fakeJwt(accessClaims({ jti: 'c', isFirstTimeLogin: false })) },
   { type: 'session.synced', session: modelTokens.second },
   { type: 'session.ended' },
   { type: 'session.reset' },

@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
+import { RequireSession } from './auth/require-session.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
 import { DashboardLayout, PageLoader } from './shell/dashboard-layout.tsx';
 
@@ -10,6 +11,13 @@ const MyTicketsPage = lazyChunk(() => import('#src/features/tickets/my-tickets-p
 const TicketPage = lazyChunk(() => import('#src/features/tickets/ticket-page.tsx'));
 const SupportDeskPage = lazyChunk(() => import('#src/features/tickets/support-desk-page.tsx'));
 const SupportGroupsPage = lazyChunk(() => import('#src/features/tickets/support-groups-page.tsx'));
+const SignInPage = lazyChunk(() => import('#src/features/auth/sign-in-page.tsx'));
+const ForgotPasswordPage = lazyChunk(() => import('#src/features/auth/forgot-password-page.tsx'));
+const ResetPasswordPage = lazyChunk(() => import('#src/features/auth/reset-password-page.tsx'));
+const FirstLoginPage = lazyChunk(() => import('#src/features/auth/first-login-page.tsx'));
+const ConfirmEmailPage = lazyChunk(() => import('#src/features/auth/confirm-email-page.tsx'));
+const RegisterPage = lazyChunk(() => import('#src/features/auth/register-page.tsx'));
+const ChangePasswordPage = lazyChunk(() => import('#src/features/auth/change-password-page.tsx'));
 
 /** The main application: the lazily loaded chunk rendered inside the router (spec §2). */
 export default function App() {
@@ -18,7 +26,14 @@ export default function App() {
       <ScrollToTop />
       <Suspense fallback={<PageLoader />}>
         <Switch>
+          <Route path="/login" component={SignInPage} />
+          <Route path="/forgot-password" component={ForgotPasswordPage} />
+          <Route path="/reset-password" component={ResetPasswordPage} />
+          <Route path="/first-login" component={FirstLoginPage} />
+          <Route path="/confirm-email" component={ConfirmEmailPage} />
+          <Route path="/register" component={RegisterPage} />
           <Route>
+            <RequireSession>
             <DashboardLayout>
               <Switch>
                 <Route path="/" component={DashboardPage} />
@@ -26,9 +41,11 @@ export default function App() {
                 <Route path="/tickets/:ticketId" component={TicketPage} />
                 <Route path="/support" component={SupportDeskPage} />
                 <Route path="/support/groups" component={SupportGroupsPage} />
+                <Route path="/change-password" component={ChangePasswordPage} />
                 <Route component={NotFoundPage} />
               </Switch>
             </DashboardLayout>
+            </RequireSession>
           </Route>
         </Switch>
       </Suspense>
