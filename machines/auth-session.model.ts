@@ -65,7 +65,7 @@ export const authSessionModelEvents: Array<AuthSessionEvent | (EventObject & Rec
   { type: 'otp.resend' },
   { type: 'token.refresh' },
   { type: 'session.expired' },
-  { type: 'token.replaced', token: fakeJwt(accessClaims({ jti: 'c', isFirstTimeLogin: false })) },
+  { type: 'token.replaced', token: modelTokens.second.token },
   { type: 'session.synced', session: modelTokens.second },
   { type: 'session.ended' },
   { type: 'session.reset' },
@@ -92,7 +92,7 @@ export const authSessionModelEvents: Array<AuthSessionEvent | (EventObject & Rec
  * Keeps the graph finite and small: events that change nothing but data (real-time data, error
  * text, redirect URL, user update) are tried once in a signed-out and once in a signed-in state.
  */
-const dataEvents = new Set(['signalr.data', 'error.set', 'redirect.remember', 'user.update', 'session.reset']);
+const dataEvents = new Set(['signalr.data', 'error.set', 'redirect.remember', 'user.update', 'session.reset', 'token.replaced']);
 
 /**
  * What makes two snapshots one node: the state and the session fields. The sign-in flow's

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
-import { RequireSession } from './auth/require-session.tsx';
+import { protectedRoute } from './auth/require-session.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
 import { DashboardLayout, PageLoader } from './shell/dashboard-layout.tsx';
 
@@ -33,19 +33,17 @@ export default function App() {
           <Route path="/confirm-email" component={ConfirmEmailPage} />
           <Route path="/register" component={RegisterPage} />
           <Route>
-            <RequireSession>
             <DashboardLayout>
               <Switch>
                 <Route path="/" component={DashboardPage} />
-                <Route path="/tickets" component={MyTicketsPage} />
-                <Route path="/tickets/:ticketId" component={TicketPage} />
-                <Route path="/support" component={SupportDeskPage} />
-                <Route path="/support/groups" component={SupportGroupsPage} />
-                <Route path="/change-password" component={ChangePasswordPage} />
+                <Route path="/tickets" component={protectedRoute(MyTicketsPage)} />
+                <Route path="/tickets/:ticketId" component={protectedRoute(TicketPage)} />
+                <Route path="/support" component={protectedRoute(SupportDeskPage)} />
+                <Route path="/support/groups" component={protectedRoute(SupportGroupsPage)} />
+                <Route path="/change-password" component={protectedRoute(ChangePasswordPage)} />
                 <Route component={NotFoundPage} />
               </Switch>
             </DashboardLayout>
-            </RequireSession>
           </Route>
         </Switch>
       </Suspense>

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { afterFirstContent } from '../content-rendered.tsx';
 import { loadAuthSession, rememberRedirect } from './auth-session-loader.ts';
@@ -28,4 +28,22 @@ export function RequireSession({ children }: { children: ReactNode }) {
 
   if (!signedIn) return <Redirect to="/login" replace />;
   return children;
+}
+
+const protectedCache = new WeakMap<object, ComponentType<never>>();
+
+/** A route component that needs a session (docs/decisions/0062); the same wrapper per component, so routes keep their state. */
+export function protectedRoute<P extends object>(Component: ComponentType<P>): ComponentType<P> {
+  let wrapped = protectedCache.get(Component) as ComponentType<P> | undefined;
+  if (!wrapped) {
+    wrapped = function Protected(props: P) {
+      return (
+        <RequireSession>
+          <Component {...props} />
+        </RequireSession>
+      );
+    };
+    protectedCache.set(Component, wrapped as ComponentType<never>);
+  }
+  return wrapped;
 }

@@ -70,7 +70,14 @@ export function UserMenu() {
     };
   }, [open]);
 
-  if (!user || !ready) return null;
+  if (!ready) return null;
+  if (!user) {
+    return (
+      <Link href="/login" className={trigger} data-testid="sign-in-link">
+        {t('menu.signIn')}
+      </Link>
+    );
+  }
   const name = [user.name, user.surname].filter((part) => typeof part === 'string' && part).join(' ') || String(user.emailaddress ?? '');
   return (
     <div ref={box} className={css({ position: 'relative' })}>
