@@ -49,12 +49,16 @@ export function startAuthSession(deps: AuthSessionDeps) {
     },
   });
   const actor = createActor(machine, { systemId: 'authSession' });
+  // Read before the actor runs: its first snapshot (still restoring, empty) is written to the store.
+  const saved = deps.store.getSnapshot().context;
 
   // One writer of the persisted slice from now on: the actor.
   let written: AuthSession | null = null;
   let previous: SnapshotFrom<AuthSessionMachine> | null = null;
   let remoteChange = false;
   actor.subscribe((snapshot) => {
+    // Nothing to write before the saved session is taken over.
+    if (snapshot.matches('restoring')) return;
     const session = sessionOf(snapshot.context);
     if (!written || JSON.stringify(written) !== JSON.stringify(session)) {
       written = session;
@@ -88,7 +92,6 @@ export function startAuthSession(deps: AuthSessionDeps) {
   });
 
   // Restoring is not news for the other tabs: they restored the same saved session.
-  const saved = deps.store.getSnapshot().context;
   fromOtherTab(() => {
     actor.send({ type: 'session.restore', session: saved });
     const sessionEnd = saved.refreshTokenExpiryTime ? Date.parse(saved.refreshTokenExpiryTime) : NaN;

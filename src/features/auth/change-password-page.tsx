@@ -52,7 +52,7 @@ export default function ChangePasswordPage() {
     <>
       <PageHeader title={t('change.title')} description={t('change.description')} />
       <div className={`${card} ${css({ p: '5', maxWidth: '32rem' })}`}>
-        <form className={formStyle} onSubmit={submit} noValidate aria-label={t('change.title')}>
+        <form className={formStyle} onSubmit={submit} noValidate>
           {state.status === 'done' ? <FormSuccess>{t('change.done')}</FormSuccess> : null}
           <FormAlert>
             {state.status === 'failed' && !serverErrors

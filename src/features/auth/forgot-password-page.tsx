@@ -44,7 +44,7 @@ export default function ForgotPasswordPage() {
       {state.status === 'sent' ? (
         <FormSuccess>{t('forgot.sent', { email: email.trim() })}</FormSuccess>
       ) : (
-        <form className={formStyle} onSubmit={submit} noValidate aria-label={t('forgot.title')}>
+        <form className={formStyle} onSubmit={submit} noValidate>
           <FormAlert>{state.status === 'failed' ? t(`reason.${state.reason}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
           <TextField label={t('field.email')} type="email" name="email" autoComplete="email" required value={email} error={emailError} onChange={(e) => setEmail(e.target.value)} />
           <Button type="submit" loading={state.status === 'sending'} className={css({ width: '100%' })}>

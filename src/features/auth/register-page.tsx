@@ -77,7 +77,7 @@ export default function RegisterPage() {
       {state.status === 'done' ? (
         <FormSuccess>{t('register.done', { email: fields.email.trim() })}</FormSuccess>
       ) : (
-        <form className={formStyle} onSubmit={submit} noValidate aria-label={t('register.title')}>
+        <form className={formStyle} onSubmit={submit} noValidate>
           <FormAlert>{state.status === 'failed' && !serverErrors ? t(`reason.${state.reason}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
           <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', xsm: '1fr 1fr' }, gap: '4' })}>
             <TextField label={t('field.firstName')} autoComplete="given-name" required {...field('firstName')} />

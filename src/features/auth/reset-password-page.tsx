@@ -67,7 +67,7 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
           </Link>
         </>
       ) : (
-        <form className={formStyle} onSubmit={submit} noValidate aria-label={t(`${prefix}.title`)}>
+        <form className={formStyle} onSubmit={submit} noValidate>
           <FormAlert>
             {state.status === 'failed' && !serverErrors ? t(`reason.${state.reason}`, { defaultValue: t('reason.linkFailed') }) : null}
           </FormAlert>

@@ -70,7 +70,7 @@ export default function SignInPage() {
         </>
       }
     >
-      <form className={formStyle} onSubmit={submit} noValidate aria-label={t('signIn.title')}>
+      <form className={formStyle} onSubmit={submit} noValidate>
         <FormAlert>{failure ? t(`reason.${failure}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
         <TextField
           label={t('field.email')}

@@ -58,7 +58,7 @@ export function CodeStep({ snapshot }: { snapshot: Snapshot }) {
 
   return (
     <AuthLayout title={t('code.title')} description={t('code.description', { email: snapshot.context.email ?? '' })}>
-      <form className={formStyle} onSubmit={submit} noValidate aria-label={t('code.title')}>
+      <form className={formStyle} onSubmit={submit} noValidate>
         <FormAlert>{failureText}</FormAlert>
         {resent && !failure && coolingDown ? <FormSuccess>{t('code.resent')}</FormSuccess> : null}
         <TextField
