@@ -1,5 +1,5 @@
 import { jwtDecode } from 'jwt-decode';
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, not, setup, stateIn } from 'xstate';
 
 /**
  * The signed-in user, built from the access token's claims (spec §3 "Auth session"): claim
@@ -386,7 +386,8 @@ export const authSessionMachine = setup({
           initial: 'coolingDown',
           states: {
             coolingDown: { after: { resendCooldown: 'ready' } },
-            ready: { on: { 'otp.resend': 'sending' } },
+            // Not while a code is being checked: the new code would replace the one under test.
+            ready: { on: { 'otp.resend': { guard: not(stateIn('#auth-session.awaitingCode.code.verifying')), target: 'sending' } } },
             sending: {
               invoke: {
                 src: 'resendCode',

@@ -19,6 +19,8 @@ export interface AuthSessionDeps {
   destroy: () => void;
   setPermissions: (permissions: string[]) => void;
   now?: () => number;
+  /** Tests: other lengths for the machine's named delays (the resend cooldown). */
+  delays?: { resendCooldown?: number };
 }
 
 /**
@@ -36,6 +38,7 @@ export function startAuthSession(deps: AuthSessionDeps) {
       refreshTokens: fromPromise(({ input }) => deps.api.refreshTokens(input)),
       invalidateSession: fromPromise(({ input }) => deps.api.invalidateSession(input)),
     },
+    ...(deps.delays?.resendCooldown !== undefined ? { delays: { resendCooldown: deps.delays.resendCooldown } } : {}),
     actions: {
       destroySession: () => deps.destroy(),
       loadPermissions: ({ context }) => {
