@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { createActor, fromPromise, type Actor, type SnapshotFrom } from 'xstate';
-import { authSessionMachine, sessionOf, tokenExpiry, type AuthSession, type AuthSessionMachine } from '#machines/auth-session.machine.ts';
+import { authSessionMachine, sessionOf, tokenExpiry, type AuthSessionMachine } from '#machines/auth-session.machine.ts';
 import { appConfig } from '#src/lib/config.ts';
 import { userPermissionsStore } from '../stores/slices.ts';
 import { resetClientState } from '../stores/persisted-state.ts';
@@ -56,17 +56,14 @@ export function startAuthSession(deps: AuthSessionDeps) {
   const saved = deps.store.getSnapshot().context;
 
   // One writer of the persisted slice from now on: the actor.
-  let written: AuthSession | null = null;
   let previous: SnapshotFrom<AuthSessionMachine> | null = null;
   let remoteChange = false;
   actor.subscribe((snapshot) => {
     // Nothing to write before the saved session is taken over.
     if (snapshot.matches('restoring')) return;
     const session = sessionOf(snapshot.context);
-    if (!written || JSON.stringify(written) !== JSON.stringify(session)) {
-      written = session;
-      deps.store.trigger.set({ session });
-    }
+    // Only real changes: an unchanged session must not rewrite the saved state.
+    if (JSON.stringify(deps.store.getSnapshot().context) !== JSON.stringify(session)) deps.store.trigger.set({ session });
     // Tell the other tabs about tokens obtained here and about a session ended here.
     if (previous && !remoteChange) {
       const before = previous.context;
