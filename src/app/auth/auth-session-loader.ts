@@ -38,12 +38,12 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-/** The actor's snapshot for views, or null until the actor's code has loaded (it starts loading here). */
+/**
+ * The actor's snapshot for views, or null until the actor's code has loaded. Reading it does not
+ * load the code (that would put XState in the first render); a submit or the first content does.
+ */
 export function useAuthSnapshot(): AuthSnapshot | null {
-  return useSyncExternalStore(subscribe, () => {
-    if (!runtime) void loadAuthSession();
-    return runtime ? runtime.authSession.getSnapshot() : null;
-  });
+  return useSyncExternalStore(subscribe, () => (runtime ? runtime.authSession.getSnapshot() : null));
 }
 
 /** Remembers where to go after sign-in (a protected route visited while signed out). */

@@ -9,7 +9,7 @@ import { visibleNavigation } from '../navigation.ts';
 import { layoutConfigStore } from '../stores/layout-config-store.ts';
 import { menuStore } from '../stores/menu-store.ts';
 import { AppHeader } from './header.tsx';
-import { UserMenu } from '../auth/user-menu.tsx';
+import { DeferredUserMenu } from '../auth/deferred-user-menu.tsx';
 import { userPermissionsStore } from '../stores/slices.ts';
 import { AppDrawer } from './drawer.tsx';
 import { Breadcrumbs } from './breadcrumbs.tsx';
@@ -58,7 +58,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </a>
       <AppDrawer groups={groups} large={large} miniDrawer={miniDrawer} />
       <div className={css({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' })}>
-        <AppHeader end={<UserMenu />} />
+        <AppHeader end={<DeferredUserMenu />} />
         <main
           id="main-content"
           tabIndex={-1}
