@@ -1,10 +1,12 @@
-import { Suspense } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { protectedRoute } from './auth/require-session.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
-import { DashboardLayout, PageLoader } from './shell/dashboard-layout.tsx';
+import { PageLoader } from './page-loader.tsx';
 
+// The shell loads with the first dashboard route, so the sign-in screens do not carry it (docs/decisions/0063).
+const DashboardLayout = lazyChunk<{ children: ReactNode }>(async () => ({ default: (await import('./shell/dashboard-layout.tsx')).DashboardLayout }));
 const DashboardPage = lazyChunk(() => import('#src/features/dashboard/dashboard-page.tsx'));
 const NotFoundPage = lazyChunk(() => import('./not-found-page.tsx'));
 const MyTicketsPage = lazyChunk(() => import('#src/features/tickets/my-tickets-page.tsx'));

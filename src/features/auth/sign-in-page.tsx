@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
 import { useSelector } from '@xstate/react';
@@ -9,7 +9,9 @@ import { loadAuthSession, useAuthSnapshot } from '#src/app/auth/auth-session-loa
 import { authUserStore, hasSession, safeRedirect } from '#src/app/auth/auth-user-store.ts';
 import { AuthLayout, FormAlert, formStyle, linkStyle } from './components/auth-layout.tsx';
 import { isEmail } from './components/password-rules.ts';
-import { CodeStep } from './components/code-step.tsx';
+
+// The code step comes with the actor, after a submit: not part of the first render of /login.
+const CodeStep = lazy(async () => ({ default: (await import('./components/code-step.tsx')).CodeStep }));
 
 /**
  * /login — spec §4 "Sign-in flow": credentials, then the e-mailed code (with resend). The form
@@ -35,7 +37,13 @@ export default function SignInPage() {
     navigate(target, { replace: true });
   }, [signedIn, redirectUrl, navigate]);
 
-  if (snapshot?.matches('awaitingCode')) return <CodeStep snapshot={snapshot} />;
+  if (snapshot?.matches('awaitingCode')) {
+    return (
+      <Suspense fallback={null}>
+        <CodeStep snapshot={snapshot} />
+      </Suspense>
+    );
+  }
 
   const emailError = touched ? (!email.trim() ? t('validation.emailRequired') : !isEmail(email) ? t('validation.emailInvalid') : null) : null;
   const passwordError = touched && !password ? t('validation.passwordRequired') : null;
