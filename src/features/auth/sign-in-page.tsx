@@ -7,8 +7,8 @@ import { Button } from '#src/components/ui/button.tsx';
 import { TextField } from '#src/components/ui/field.tsx';
 import { loadAuthSession, useAuthSnapshot } from '#src/app/auth/auth-session-loader.ts';
 import { authUserStore, hasSession, safeRedirect } from '#src/app/auth/auth-user-store.ts';
-import { AuthLayout, FormAlert, formStyle, linkStyle } from './components/auth-layout.tsx';
-import { isEmail } from './components/password-rules.ts';
+import { AuthLayout, FormAlert, FormSuccess, formStyle, linkStyle } from './components/auth-layout.tsx';
+import { isEmail, reasonOf } from './components/password-rules.ts';
 
 // The code step comes with the actor, after a submit: not part of the first render of /login.
 const CodeStep = lazy(async () => ({ default: (await import('./components/code-step.tsx')).CodeStep }));
@@ -28,6 +28,8 @@ export default function SignInPage() {
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
   const [starting, setStarting] = useState(false);
+  const [confirmation, setConfirmation] = useState<'idle' | 'sending' | 'sent'>('idle');
+  const [confirmationFailure, setConfirmationFailure] = useState<string | null>(null);
 
   // Signed in (here, or in another tab): honour the remembered redirect URL.
   useEffect(() => {
@@ -49,6 +51,19 @@ export default function SignInPage() {
   const passwordError = touched && !password ? t('validation.passwordRequired') : null;
   const busy = starting || Boolean(snapshot?.hasTag('busy'));
   const failure = snapshot?.matches('signedOut') ? snapshot.context.errorText : null;
+
+  /** POST /users/resend-verification: the account exists but its address is not confirmed yet. */
+  async function resendConfirmation() {
+    setConfirmation('sending');
+    const { accountApi } = await import('./api/account-api.ts');
+    try {
+      await accountApi.resendVerification({ email: email.trim(), redirectUrl: '/login' });
+      setConfirmation('sent');
+    } catch (error) {
+      setConfirmation('idle');
+      setConfirmationFailure(reasonOf(error));
+    }
+  }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -80,6 +95,16 @@ export default function SignInPage() {
     >
       <form className={formStyle} onSubmit={submit} noValidate>
         <FormAlert>{failure ? t(`reason.${failure}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
+        {confirmationFailure ? <FormAlert testId="confirmation-error">{t(`reason.${confirmationFailure}`, { defaultValue: t('reason.failed') })}</FormAlert> : null}
+        {failure === 'emailNotConfirmed' ? (
+          confirmation === 'sent' ? (
+            <FormSuccess>{t('signIn.confirmationSent', { email: email.trim() })}</FormSuccess>
+          ) : (
+            <Button variant="outline" size="sm" loading={confirmation === 'sending'} onClick={() => void resendConfirmation()}>
+              {t('signIn.resendConfirmation')}
+            </Button>
+          )
+        ) : null}
         <TextField
           label={t('field.email')}
           type="email"

@@ -284,3 +284,16 @@ describe('change password', () => {
     expect(authUserStore.getSnapshot().context).toMatchObject({ token: replaced, refreshToken: first.refreshToken });
   });
 });
+
+describe('sign in with an unconfirmed e-mail address', () => {
+  it('should offer a new confirmation link and say it is on its way', async () => {
+    session.requestCode.mockRejectedValue(refused(403, 'emailNotConfirmed'));
+    account.resendVerification.mockResolvedValue({ message: 'ok' });
+    const { user } = renderAt('/login', <Route path="/login" component={SignInPage} />);
+    await signIn(user);
+    expect((await screen.findByRole('alert')).textContent).toBe('Confirm your e-mail address first: open the link we sent you.');
+    await user.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));
+    await screen.findByText('If the account needs it, a new confirmation link is on its way to asha.patel@example.com.');
+    expect(account.resendVerification).toHaveBeenCalledWith({ email: 'asha.patel@example.com', redirectUrl: '/login' });
+  });
+});
