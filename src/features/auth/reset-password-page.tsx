@@ -28,6 +28,7 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
     { status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }
   >({ status: 'idle' });
   const prefix = firstTime ? 'firstLogin' : 'reset';
+  const [newLink, setNewLink] = useState<'idle' | 'sending' | 'sent'>('idle');
 
   if (!email || !token) {
     return (
@@ -53,6 +54,18 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
       setState({ status: 'done' });
     } catch (error) {
       setState({ status: 'failed', reason: reasonOf(error), errors: problemErrors(error) });
+    }
+  }
+
+  /** POST /users/resendemailtofirsttime: an invitation link that no longer works gets a new one. */
+  async function askNewLink() {
+    setNewLink('sending');
+    try {
+      await accountApi.resendFirstTimeEmail({ email, redirectUrl: next ?? '/login' }, tenant);
+      setNewLink('sent');
+    } catch (error) {
+      setNewLink('idle');
+      setState({ status: 'failed', reason: reasonOf(error), errors: null });
     }
   }
 
@@ -95,6 +108,15 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
           <Button type="submit" loading={state.status === 'saving'} className={css({ width: '100%' })}>
             {t(`${prefix}.submit`)}
           </Button>
+          {firstTime && state.status === 'failed' && !serverErrors ? (
+            newLink === 'sent' ? (
+              <FormSuccess>{t('firstLogin.newLinkSent', { email })}</FormSuccess>
+            ) : (
+              <Button variant="outline" size="sm" loading={newLink === 'sending'} onClick={() => void askNewLink()}>
+                {t('firstLogin.newLink')}
+              </Button>
+            )
+          ) : null}
         </form>
       )}
     </AuthLayout>

@@ -39,5 +39,7 @@ export const accountApi = {
     users().get<MessageAnswer>(`/users/confirm-email?${new URLSearchParams(query).toString()}`, anonymous(query.tenant)),
   resendVerification: (body: { email: string; redirectUrl?: string }, tenant?: string | null) =>
     users().post<MessageAnswer>('/users/resend-verification', body, anonymous(tenant)),
+  resendFirstTimeEmail: (body: { email: string; redirectUrl?: string }, tenant?: string | null) =>
+    users().post<MessageAnswer>('/users/resendemailtofirsttime', body, anonymous(tenant)),
   selfRegister: (body: SelfRegistration, tenant?: string | null) => users().post<MessageAnswer>('/users/self-register', body, anonymous(tenant)),
 };

@@ -22,6 +22,7 @@ const account = vi.hoisted(() => ({
   changePassword: vi.fn(),
   confirmEmail: vi.fn(),
   resendVerification: vi.fn(),
+  resendFirstTimeEmail: vi.fn(),
   selfRegister: vi.fn(),
 }));
 vi.mock('#src/app/auth/session-api.ts', () => ({ sessionApi: session }));
@@ -218,6 +219,21 @@ describe('reset password and first-time login', () => {
     await user.click(screen.getByRole('button', { name: 'Set the password' }));
     await screen.findByText('Your password is set. Sign in with it now.');
     expect(account.resetPassword).toHaveBeenCalledWith(expect.objectContaining({ isFirstTimeLogin: true, token: 'tok-123' }), 'root');
+  });
+});
+
+describe('an invitation link that no longer works', () => {
+  it('should say so and send a new invitation link on request', async () => {
+    account.resetPassword.mockRejectedValue(refused(400, 'invalidToken'));
+    account.resendFirstTimeEmail.mockResolvedValue({ message: 'ok' });
+    const { user } = renderAt('/first-login?tenant=root&email=asha.patel%40example.com&token=old', <Route path="/first-login" component={FirstLoginPage} />);
+    await user.type(await screen.findByLabelText(/^New password/), 'amber harbour quietly');
+    await user.type(screen.getByLabelText(/^Confirm the password/), 'amber harbour quietly');
+    await user.click(screen.getByRole('button', { name: 'Set the password' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This link is not valid any more. Ask for a new one.');
+    await user.click(screen.getByRole('button', { name: 'Send me a new link' }));
+    await screen.findByText('A new link is on its way to asha.patel@example.com if the invitation still waits for a password.');
+    expect(account.resendFirstTimeEmail).toHaveBeenCalledWith({ email: 'asha.patel@example.com', redirectUrl: '/login' }, 'root');
   });
 });
 
