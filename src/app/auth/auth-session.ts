@@ -7,6 +7,7 @@ import { resetClientState } from '../stores/persisted-state.ts';
 import { authUserStore } from './auth-user-store.ts';
 import { sessionApi, type SessionApi } from './session-api.ts';
 import { createTabSync, type TabSync } from './tab-sync.ts';
+import { registerLiveActor } from '../live-actors.ts';
 
 export type AuthSessionActor = Actor<AuthSessionMachine>;
 
@@ -52,6 +53,8 @@ export function startAuthSession(deps: AuthSessionDeps) {
     },
   });
   const actor = createActor(machine, { systemId: 'authSession' });
+  // The /machines page shows where the session is and what it last received.
+  registerLiveActor('auth-session', machine, actor);
   // Read before the actor runs: its first snapshot (still restoring, empty) is written to the store.
   const saved = deps.store.getSnapshot().context;
 
