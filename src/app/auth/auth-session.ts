@@ -19,6 +19,8 @@ export interface AuthSessionDeps {
   destroy: () => void;
   setPermissions: (permissions: string[]) => void;
   now?: () => number;
+  /** Refresh a session restored as expired right away (default); model tests drive it themselves. */
+  refreshExpiredAtStart?: boolean;
   /** Tests: other lengths for the machine's named delays (the resend cooldown). */
   delays?: { resendCooldown?: number };
 }
@@ -143,6 +145,9 @@ export function startAuthSession(deps: AuthSessionDeps) {
       }
     });
   }
+
+  // Someone is here with an expired session: get a fresh token now rather than at the first 401.
+  if (deps.refreshExpiredAtStart !== false && actor.getSnapshot().matches('expired')) refreshSession().catch(() => {});
 
   return { actor, refreshSession };
 }
