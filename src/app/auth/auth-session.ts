@@ -54,7 +54,7 @@ export function startAuthSession(deps: AuthSessionDeps) {
     },
   });
   const actor = createActor(machine, { systemId: 'authSession' });
-  // Read before the actor runs: its first snapshot (still restoring, empty) is written to the store.
+  // The saved session, read before the actor runs (nothing is written while it is restoring).
   const saved = deps.store.getSnapshot().context;
 
   // One writer of the persisted slice from now on: the actor.
