@@ -20,6 +20,8 @@ export interface AuthSessionDeps {
   destroy: () => void;
   setPermissions: (permissions: string[]) => void;
   now?: () => number;
+  /** Refresh a session restored as expired right away (default); model tests drive it themselves. */
+  refreshExpiredAtStart?: boolean;
   /** Tests: other lengths for the machine's named delays (the resend cooldown). */
   delays?: { resendCooldown?: number };
 }
@@ -55,7 +57,7 @@ export function startAuthSession(deps: AuthSessionDeps) {
   const actor = createActor(machine, { systemId: 'authSession' });
   // The /machines page shows where the session is and what it last received.
   registerLiveActor('auth-session', machine, actor);
-  // Read before the actor runs: its first snapshot (still restoring, empty) is written to the store.
+  // The saved session, read before the actor runs (nothing is written while it is restoring).
   const saved = deps.store.getSnapshot().context;
 
   // One writer of the persisted slice from now on: the actor.
@@ -146,6 +148,9 @@ export function startAuthSession(deps: AuthSessionDeps) {
       }
     });
   }
+
+  // Someone is here with an expired session: get a fresh token now rather than at the first 401.
+  if (deps.refreshExpiredAtStart !== false && actor.getSnapshot().matches('expired')) refreshSession().catch(() => {});
 
   return { actor, refreshSession };
 }

@@ -56,10 +56,14 @@ describe('the auth session runtime', () => {
     const store = memoryStore({ ...emptyAuthUser, isLoggedIn: true, authenticated: true, token: old, refreshToken: 'refresh-1', refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString(), user: { user_id: 'u1', userType: 'candidate', resellerId: null, instituteId: null } });
     const calls = api();
     const tabs = loneTab();
+    const seen: string[] = [];
+    store.subscribe((s) => seen.push(`${s.context.isLoggedIn} ${s.context.token === null} ${s.context.refreshToken}`));
     const { actor, refreshSession } = startAuthSession({ api: calls as never, store, tabs, destroy: vi.fn(), setPermissions: vi.fn() });
-    expect(actor.getSnapshot().value).toBe('expired');
-    expect(store.getSnapshot().context).toMatchObject({ token: null, user: null, refreshToken: 'refresh-1' });
+    // Expired on restore (token and user cleared, refresh token kept), and refreshed at once.
+    expect(seen[0]).toBe('false true refresh-1');
+    expect(actor.getSnapshot().value).toBe('refreshing');
     const next = await refreshSession();
+    expect(calls.refreshTokens).toHaveBeenCalledTimes(1);
     expect(calls.refreshTokens).toHaveBeenCalledWith({ token: old, refreshToken: 'refresh-1' });
     expect(next).toBe(store.getSnapshot().context.token);
     expect(store.getSnapshot().context).toMatchObject({ isLoggedIn: true, refreshToken: 'refresh-2' });

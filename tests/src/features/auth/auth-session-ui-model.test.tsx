@@ -140,6 +140,7 @@ describe('auth-session model against the UI', () => {
               setPermissions: () => {},
               // The cooldown ends when the path says so (the delayed event is sent below), never by itself.
               delays: { resendCooldown: 3_600_000 },
+              refreshExpiredAtStart: false,
             });
             holder.current = { authSession: runtime.actor } as never;
             const location = memoryLocation({ path: (step.state as AnyMachineSnapshot).matches('signedOut') ? '/login' : '/home' });
