@@ -21,6 +21,8 @@ import { EVENT_RETENTION_DAYS, pruneEvents } from './modules/realtime/realtime-r
 import { realtimeRoutes } from './modules/realtime/realtime-routes.ts';
 import { ticketRoutes } from './modules/tickets/tickets-routes.ts';
 import { compactTicketCounts } from './modules/tickets/tickets-repository.ts';
+import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-directory.ts';
+import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -99,7 +101,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
 
-  const jobHandlers: Record<string, JobHandler> = { 'mail.send': mailer.retryHandler };
+  const jobHandlers: Record<string, JobHandler> = {
+    'mail.send': mailer.retryHandler,
+    [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
+  };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
   const ticketDeps = { db, clock: app.clock, events };
@@ -154,7 +159,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authenticationPlugin);
   await app.register(accessPlugin, { authenticator: app.authenticate });
   await app.register(rateLimitPlugin, { db, clock: app.clock });
-  await app.register(identityPlugin, { passwordVerifiers: options.passwordVerifiers });
+  const directory = config.ldap ? ldapDirectory(config.ldap) : undefined;
+  await app.register(identityPlugin, {
+    passwordVerifiers: { ...(directory ? { directory: directoryPasswordVerifier(directory) } : {}), ...options.passwordVerifiers },
+  });
 
   await app.register(
     async (api) => {
@@ -165,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
       await api.register(chatRoutes, { db, clock: app.clock });
       await api.register(realtimeRoutes, { db, clock: app.clock, events });
+      await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );

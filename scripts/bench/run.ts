@@ -6,12 +6,14 @@ import { benchBundle } from './bundle-size.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchStartup } from './startup.ts';
 import { benchTicketSearch } from './tickets-search.ts';
+import { benchUsers } from './users.ts';
 
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
   tickets: () => benchTicketSearch(),
   realtime: () => benchRealtime(),
+  users: () => benchUsers(),
 };
 
 const wanted = process.argv.slice(2);

@@ -11,6 +11,7 @@ import { collectPageErrors, launchBrowser, newContext, screenshot } from './supp
 import { seedLayout } from './support/layout.ts';
 import { seededDataDir } from './support/seeded-data-dir.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { signInInBrowser } from './support/sign-in.ts';
 import { signInContext } from './support/signed-in-page.ts';
 import { contrastRatio } from '#src/app/settings/color.ts';
 
@@ -166,6 +167,27 @@ describe('/machines in Chromium', () => {
     expect(await diagram.locator('[data-live]').count()).toBe(1);
     await expect(live.getByTestId('live-events').locator('li').first().textContent()).resolves.toMatch(/^done\(fetchDeployedVersion\)/);
     await screenshot(page, 'machines-live-version-check');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('should highlight signedIn on the auth session diagram after signing in through the sign-in screen', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const errors = collectPageErrors(page);
+    await signInInBrowser(page, server.url, tester.email, tester.password);
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // Same tab, same running actor: navigate inside the app, not a fresh page load.
+    await page.getByRole('link', { name: 'Machines' }).first().click();
+    await page.getByRole('link', { name: /auth-session/ }).first().click();
+    const diagram = page.getByRole('img', { name: 'Statechart of auth-session' });
+    await diagram.waitFor({ timeout: 20_000 });
+    const live = page.getByTestId('live-actor-auth-session');
+    await live.waitFor({ timeout: 15_000 });
+    await expect(live.getByTestId('live-state').textContent()).resolves.toBe('signedIn');
+    await diagram.locator('[data-state="auth-session.signedIn"][data-live]').waitFor();
+    expect(await diagram.locator('[data-live]').count()).toBe(1);
+    await screenshot(page, 'machines-live-auth-session');
     expect(errors).toEqual([]);
     await context.close();
   });

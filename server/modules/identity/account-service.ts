@@ -73,27 +73,37 @@ export async function sendAccountLink(
   redirectUrl?: string,
 ): Promise<void> {
   const token = await newAccountToken(ctx, account.id, purpose);
+  ctx.mail.dispatch(accountLinkMail(ctx, meta, account, purpose, token, redirectUrl));
+}
+
+/** Lifetime in seconds of each kind of account token. */
+export const accountTokenLifetimes: Readonly<Record<AccountTokenPurpose, number>> = lifetimes;
+
+/** The mail carrying an account token's link (also used by the bulk upload, which stores its tokens in batches). */
+export function accountLinkMail(
+  ctx: Pick<IdentityContext, 'config'>,
+  meta: Pick<RequestMeta, 'acceptLanguage'>,
+  account: Pick<Account, 'id' | 'tenantId' | 'email' | 'firstName' | 'preferredLanguage'>,
+  purpose: AccountTokenPurpose,
+  token: string,
+  redirectUrl?: string,
+): Mail {
   const base = ctx.config.publicUrl;
   const redirectPath = sameOriginPath(base, redirectUrl);
-  const language = languageOf(account, meta);
+  const language = pickMailLanguage(account.preferredLanguage, meta.acceptLanguage);
   const to = recipient(account);
   const seconds = lifetimes[purpose];
   const byEmail = { tenant: account.tenantId, email: account.email, token, redirectUrl: redirectPath };
-  let mail: Mail;
   switch (purpose) {
     case 'confirmEmail': {
       const params = { tenant: account.tenantId, userId: account.id, code: token, redirectUrl: redirectPath };
-      mail = accountMail('confirmEmail', language, to, { link: clientLink(base, clientRoutes.confirmEmail, params), hours: seconds / 3600 });
-      break;
+      return accountMail('confirmEmail', language, to, { link: clientLink(base, clientRoutes.confirmEmail, params), hours: seconds / 3600 });
     }
     case 'invitation':
-      mail = accountMail('invitation', language, to, { link: clientLink(base, clientRoutes.firstLogin, byEmail), hours: seconds / 3600 });
-      break;
+      return accountMail('invitation', language, to, { link: clientLink(base, clientRoutes.firstLogin, byEmail), hours: seconds / 3600 });
     case 'resetPassword':
-      mail = accountMail('resetPassword', language, to, { link: clientLink(base, clientRoutes.resetPassword, byEmail), minutes: seconds / 60 });
-      break;
+      return accountMail('resetPassword', language, to, { link: clientLink(base, clientRoutes.resetPassword, byEmail), minutes: seconds / 60 });
   }
-  ctx.mail.dispatch(mail);
 }
 
 const canUsePassword = (account: Account) => account.isActive && account.loginType === 'local';

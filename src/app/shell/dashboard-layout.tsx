@@ -9,6 +9,8 @@ import { visibleNavigation } from '../navigation.ts';
 import { layoutConfigStore } from '../stores/layout-config-store.ts';
 import { menuStore } from '../stores/menu-store.ts';
 import { AppHeader } from './header.tsx';
+import { DeferredUserMenu } from '../auth/deferred-user-menu.tsx';
+import { userPermissionsStore } from '../stores/slices.ts';
 import { AppDrawer } from './drawer.tsx';
 import { Breadcrumbs } from './breadcrumbs.tsx';
 
@@ -40,8 +42,9 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
   const large = useIsLargeScreen();
   const miniDrawer = useSelector(layoutConfigStore, (s) => s.context.miniDrawer);
   const container = useSelector(layoutConfigStore, (s) => s.context.container);
-  // Permissions arrive with sign-in; until then only entries that need none are shown.
-  const groups = visibleNavigation(() => false);
+  // Permissions arrive with sign-in (the userPermissions slice); entries needing others are hidden.
+  const permissions = useSelector(userPermissionsStore, (s) => s.context.permissions);
+  const groups = visibleNavigation((permission) => permissions.includes(permission));
 
   // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.
   useEffect(() => {
@@ -55,7 +58,7 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
       </a>
       <AppDrawer groups={groups} large={large} miniDrawer={miniDrawer} />
       <div className={css({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' })}>
-        <AppHeader />
+        <AppHeader end={<DeferredUserMenu />} />
         <main
           id="main-content"
           tabIndex={-1}

@@ -1,6 +1,7 @@
 import { appConfig, hasRuntimeConfig } from '#src/lib/config.ts';
 import { storeSlice } from '#src/lib/persistence/adapters.ts';
 import { createPersistence, type RehydrateResult } from '#src/lib/persistence/persistence.ts';
+import { authUserStore } from '../auth/auth-user-store.ts';
 import { persistedSliceNames, sliceStores, type SliceName } from './slices.ts';
 
 function browserStorage(): Storage | null {
@@ -30,8 +31,11 @@ interface SliceStore {
 const storeOf = (name: SliceName) => sliceStores[name] as unknown as SliceStore;
 
 for (const name of persistedSliceNames) {
-  // The authenticated user belongs to the auth-session actor, which registers it itself.
-  if (name === 'authUser') continue;
+  if (name === 'authUser') {
+    // The auth-session actor's persisted mirror (src/app/auth): in the first render, without XState.
+    clientPersistence.register(name, storeSlice(authUserStore, { restore: (value) => authUserStore.trigger.hydrate({ state: value }) }));
+    continue;
+  }
   const store = storeOf(name);
   const restore =
     name === 'localization'

@@ -32,8 +32,8 @@ export const machineCatalogue: CatalogueEntry[] = [
   { id: 'toast-timer', file: 'machines/toast-queue.machine.ts', load: async () => ({ machine: (await import('#machines/toast-queue.machine.ts')).toastTimerMachine, paths: (await import('#machines/toast-queue.model.ts')).toastTimerTestPaths as () => TestPath[] }) },
   { id: 'snackbar', file: 'machines/snackbar.machine.ts', load: async () => ({ machine: (await import('#machines/snackbar.machine.ts')).snackbarMachine, paths: (await import('#machines/snackbar.model.ts')).snackbarTestPaths as () => TestPath[] }) },
   { id: 'pagedSearch', file: 'machines/paged-search.machine.ts', load: async () => ({ machine: (await import('#machines/paged-search.machine.ts')).pagedSearchMachine, paths: (await import('#machines/paged-search.model.ts')).pagedSearchTestPaths as () => TestPath[] }) },
+  { id: 'auth-session', file: 'machines/auth-session.machine.ts', load: async () => ({ machine: (await import('#machines/auth-session.machine.ts')).authSessionMachine, paths: (await import('#machines/auth-session.model.ts')).authSessionTestPaths as () => TestPath[] }) },
   { id: 'realtime-connection', file: 'machines/realtime-connection.machine.ts', load: async () => ({ machine: (await import('#machines/realtime-connection.machine.ts')).realtimeConnectionMachine, paths: (await import('#machines/realtime-connection.model.ts')).realtimeConnectionTestPaths as () => TestPath[] }) },
-  // At merge, from the auth branch: { id: 'auth-session', file: 'machines/auth-session.machine.ts', load: … },
 ];
 
 export function findCatalogueEntry(id: string): CatalogueEntry | undefined {

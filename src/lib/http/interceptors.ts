@@ -51,8 +51,9 @@ export function installInterceptors(instance: AxiosInstance, deps: InterceptorDe
     const multipart = config.multipart === true || (typeof FormData !== 'undefined' && config.data instanceof FormData);
     const headers = requestHeaders({ token, anonymous, multipart, language: deps.language(), now: deps.now() });
     for (const [name, value] of Object.entries(headers)) {
-      // The caller's own content type wins; identity and locale headers are the layer's.
-      if (name === 'Content-Type' && config.headers.has(name)) continue;
+      // The caller's own content type wins, and an e-mailed link's tenant on an unauthenticated
+      // call (docs/decisions/0031); identity and locale headers are the layer's.
+      if ((name === 'Content-Type' || (name === 'tenant' && anonymous)) && config.headers.has(name)) continue;
       config.headers.set(name, value);
     }
     if (!token) config.headers.delete('Authorization');

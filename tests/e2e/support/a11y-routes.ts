@@ -4,6 +4,7 @@ import type { AxeCheckOptions } from './axe.ts';
 import type { RunningServer } from './server.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { signInContext } from './signed-in-page.ts';
+import { signInInBrowser } from './sign-in.ts';
 
 /**
  * The screens the accessibility audit (tests/e2e/a11y.test.ts) visits, each in light and
@@ -141,4 +142,39 @@ export const auditedScreens: AuditedScreen[] = [
   },
   { name: 'support desk', path: '/support', prepare: asAdmin, ready: heading('Support desk') },
   { name: 'support groups', path: '/support/groups', prepare: asAdmin, ready: heading('Support groups') },
+  // Issue 5: the sign-in and account screens.
+  { name: 'sign in', path: '/login', ready: heading('Sign in') },
+  {
+    name: 'sign-in code step',
+    path: '/login',
+    ready: heading('Sign in'),
+    act: async (page) => {
+      await page.getByLabel('E-mail address').fill(TEST_ADMIN_EMAIL);
+      await page.getByLabel('Password').fill(TEST_ADMIN_PASSWORD);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await heading('Enter your code')(page);
+    },
+  },
+  { name: 'forgot password', path: '/forgot-password', ready: heading('Forgot your password?') },
+  { name: 'reset password', path: '/reset-password?tenant=root&email=a%40example.test&token=t', ready: heading('Choose a new password') },
+  { name: 'first-time login', path: '/first-login?tenant=root&email=a%40example.test&token=t', ready: heading('Set your password') },
+  { name: 'confirm e-mail (incomplete link)', path: '/confirm-email', ready: heading('Confirm your e-mail address') },
+  {
+    name: 'registration with errors',
+    path: '/register',
+    ready: heading('Create an account'),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Create the account' }).click();
+      await page.getByText('Enter your e-mail address.').waitFor();
+    },
+  },
+  {
+    name: 'change password',
+    path: '/change-password',
+    prepare: async (page, server) => {
+      await signInInBrowser(page, server.url, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
+      await heading('Dashboard')(page);
+    },
+    ready: heading('Change password'),
+  },
 ];

@@ -41,3 +41,53 @@ export async function signInOverHttp(baseUrl: string, email: string, password: s
   if (verified.status !== 200) throw new Error(`POST /api/tokens/verifyotp answered ${verified.status}: ${await verified.text()}`);
   return (await verified.json()) as HttpSession;
 }
+
+/** Waits for a mail to `to` that differs from `before` (the newest one before the action that sends it). */
+export async function nextMail(baseUrl: string, to: string, before: { text: string } | undefined, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mail = await latestMail(baseUrl, to);
+    if (mail && mail.text !== before?.text) return mail;
+    if (Date.now() > deadline) throw new Error(`no new mail to ${to} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The 6-digit code of a sign-in mail. */
+export function codeOf(mail: { text: string }): string {
+  const code = codePattern.exec(mail.text)?.[1];
+  if (!code) throw new Error(`no code in the mail:\n${mail.text}`);
+  return code;
+}
+
+/** The first link of a mail that opens `route` (e.g. '/confirm-email'). */
+export function linkOf(mail: { text: string }, route: string): string {
+  const link = mail.text.match(/https?:\/\/\S+/g)?.find((url) => new URL(url).pathname.endsWith(route));
+  if (!link) throw new Error(`no ${route} link in the mail:\n${mail.text}`);
+  return link;
+}
+
+/** Minimal page surface the browser sign-in needs (playwright-core's Page). */
+interface SignInPage {
+  goto(url: string): Promise<unknown>;
+  url(): string;
+  getByLabel(text: string, options?: { exact?: boolean }): { fill(value: string): Promise<void> };
+  getByRole(role: 'button' | 'heading', options: { name: string | RegExp; exact?: boolean; level?: number }): { click(): Promise<void>; waitFor(): Promise<void> };
+}
+
+/**
+ * Signs in through the sign-in screen exactly as a person does: e-mail and password, then the
+ * code from the dev mailbox. Leaves the page wherever the app goes next.
+ */
+export async function signInInBrowser(page: SignInPage, baseUrl: string, email: string, password: string, options: { open?: boolean } = {}) {
+  if (options.open !== false) await page.goto('/login');
+  await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  const before = await latestMail(baseUrl, email);
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const mail = await nextMail(baseUrl, email, before);
+  await page.getByRole('heading', { level: 1, name: 'Enter your code' }).waitFor();
+  await page.getByLabel('Code').fill(codeOf(mail));
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}

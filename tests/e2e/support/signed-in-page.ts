@@ -2,7 +2,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { deriveKey, encryptText } from '#src/lib/persistence/crypto.ts';
 import { collectPageErrors, newContext } from './browser.ts';
 import type { RunningServer } from './server.ts';
-import { signInOverHttp } from './sign-in.ts';
+import { emptySession, userFromToken, type AuthSession } from '#machines/auth-session.machine.ts';
+import { signInOverHttp, type HttpSession } from './sign-in.ts';
 
 export interface SignedInPage {
   page: Page;
@@ -27,7 +28,7 @@ export async function sealedState(server: RunningServer, slices: Record<string, 
   return { key: `${runtime.productKey}:state`, value: JSON.stringify(root) };
 }
 
-const sessions = new Map<string, Promise<{ token: string; permissions: string[] }>>();
+const sessions = new Map<string, Promise<{ session: HttpSession; permissions: string[] }>>();
 
 /** One sign-in per user and server, shared by every tab of the test file (codes are rate limited). */
 function sessionOf(server: RunningServer, user: { email: string; password: string }) {
@@ -35,9 +36,9 @@ function sessionOf(server: RunningServer, user: { email: string; password: strin
   let session = sessions.get(key);
   if (!session) {
     session = (async () => {
-      const { token } = await signInOverHttp(server.url, user.email, user.password);
-      const res = await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${token}` } });
-      return { token, permissions: (await res.json()) as string[] };
+      const session = await signInOverHttp(server.url, user.email, user.password);
+      const res = await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${session.token}` } });
+      return { session, permissions: (await res.json()) as string[] };
     })();
     sessions.set(key, session);
   }
@@ -45,22 +46,29 @@ function sessionOf(server: RunningServer, user: { email: string; password: strin
 }
 
 /**
- * Makes every tab of a browser context carry a signed-in user's session, as the app holds it
- * after its own sign-in: the bearer token on every API call and the user's permissions in the
- * saved state. The user signs in over HTTP with the e-mailed code.
+ * Makes every tab of a browser context open as a returning visitor whose session the app saved:
+ * the user signs in over HTTP with the e-mailed code (once per server and user, since codes are
+ * rate limited), and the context starts with the authUser and userPermissions slices the app
+ * itself keeps after sign-in (spec §4 "Persistence"). The app then sends its own token,
+ * refreshes it and signs out as it always does. The sign-in screens have their own tests
+ * (tests/e2e/auth-*.test.ts).
  */
 export async function signInContext(context: BrowserContext, server: RunningServer, user: { email: string; password: string }): Promise<string> {
-  const { token, permissions } = await sessionOf(server, user);
-  const saved = await sealedState(server, { userPermissions: { permissions } });
+  const { session, permissions } = await sessionOf(server, user);
+  const authUser: AuthSession = {
+    ...emptySession,
+    isLoggedIn: true,
+    authenticated: true,
+    token: session.token,
+    refreshToken: session.refreshToken,
+    refreshTokenExpiryTime: session.refreshTokenExpiryTime,
+    user: userFromToken(session.token),
+  };
+  const saved = await sealedState(server, { authUser, userPermissions: { permissions } });
   await context.addInitScript(([key, value]) => {
     if (!localStorage.getItem(key)) localStorage.setItem(key, value);
   }, [saved.key, saved.value] as const);
-  await context.route(/\/api\//, (route) => {
-    const headers = route.request().headers();
-    if (headers.authorization) return route.continue();
-    return route.continue({ headers: { ...headers, authorization: `Bearer ${token}` } });
-  });
-  return token;
+  return session.token;
 }
 
 /** A browser tab of a signed-in user (see signInContext). */

@@ -70,6 +70,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'toast-timer',
       'snackbar',
       'pagedSearch',
+      'auth-session',
       'realtime-connection',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
