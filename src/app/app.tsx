@@ -2,8 +2,12 @@ import { Suspense, type ReactNode } from 'react';
 import { Route, Switch } from 'wouter';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { protectedRoute } from './auth/require-session.tsx';
+import { afterFirstContent } from './content-rendered.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
 import { PageLoader } from './page-loader.tsx';
+
+// Real-time pushes (issue 8): their code loads after the first content; the socket opens once someone is signed in.
+afterFirstContent(() => void import('./realtime/realtime-boot.ts').then(({ bootRealtime }) => bootRealtime()).catch((error: unknown) => console.warn('The realtime connection could not start', error)));
 
 // The shell loads with the first dashboard route, so the sign-in screens do not carry it (docs/decisions/0063).
 const DashboardLayout = lazyChunk<{ children: ReactNode }>(async () => ({ default: (await import('./shell/dashboard-layout.tsx')).DashboardLayout }));
