@@ -180,7 +180,7 @@ describe('ticket chat and live updates between two browsers', () => {
 
   it('should have raised no page errors in either browser', () => {
     // A send that failed while offline logs the failed request; nothing else may.
-    const unexpected = errors.flat().filter((e) => !/Failed to load resource|ERR_INTERNET_DISCONNECTED|WebSocket/.test(e));
+    const unexpected = errors.flat().filter((e) => !/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/.test(e));
     expect(unexpected).toEqual([]);
   });
 });

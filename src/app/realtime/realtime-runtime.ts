@@ -69,8 +69,13 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
     });
     return () => {
       closed = true;
-      ws.onopen = ws.onmessage = ws.onclose = null;
-      if (ws.readyState === Socket.CONNECTING || ws.readyState === Socket.OPEN) ws.close(1000);
+      ws.onmessage = ws.onclose = null;
+      // Closing a socket that is still connecting makes Chromium log an error: close it once open.
+      if (ws.readyState === Socket.CONNECTING) ws.onopen = () => ws.close(1000);
+      else {
+        ws.onopen = null;
+        if (ws.readyState === Socket.OPEN) ws.close(1000);
+      }
     };
   });
 

@@ -196,6 +196,17 @@ describe('realtime runtime', () => {
     expect(liveActors().find((a) => a.id === 'realtime-connection')?.actorRef.getSnapshot().value).toEqual({ online: 'connected' });
   });
 
+  it('should close a socket that is still connecting only once it opens (no browser error)', () => {
+    const h = start();
+    const socket = FakeSocket.all[0];
+    const close = vi.spyOn(socket, 'close');
+    h.session.set(null, false);
+    expect(close).not.toHaveBeenCalled();
+    socket.open();
+    expect(close).toHaveBeenCalledWith(1000);
+    expect(socket.sent).toEqual([]);
+  });
+
   it('should not open a socket while nobody is signed in', () => {
     start(null);
     expect(FakeSocket.all).toHaveLength(0);
