@@ -7,8 +7,8 @@ import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } fro
  *
  * closed ──session.start──▶ online.connecting ──socket.ready──▶ online.connected
  *   ▲                            │  ▲                               │
- *   │ session.end / 4403         │  └──after backoff── reconnecting ◀┘ socket.closed (other codes)
- *   │                            └─ 4401 ─▶ awaitingToken ──token.refreshed──▶ connecting
+ *   │ session.end                │  └──after backoff── reconnecting ◀┘ socket.closed (other codes)
+ *   │                            └─ 4401/4403 ─▶ awaitingToken ──token.refreshed / after backoff──▶ connecting
  *   └──────────── offline (navigator) ◀── browser.offline / browser.online ──▶ connecting
  *
  * The socket is an invoked callback actor (`socket`): it opens the WebSocket, sends the `auth`
@@ -80,8 +80,8 @@ export const realtimeConnectionMachine = setup({
     },
     isResync: ({ event }) => frameOf(event).type === 'resync',
     isPermissionsChanged: ({ event }) => frameOf(event).type === 'permissions.changed',
-    sessionEnded: ({ event }) => codeOf(event) === CloseCodes.sessionEnded,
-    unauthenticated: ({ event }) => codeOf(event) === CloseCodes.unauthenticated,
+    /** The hub refused the socket's token: expired (4401) or of a session it considers over (4403). */
+    tokenRefused: ({ event }) => codeOf(event) === CloseCodes.unauthenticated || codeOf(event) === CloseCodes.sessionEnded,
   },
   actions: {
     setToken: assign({ token: ({ event }) => tokenOf(event) }),
@@ -103,8 +103,12 @@ export const realtimeConnectionMachine = setup({
     deliverEvent: (_, _params: { frame: EventFrame }) => {},
     resync: () => {},
     permissionsChanged: (_, _params: { permissions: string[] }) => {},
-    requestToken: () => {},
-    sessionEnded: () => {},
+    /**
+     * The runtime checks the session: a newer token than the refused one comes back as
+     * `token.refreshed`; otherwise it refreshes, and a session that is really over fails that
+     * refresh and signs out (the auth session is the authority), which sends `session.end`.
+     */
+    requestToken: (_, _params: { refusedToken: string | null; code: number }) => {},
   },
 }).createMachine({
   id: 'realtime-connection',
@@ -129,8 +133,11 @@ export const realtimeConnectionMachine = setup({
       on: {
         'browser.offline': { target: 'offline' },
         'socket.closed': [
-          { guard: 'sessionEnded', target: 'closed', actions: ['recordClose', 'endSession', 'sessionEnded'] },
-          { guard: 'unauthenticated', target: 'awaitingToken', actions: ['recordClose', 'requestToken'] },
+          {
+            guard: 'tokenRefused',
+            target: 'awaitingToken',
+            actions: ['recordClose', { type: 'requestToken', params: ({ context, event }) => ({ refusedToken: context.token, code: event.code }) }],
+          },
           { target: 'reconnecting', actions: 'recordClose' },
         ],
       },
@@ -183,8 +190,13 @@ export const realtimeConnectionMachine = setup({
         'token.refreshed': { actions: 'setToken' },
       },
     },
-    /** The token was refused (expired): the runtime refreshes the session, then we resume. */
+    /**
+     * The token was refused: the runtime gets a newer one (or the session ends). Without one,
+     * the same token is tried again after the back-off (a refresh that failed for the network).
+     */
     awaitingToken: {
+      entry: 'countAttempt',
+      after: { backoff: { target: 'online' } },
       on: {
         'token.refreshed': { target: 'online', actions: ['setToken', 'resetAttempts'] },
         'browser.offline': { target: 'offline' },

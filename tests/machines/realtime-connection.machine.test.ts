@@ -24,7 +24,7 @@ const ev = (cursor: number, kind: EventFrame['kind'] = 'chat.message'): ServerFr
 function harness(options: { backoff?: number | ((ctx: RealtimeConnectionContext) => number) } = {}) {
   const sockets: Array<{ input: SocketInput; sent: ClientMessage[]; open: boolean }> = [];
   const delivered: EventFrame[] = [];
-  const calls = { connected: [] as boolean[], resync: 0, permissions: [] as string[][], requestToken: 0, sessionEnded: 0 };
+  const calls = { connected: [] as boolean[], resync: 0, permissions: [] as string[][], requestToken: [] as Array<{ refusedToken: string | null; code: number }> };
   const backoff = options.backoff ?? 1000;
   const machine = realtimeConnectionMachine.provide({
     actors: {
@@ -43,8 +43,7 @@ function harness(options: { backoff?: number | ((ctx: RealtimeConnectionContext)
       deliverEvent: (_, params) => delivered.push(params.frame),
       resync: () => (calls.resync += 1),
       permissionsChanged: (_, params) => calls.permissions.push(params.permissions),
-      requestToken: () => (calls.requestToken += 1),
-      sessionEnded: () => (calls.sessionEnded += 1),
+      requestToken: (_, params) => calls.requestToken.push(params),
     },
   });
   const actor = createActor(machine);
@@ -151,26 +150,32 @@ describe('realtime-connection machine', () => {
 
     h.actor.send({ type: 'socket.closed', code: CloseCodes.unauthenticated });
     expect(h.actor.getSnapshot().value).toBe('awaitingToken');
-    expect(h.calls.requestToken).toBe(1);
+    expect(h.calls.requestToken).toEqual([{ refusedToken: 'B', code: CloseCodes.unauthenticated }]);
     h.actor.send({ type: 'token.refreshed', token: 'C' });
     expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'C', after: 3 }]);
   });
 
-  it('should stop on sign-out and when the server ends the session, forgetting the cursor', () => {
+  it('should ask the runtime for a token when the hub ends the session, retry after the back-off, and stop on sign-out', async () => {
+    vi.useFakeTimers();
     const h = harness();
     h.actor.start();
     h.actor.send({ type: 'session.start', token: 'A' });
     h.frame({ type: 'ready', userId: 'u1', cursor: 3, expiresAt: AT });
     h.actor.send({ type: 'socket.closed', code: CloseCodes.sessionEnded });
-    expect(h.actor.getSnapshot().value).toBe('closed');
-    expect(h.calls.sessionEnded).toBe(1);
-    expect(h.actor.getSnapshot().context).toMatchObject({ token: null, cursor: null });
+    expect(h.actor.getSnapshot().value).toBe('awaitingToken');
+    expect(h.calls.requestToken).toEqual([{ refusedToken: 'A', code: CloseCodes.sessionEnded }]);
+    expect(h.openSockets()).toHaveLength(0);
+    // No answer (the refresh failed for the network): the same token is tried again later.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'A', after: 3 }]);
 
-    h.actor.send({ type: 'session.start', token: 'B' });
-    expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'B', after: null }]);
+    // The session really ended: the auth session signs out, and the connection closes.
     h.actor.send({ type: 'session.end' });
     expect(h.actor.getSnapshot().value).toBe('closed');
+    expect(h.actor.getSnapshot().context).toMatchObject({ token: null, cursor: null });
     expect(h.openSockets()).toHaveLength(0);
+    h.actor.send({ type: 'session.start', token: 'B' });
+    expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'B', after: null }]);
   });
 
   it('should hand resyncs and permission changes to the runtime', () => {

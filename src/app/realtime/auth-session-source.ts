@@ -3,9 +3,8 @@ import type { RealtimeSession } from './realtime-session.ts';
 
 /**
  * The auth session as the realtime connection sees it (docs/decisions/0056): the token and
- * whether a session exists come from the persisted authUser slice (no XState); a refresh, an
- * ended session and pushed data go to the auth-session actor, loaded on demand
- * (docs/decisions/0060). The loader is imported dynamically: it is already in the app chunk,
+ * whether a session exists come from the persisted authUser slice (no XState); a refresh and
+ * pushed data go to the auth-session actor, loaded on demand (docs/decisions/0060). The loader is imported dynamically: it is already in the app chunk,
  * and a static import from here would split it (and React) into chunks of their own.
  */
 const loader = () => import('../auth/auth-session-loader.ts');
@@ -21,7 +20,5 @@ export const authRealtimeSession: RealtimeSession = {
     return () => subscription.unsubscribe();
   },
   refresh: async () => (await (await loader()).loadAuthSession()).refreshSession(),
-  // Revoked elsewhere (logout in another browser, password change, deactivation): over here too.
-  ended: () => void loader().then(async ({ loadAuthSession }) => (await loadAuthSession()).authSession.send({ type: 'session.ended' })),
   mergeSignalRData: (data) => void loader().then(({ loadedAuthSession }) => loadedAuthSession()?.authSession.send({ type: 'signalr.data', data })),
 };

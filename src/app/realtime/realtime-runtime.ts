@@ -1,6 +1,6 @@
 import { createActor, fromCallback, type Actor, type SnapshotFrom } from 'xstate';
 import { backoffDelay, realtimeConnectionMachine, type RealtimeConnectionMachine, type SocketInput } from '#machines/realtime-connection.machine.ts';
-import type { ClientMessage, EventFrame, ServerFrame } from '#machines/realtime-protocol.ts';
+import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } from '#machines/realtime-protocol.ts';
 import { registerLiveActor } from '../live-actors.ts';
 import { publishRealtime, setRealtimeStatus, setRealtimeUserId, type RealtimeStatus } from './realtime-events.ts';
 import type { RealtimeSession } from './realtime-session.ts';
@@ -45,6 +45,8 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
   const url = options.url ?? hubUrl('/api', location);
   const { session } = options;
   let unread: Record<string, number> = {};
+  /** The token already given a second chance after a 4403 (see requestToken). */
+  let retriedToken: string | null = null;
 
   const socket = fromCallback<ClientMessage, SocketInput>(({ input, sendBack, receive }) => {
     const ws = new Socket(url);
@@ -83,17 +85,33 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
     actors: { socket },
     delays: { backoff: ({ context }) => backoffDelay(context.attempt, random) },
     actions: {
-      connected: (_, { resumed }) => publishRealtime({ type: 'connected', resumed }),
+      connected: (_, { resumed }) => {
+        retriedToken = null;
+        publishRealtime({ type: 'connected', resumed });
+      },
       deliverEvent: (_, { frame }) => {
         noteUnread(frame);
         publishRealtime({ type: 'event', frame });
       },
       resync: () => publishRealtime({ type: 'resync' }),
       permissionsChanged: (_, { permissions }) => options.setPermissions?.(permissions),
-      requestToken: () => {
-        session.refresh().catch((error: unknown) => console.warn('The realtime connection could not refresh the session', error));
+      requestToken: (_, { refusedToken, code }) => {
+        // After the transition: the answer may be an event for the machine.
+        queueMicrotask(() => {
+          const current = session.token();
+          // The session has moved on (a refresh, a password change here): use its token.
+          if (current && current !== refusedToken) return actor.send({ type: 'token.refreshed', token: current });
+          // 4403 for the current token may be a race with its re-authentication on the old
+          // socket (the hub ended the token it was opened with): one fresh socket tells.
+          if (current && code === CloseCodes.sessionEnded && retriedToken !== current) {
+            retriedToken = current;
+            return actor.send({ type: 'token.refreshed', token: current });
+          }
+          if (!session.active()) return actor.send({ type: 'session.end' });
+          // A session the server has ended fails this refresh and signs out, which ends the connection.
+          session.refresh().catch((error: unknown) => console.warn('The realtime connection could not refresh the session', error));
+        });
       },
-      sessionEnded: () => session.ended(),
     },
   });
 

@@ -10,10 +10,11 @@ export interface RealtimeSession {
   active(): boolean;
   /** Called on every change of the session. */
   subscribe(listener: () => void): () => void;
-  /** The hub refused the token (4401): get a new one (it arrives through `subscribe`). */
+  /**
+   * The hub refused the token (4401 expired, 4403 session over): get a new one (it arrives
+   * through `subscribe`). A session that really ended fails the refresh and signs out.
+   */
   refresh(): Promise<unknown>;
-  /** The hub says the session is over (4403: revoked elsewhere): sign out here too. */
-  ended(): void;
   /** Spec §3: pushed data is merged into the auth session's `signalRData`. */
   mergeSignalRData(data: Record<string, unknown>): void;
 }

@@ -54,7 +54,6 @@ function fakeSession(initial: string | null) {
       return () => listeners.delete(listener);
     },
     refresh: vi.fn(async () => 'refreshed'),
-    ended: vi.fn(),
     mergeSignalRData: (data) => signalRData.push(data),
     set(next, nextActive = next !== null) {
       token = next;
@@ -147,7 +146,7 @@ describe('realtime runtime', () => {
     expect(FakeSocket.all[1].sent).toEqual([{ type: 'auth', token: 'T1', after: 5 }]);
   });
 
-  it('should re-authenticate after a token refresh, ask for a token on 4401, and follow sign-out and sign-in', () => {
+  it('should re-authenticate after a token refresh, ask for a token on 4401, and follow sign-out and sign-in', async () => {
     const h = start();
     const socket = FakeSocket.all[0];
     socket.open();
@@ -159,6 +158,7 @@ describe('realtime runtime', () => {
     // Expired: the session clears the token while it refreshes; the socket is refused.
     h.session.set(null, true);
     socket.drop(4401);
+    await Promise.resolve();
     expect(h.session.refresh).toHaveBeenCalledTimes(1);
     h.session.set('T3');
     FakeSocket.all[1].open();
@@ -172,15 +172,47 @@ describe('realtime runtime', () => {
     expect(FakeSocket.all[2].sent).toEqual([{ type: 'auth', token: 'T4', after: null }]);
   });
 
-  it('should end the session when the hub says it was revoked, and pass permission changes on', () => {
+  it('should pass permission changes on', () => {
     const h = start();
     FakeSocket.all[0].open();
     FakeSocket.all[0].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
     FakeSocket.all[0].frame({ type: 'permissions.changed', permissions: ['Permissions.SupportChat.Use'] });
     expect(h.setPermissions).toHaveBeenCalledWith(['Permissions.SupportChat.Use']);
+  });
+
+  it('should reconnect with the session’s newer token when the hub ends the old one (a password change here)', async () => {
+    const h = start();
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
+    // The change-password answer brought new tokens; the hub closes the socket of the old one.
+    h.session.set('T-new');
     FakeSocket.all[0].drop(4403);
-    expect(h.session.ended).toHaveBeenCalledTimes(1);
+    await Promise.resolve();
+    expect(h.session.refresh).not.toHaveBeenCalled();
+    expect(FakeSocket.all).toHaveLength(2);
+    FakeSocket.all[1].open();
+    expect(FakeSocket.all[1].sent).toEqual([{ type: 'auth', token: 'T-new', after: 5 }]);
+  });
+
+  it('should leave a session the hub ended to the session: it refreshes, and a failed refresh signs out', async () => {
+    const h = start();
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
+    FakeSocket.all[0].drop(4403);
+    await Promise.resolve();
+    // One fresh socket with the same token first (the close may have raced a re-authentication) …
+    expect(h.session.refresh).not.toHaveBeenCalled();
+    FakeSocket.all[1].open();
+    expect(FakeSocket.all[1].sent).toEqual([{ type: 'auth', token: 'T1', after: 5 }]);
+    // … refused again: now the session is asked.
+    FakeSocket.all[1].drop(4403);
+    await Promise.resolve();
+    expect(h.session.refresh).toHaveBeenCalledTimes(1);
+    expect(realtimeStatus()).toBe('reconnecting');
+    // The refresh is refused: the auth session signs out.
+    h.session.set(null, false);
     expect(realtimeStatus()).toBe('off');
+    expect(FakeSocket.all).toHaveLength(2);
   });
 
   it('should keep unread counts of others’ messages in signalRData and list itself for /machines', () => {
