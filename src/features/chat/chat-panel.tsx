@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ChatMessageData, ChatReadData, TicketChangedData } from '#machines/realtime-protocol.ts';
+import type { ChatMessageData, ChatReadData } from '#machines/realtime-protocol.ts';
 import { css, cx } from '#styled-system/css';
 import { useRealtime, useRealtimeStatus } from '#src/app/realtime/use-realtime.ts';
 import { Button } from '#src/components/ui/button.tsx';
@@ -188,10 +188,8 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
       store.trigger.received({ message: data as unknown as ChatMessageData });
     } else if (kind === 'chat.read') {
       store.trigger.read({ lastReadSeq: (data as unknown as ChatReadData).lastReadSeq });
-    } else if (kind === 'ticket.changed') {
-      const change = data as unknown as TicketChangedData;
-      if (change.statusId !== change.previousStatusId) void loadLatest(false);
     }
+    // Ticket changes reach the panel through its `status` (the page reloads the ticket).
   });
 
   const deliver = useCallback(

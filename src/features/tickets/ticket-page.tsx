@@ -1,9 +1,10 @@
 import { useMachine, useSelector } from '@xstate/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { fromPromise } from 'xstate';
 import { P } from '#machines/permissions.ts';
+import type { TicketChangedData } from '#machines/realtime-protocol.ts';
 import { actionsFor, ticketViewMachine, type TicketViewEvent } from '#machines/ticket-view.machine.ts';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -41,6 +42,16 @@ async function loadTicket(ticketId: number, staff: boolean): Promise<{ ticket: T
   return { ticket: await ticketsApi.get(ticketId, 'requester'), view: 'requester' };
 }
 
+/**
+ * Whether a ticket the viewer had open is still theirs to see after a pushed change: requesters
+ * and support admins always; agents while it stays in their group; whoever it is assigned to.
+ */
+export function stillInReach(ticket: TicketDetail, change: Pick<TicketChangedData, 'supportGroupId' | 'assigneeId'>, userId: string | null): boolean {
+  if (ticket.viewer.requester || ticket.viewer.supportAdmin) return true;
+  if (ticket.viewer.agent && change.supportGroupId === ticket.supportGroupId) return true;
+  return userId !== null && change.assigneeId === userId;
+}
+
 export default function TicketPage({ params }: { params: { ticketId: string } }) {
   // A new ticket id is a new ticket: a fresh actor, not the last ticket's state (a link from a
   // parent to its escalation stays on this route).
@@ -73,11 +84,16 @@ function TicketView({ ticketId }: { ticketId: number }) {
   const hubUserId = useRealtimeUserId();
   const canChat = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportChat.Use));
 
-  // Someone else changed this ticket (status, assignment, documents): show it as it is now.
-  // After a lost connection the ticket is reloaded too, since changes may have been missed.
+  // Someone else changed this ticket (status, assignment, documents): show it as it is now —
+  // unless the change took it out of this viewer's reach (moved to another group or agent): then
+  // say so instead of asking for a ticket the server would now refuse. After a lost connection
+  // the ticket is reloaded too, since changes may have been missed.
+  const [movedAway, setMovedAway] = useState(false);
   useRealtime((notice) => {
-    const changed = notice.type === 'event' && notice.frame.kind === 'ticket.changed' && notice.frame.ticketId === ticketId;
-    if (changed || notice.type === 'resync' || (notice.type === 'connected' && notice.resumed)) send({ type: 'ticket.reload' });
+    if (notice.type === 'event' && notice.frame.kind === 'ticket.changed' && notice.frame.ticketId === ticketId) {
+      if (ticket && !stillInReach(ticket, notice.frame.data as unknown as TicketChangedData, hubUserId)) setMovedAway(true);
+      else send({ type: 'ticket.reload' });
+    } else if (notice.type === 'resync' || (notice.type === 'connected' && notice.resumed)) send({ type: 'ticket.reload' });
   });
   const view: 'requester' | 'staff' = ticket && (ticket.viewer.agent || ticket.viewer.assignee || ticket.viewer.supportAdmin) ? 'staff' : 'requester';
   const loadErrorText = useErrorText(snapshot.matches('failed') ? snapshot.context.loadError : null);
@@ -134,6 +150,22 @@ function TicketView({ ticketId }: { ticketId: number }) {
         </div>
         <TicketActionsBar actions={actions} busy={busy} send={send as (event: TicketViewEvent) => void} />
       </div>
+
+      {movedAway ? (
+        <div role="status" className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })} data-testid="ticket-moved">
+          <span className={css({ flex: 1 })}>{t('live.moved')}</span>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setMovedAway(false);
+              send({ type: 'ticket.reload' });
+            }}
+          >
+            {t('live.reload')}
+          </Button>
+        </div>
+      ) : null}
 
       {snapshot.context.changedTo ? (
         <div role="status" className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })}>
@@ -222,7 +254,7 @@ function TicketView({ ticketId }: { ticketId: number }) {
         </div>
       </div>
 
-      {canChat ? (
+      {canChat && !movedAway ? (
         <div className={`${card} ${section}`}>
           <ChatPanel
             key={ticket.ticketId}
