@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { P } from '#machines/permissions.ts';
+import { PermissionGate } from './components/permission-gate.tsx';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
@@ -28,7 +30,7 @@ const knownStates = ['queued', 'running', 'finished', 'failed'];
 export const isWorking = (job: UploadJob) => job.state === 'queued' || job.state === 'running';
 
 /** Bulk upload of users from the .xlsx template, with the list of upload jobs and their error files. */
-export default function BulkUploadPage() {
+function BulkUploadPage() {
   const { t } = useTranslation('users');
   const format = useFormat();
   const [files, setFiles] = useState<File[]>([]);
@@ -155,5 +157,14 @@ export default function BulkUploadPage() {
         )}
       </div>
     </section>
+  );
+}
+
+/** The screen behind its permission. */
+export default function GatedBulkUploadPage() {
+  return (
+    <PermissionGate permission={P.Users.Import}>
+      <BulkUploadPage />
+    </PermissionGate>
   );
 }

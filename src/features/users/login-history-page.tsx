@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { P } from '#machines/permissions.ts';
+import { PermissionGate } from './components/permission-gate.tsx';
 import { useParams } from 'wouter';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
@@ -110,7 +112,7 @@ export function OwnLoginHistoryPage() {
 }
 
 /** /login-history (everyone in scope) and /users/:userId/login-history (one user). */
-export default function AdminLoginHistoryPage() {
+function AdminLoginHistoryPage() {
   const { t } = useTranslation('users');
   const params = useParams<{ userId?: string }>();
   const userId = params.userId;
@@ -120,5 +122,14 @@ export default function AdminLoginHistoryPage() {
       {/* A new key per user starts a fresh search. */}
       <LoginHistory key={userId ?? 'all'} scope={userId ? { kind: 'user', userId } : { kind: 'all' }} />
     </section>
+  );
+}
+
+/** The screen behind its permission. */
+export default function GatedAdminLoginHistoryPage() {
+  return (
+    <PermissionGate permission={P.LoginHistory.View}>
+      <AdminLoginHistoryPage />
+    </PermissionGate>
   );
 }

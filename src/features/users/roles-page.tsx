@@ -1,4 +1,6 @@
 import { useTranslation } from 'react-i18next';
+import { P } from '#machines/permissions.ts';
+import { PermissionGate } from './components/permission-gate.tsx';
 import { css } from '#styled-system/css';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -10,7 +12,7 @@ import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary } from './api/users-api.ts';
 
 /** Role search (`/roles/search`): each role with its description, permissions and how many users hold it. */
-export default function RolesPage() {
+function RolesPage() {
   const { t } = useTranslation('users');
   const search = usePagedSearch<RoleSummary>((query) => usersApi.searchRoles(query), { orderBy: ['name asc'] });
   const errorText = useErrorText(search.error);
@@ -77,5 +79,14 @@ export default function RolesPage() {
         )}
       </div>
     </section>
+  );
+}
+
+/** The screen behind its permission. */
+export default function GatedRolesPage() {
+  return (
+    <PermissionGate permission={P.Roles.View}>
+      <RolesPage />
+    </PermissionGate>
   );
 }

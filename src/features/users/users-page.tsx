@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PermissionGate } from './components/permission-gate.tsx';
 import { Link, useLocation } from 'wouter';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
@@ -25,7 +26,7 @@ const filterRow = css({ display: 'grid', gridTemplateColumns: { base: '1fr', md:
 type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'roles'; user: UserDetail } | { kind: 'directory' } | null;
 
 /** User administration (spec §7 "Users and roles"): search, filter, sort, page, and act on each user. */
-export default function UsersPage() {
+function UsersPage() {
   const { t } = useTranslation('users');
   const [, navigate] = useLocation();
   const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
@@ -247,5 +248,14 @@ export default function UsersPage() {
         />
       ) : null}
     </section>
+  );
+}
+
+/** The screen behind its permission. */
+export default function GatedUsersPage() {
+  return (
+    <PermissionGate permission={P.Users.Search}>
+      <UsersPage />
+    </PermissionGate>
   );
 }
