@@ -319,7 +319,13 @@ export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => 
           {t('directory.search')}
         </Button>
       </div>
-      <Failure error={failure} />
+      {(failure as { reason?: string } | null)?.reason === 'directoryNotConfigured' ? (
+        <p role="alert" className={alertText} data-testid="directory-not-configured">
+          {t('directory.notConfigured')}
+        </p>
+      ) : (
+        <Failure error={failure} />
+      )}
       {searching && !entries ? <LoadingState /> : null}
       {entries && entries.length === 0 ? <EmptyState title={t('directory.none')} /> : null}
       {entries && entries.length > 0 ? (
