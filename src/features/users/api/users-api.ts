@@ -193,7 +193,7 @@ export const usersApi = {
   directorySearch: (keyword: string) =>
     api().post<PagedResult<DirectoryUser>>('/users/searchusersfromad', { keyword: keyword.trim() || null, pageNumber: 1, pageSize: 25 }, { showErrors: false }),
 
-  downloadTemplate: (onProgress?: ProgressListener) => download(SERVICE, { url: '/users/downloadusertemplate', onProgress, showErrors: false }),
+  downloadTemplate: (onProgress?: ProgressListener) => download(SERVICE, { url: '/users/downloadusertemplate', data: {}, onProgress, showErrors: false }),
   uploadUsers: (file: File, onProgress?: ProgressListener) => {
     const form = new FormData();
     form.append('file', file, file.name);
