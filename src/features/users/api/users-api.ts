@@ -132,16 +132,23 @@ export function booleanFilter(value: unknown): boolean | null {
   return value === true || value === 'true' ? true : value === false || value === 'false' ? false : null;
 }
 
-/** The users search request (docs/decisions/0040) from a list screen's query. */
+/**
+ * The users search request (docs/decisions/0040) from a list screen's query. Filters left at
+ * "Any" are left out rather than sent as null: the server's validator coerces a null boolean
+ * to false, which would show only inactive / unconfirmed users.
+ */
 export function userSearchBody(query: PagedQuery) {
+  const isActive = booleanFilter(query.filters.isActive);
+  const emailConfirmed = booleanFilter(query.filters.emailConfirmed);
+  const roleId = (query.filters.roleId as string | undefined) || null;
   return {
     keyword: query.keyword.trim() || null,
     pageNumber: query.pageNumber,
     pageSize: query.pageSize,
     orderBy: query.orderBy,
-    isActive: booleanFilter(query.filters.isActive),
-    emailConfirmed: booleanFilter(query.filters.emailConfirmed),
-    roleId: (query.filters.roleId as string | undefined) || null,
+    ...(isActive === null ? {} : { isActive }),
+    ...(emailConfirmed === null ? {} : { emailConfirmed }),
+    ...(roleId ? { roleId } : {}),
   };
 }
 
@@ -178,16 +185,17 @@ export const usersApi = {
     api().post<PagedResult<RoleSummary>>('/roles/search', { pageNumber: 1, pageSize: 100, orderBy: ['name asc'] }, { showErrors: false }),
 
   loginHistory: (scope: LoginHistoryScope, query: PagedQuery) => {
-    const body = { ...plainSearch(query), event: (query.filters.event as string | undefined) || null };
+    const event = (query.filters.event as string | undefined) || null;
+    const body = { ...plainSearch(query), ...(event ? { event } : {}) };
     if (scope.kind === 'own') return api().post<PagedResult<LoginHistoryRow>>('/v1/userloginhistory', body, { showErrors: false });
     if (scope.kind === 'user')
       return api().post<PagedResult<LoginHistoryRow>>('/v1/userloginhistory/searchbyuserid', { ...body, userId: scope.userId }, { showErrors: false });
     return api().post<PagedResult<LoginHistoryRow>>('/v1/userloginhistory/search', body, { showErrors: false });
   },
 
-  languages: (userId?: string) => api().post<UserLanguage[]>('/v1/userlanguage/search', { userId: userId ?? null }, { showErrors: false }),
+  languages: (userId?: string) => api().post<UserLanguage[]>('/v1/userlanguage/search', userId ? { userId } : {}, { showErrors: false }),
   addLanguage: (languageCode: string, userId?: string) =>
-    api().post<UserLanguage>('/v1/userlanguage', { userId: userId ?? null, languageCode }, { showErrors: false }),
+    api().post<UserLanguage>('/v1/userlanguage', userId ? { userId, languageCode } : { languageCode }, { showErrors: false }),
   removeLanguage: (id: string) => api().delete<void>(`/v1/userlanguage/${encodeURIComponent(id)}`, { showErrors: false }),
 
   directorySearch: (keyword: string) =>
