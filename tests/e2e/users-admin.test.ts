@@ -150,6 +150,22 @@ describe('user administration in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('should export the filtered user list as an Excel file', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users');
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('bulk');
+    await page.getByTestId('users-table').getByText('vikram.bulk@example.test').waitFor();
+    const exported = page.waitForEvent('download');
+    await page.getByTestId('export-users').click();
+    const download = await exported;
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const cells = rowsOf((await readWorkbook(await readFile((await download.path())!))).worksheets[0]).flat().map(String);
+    expect(cells).toContain('asha.bulk@example.test');
+    expect(cells).toContain('vikram.bulk@example.test');
+    expect(cells).not.toContain(INVITEE.email);
+    expect(errors).toEqual([]);
+  });
+
   it('should sign the invitee out when the admin deactivates them', async () => {
     const { page } = admin;
     await page.goto('/users');
