@@ -34,6 +34,9 @@ const api = vi.hoisted(() => ({
   exportUsers: vi.fn(),
 }));
 
+const saved = vi.hoisted(() => vi.fn());
+vi.mock('#src/lib/save-file.ts', () => ({ saveFile: saved }));
+
 vi.mock('#src/features/users/api/users-api.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('#src/features/users/api/users-api.ts')>()),
   usersApi: api,
@@ -154,7 +157,8 @@ describe('users screen', () => {
     expect(await screen.findByText('No users match')).toBeInTheDocument();
     api.search.mockRejectedValueOnce({ status: 500, statusCode: 500, messages: ['Database down'] });
     await u.type(screen.getByRole('searchbox', { name: 'Search users' }), 'z');
-    expect(await screen.findByTestId('error-state')).toHaveTextContent('Database down');
+    // The reason is worded asynchronously (normalizeError), after the error state appears.
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('Database down'), { timeout: 3000 });
     await u.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No users match')).toBeInTheDocument();
   });
@@ -298,6 +302,29 @@ describe('users screen', () => {
     expect(within(dialog).queryByRole('button', { name: 'Import mina' })).toBeNull();
     await u.click(within(dialog).getByRole('button', { name: 'Import ravi' }));
     await waitFor(() => expect(api.create).toHaveBeenCalledWith({ userName: 'ravi', loginType: 'directory' }));
+  });
+
+  it('should export the list with the current filters, showing progress until the file is saved', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    let report: ((p: { loaded: number; total: number | null; fraction: number | null }) => void) | undefined;
+    let finish: (() => void) | undefined;
+    api.exportUsers.mockImplementation(
+      (_query: PagedQuery, onProgress: typeof report) =>
+        new Promise((resolve) => {
+          report = onProgress;
+          finish = () => resolve({ blob: new Blob(['x']), filename: 'users-2026.xlsx', contentType: 'application/octet-stream' });
+        }),
+    );
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await screen.findByTestId('users-table');
+    await u.selectOptions(screen.getByRole('combobox', { name: 'E-mail' }), 'true');
+    await u.click(screen.getByRole('button', { name: 'Export to Excel' }));
+    expect(api.exportUsers).toHaveBeenCalledWith(expect.objectContaining({ filters: expect.objectContaining({ emailConfirmed: 'true' }) }), expect.any(Function));
+    act(() => report?.({ loaded: 65_536, total: 262_144, fraction: 0.25 }));
+    expect(screen.getByTestId('export-users-progress')).toHaveAttribute('value', '25');
+    await act(async () => finish?.());
+    await waitFor(() => expect(saved).toHaveBeenCalledWith(expect.any(Blob), 'users-2026.xlsx'));
+    expect(screen.queryByTestId('export-users-progress')).toBeNull();
   });
 
   it('should show a no-access note instead of the screen without Users.Search', async () => {
@@ -452,7 +479,7 @@ describe('my languages', () => {
   it('should say when there are none, and show a failed load with a retry', async () => {
     api.languages.mockRejectedValueOnce({ status: 500, statusCode: 500, messages: ['Try later'] }).mockResolvedValueOnce([]);
     const { user: u } = renderAt('/account', <AccountPage />);
-    expect(await screen.findByTestId('error-state')).toHaveTextContent('Try later');
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('Try later'), { timeout: 3000 });
     await u.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No languages yet.')).toBeInTheDocument();
   });
