@@ -87,6 +87,9 @@ export function UserMenu() {
       </button>
       {open ? (
         <div id={id} className={menu}>
+          <Link href="/account" className={item} onClick={() => setOpen(false)}>
+            {t('nav.account', { ns: 'common' })}
+          </Link>
           <Link href="/change-password" className={item} onClick={() => setOpen(false)}>
             {t('menu.changePassword')}
           </Link>
