@@ -25,6 +25,12 @@ const FirstLoginPage = lazyChunk(() => import('#src/features/auth/first-login-pa
 const ConfirmEmailPage = lazyChunk(() => import('#src/features/auth/confirm-email-page.tsx'));
 const RegisterPage = lazyChunk(() => import('#src/features/auth/register-page.tsx'));
 const ChangePasswordPage = lazyChunk(() => import('#src/features/auth/change-password-page.tsx'));
+const UsersPage = lazyChunk(() => import('#src/features/users/users-page.tsx'));
+const BulkUploadPage = lazyChunk(() => import('#src/features/users/bulk-upload-page.tsx'));
+const RolesPage = lazyChunk(() => import('#src/features/users/roles-page.tsx'));
+const AdminLoginHistoryPage = lazyChunk(() => import('#src/features/users/login-history-page.tsx'));
+const OwnLoginHistoryPage = lazyChunk(async () => ({ default: (await import('#src/features/users/login-history-page.tsx')).OwnLoginHistoryPage }));
+const AccountPage = lazyChunk(() => import('#src/features/users/account-page.tsx'));
 
 /** The main application: the lazily loaded chunk rendered inside the router (spec §2). */
 export default function App() {
@@ -48,6 +54,13 @@ export default function App() {
                 <Route path="/support" component={protectedRoute(SupportDeskPage)} />
                 <Route path="/support/groups" component={protectedRoute(SupportGroupsPage)} />
                 <Route path="/change-password" component={protectedRoute(ChangePasswordPage)} />
+                <Route path="/users" component={protectedRoute(UsersPage)} />
+                <Route path="/users/bulk-upload" component={protectedRoute(BulkUploadPage)} />
+                <Route path="/users/:userId/login-history" component={protectedRoute(AdminLoginHistoryPage)} />
+                <Route path="/roles" component={protectedRoute(RolesPage)} />
+                <Route path="/login-history" component={protectedRoute(AdminLoginHistoryPage)} />
+                <Route path="/account" component={protectedRoute(AccountPage)} />
+                <Route path="/account/login-history" component={protectedRoute(OwnLoginHistoryPage)} />
                 <Route path="/machines" component={protectedRoute(MachinesPage)} />
                 <Route path="/machines/:machineId" component={protectedRoute(MachinesPage)} />
                 <Route component={NotFoundPage} />

@@ -35,6 +35,15 @@ export const navigation: NavGroup[] = [
     ],
   },
   {
+    id: 'administration',
+    titleKey: 'nav.groupAdministration',
+    children: [
+      { id: 'users', titleKey: 'nav.users', url: '/users', icon: 'users', permission: 'Permissions.Users.Search' },
+      { id: 'roles', titleKey: 'nav.roles', url: '/roles', icon: 'settings', permission: 'Permissions.Roles.View' },
+      { id: 'login-history', titleKey: 'nav.loginHistory', url: '/login-history', icon: 'chart', permission: 'Permissions.LoginHistory.View' },
+    ],
+  },
+  {
     id: 'quality',
     titleKey: 'nav.groupQuality',
     children: [{ id: 'machines', titleKey: 'nav.machines', url: '/machines', icon: 'machines', permission: 'Permissions.Machines.View' }],

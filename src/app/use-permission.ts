@@ -1,8 +1,8 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import type { Permission } from '#machines/permissions.ts';
 import { userPermissionsStore } from './stores/slices.ts';
 
 /** Whether the signed-in user holds a permission (the userPermissions slice, fetched after sign-in). */
 export function useHasPermission(permission: Permission): boolean {
-  return useSelector(userPermissionsStore, (snapshot) => snapshot.context.permissions.includes(permission));
+  return useStoreValue(userPermissionsStore, (snapshot) => snapshot.context.permissions.includes(permission));
 }

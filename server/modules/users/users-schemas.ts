@@ -7,6 +7,13 @@ import { Email, NewPassword, RedirectUrl } from '#server/modules/identity/identi
  * "User languages" and "Login history". They are the OpenAPI document the client reads.
  */
 
+/**
+ * true, false or null ("any"). One JSON-schema type list rather than a union: with type
+ * coercion on, a union would turn null into false (or false into null); a list coerces only
+ * when the value matches none of its types.
+ */
+const BooleanOrAny = (description: string) => Type.Unsafe<boolean | null>({ type: ['boolean', 'null'], description });
+
 export const Uuid = Type.String({ format: 'uuid' });
 const NullableUuid = Type.Optional(Type.Union([Uuid, Type.Null()]));
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: 100, description });
@@ -54,8 +61,8 @@ export const UserDetail = Type.Object(
 export const UserSearchBody = Type.Object(
   {
     ...searchRequestProperties,
-    isActive: Type.Optional(Type.Union([Type.Boolean(), Type.Null()], { description: 'Status filter' })),
-    emailConfirmed: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    isActive: Type.Optional(BooleanOrAny('Status filter; null means any')),
+    emailConfirmed: Type.Optional(BooleanOrAny('E-mail confirmed filter; null means any')),
     roleId: NullableUuid,
     loginType: Type.Optional(Type.Union([LoginType, Type.Null()])),
   },

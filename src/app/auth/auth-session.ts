@@ -5,6 +5,7 @@ import { appConfig } from '#src/lib/config.ts';
 import { userPermissionsStore } from '../stores/slices.ts';
 import { resetClientState } from '../stores/persisted-state.ts';
 import { authUserStore } from './auth-user-store.ts';
+import { startPermissionsRefresh } from './permissions-refresh.ts';
 import { sessionApi, type SessionApi } from './session-api.ts';
 import { createTabSync, type TabSync } from './tab-sync.ts';
 import { registerLiveActor } from '../live-actors.ts';
@@ -169,6 +170,9 @@ const started = startAuthSession({
 
 export const authSession: AuthSessionActor = started.actor;
 export const refreshSession = started.refreshSession;
+
+// A role given or taken by an administrator reaches the menu without a new sign-in (docs/decisions/0046).
+startPermissionsRefresh();
 
 /** Views: `useAuthSession((s) => s.context.user)`. */
 export function useAuthSession<T>(selector: (snapshot: SnapshotFrom<AuthSessionMachine>) => T): T {

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useEffect, useRef, type ComponentType, type ReactNode } from 'react';
 import { Redirect, useLocation, useSearch } from 'wouter';
 import { afterFirstContent } from '../content-rendered.tsx';
@@ -15,7 +15,7 @@ afterFirstContent(() => void loadAuthSession());
  * also leads to /login, without remembering: logout sets the redirect URL to null (spec §4).
  */
 export function RequireSession({ children }: { children: ReactNode }) {
-  const signedIn = useSelector(authUserStore, (s) => hasSession(s.context));
+  const signedIn = useStoreValue(authUserStore, (s) => hasSession(s.context));
   const [location] = useLocation();
   const search = useSearch();
   const wasSignedIn = useRef(signedIn);

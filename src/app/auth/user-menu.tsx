@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -51,7 +51,7 @@ const item = css({
 /** The header's user menu: who is signed in, Change password, Sign out. */
 export function UserMenu() {
   const { t, ready } = useTranslation('auth', { useSuspense: false });
-  const user = useSelector(authUserStore, (s) => s.context.user);
+  const user = useStoreValue(authUserStore, (s) => s.context.user);
   const [open, setOpen] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const id = useId();
@@ -87,6 +87,9 @@ export function UserMenu() {
       </button>
       {open ? (
         <div id={id} className={menu}>
+          <Link href="/account" className={item} onClick={() => setOpen(false)}>
+            {t('nav.account', { ns: 'common' })}
+          </Link>
           <Link href="/change-password" className={item} onClick={() => setOpen(false)}>
             {t('menu.changePassword')}
           </Link>

@@ -1,6 +1,6 @@
-import { useSelector } from '@xstate/react';
 import { Component, Suspense, lazy, type ReactNode } from 'react';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { notificationsStore } from './notifications-store.ts';
 
 const Banner = lazy(() => import('./banner.tsx'));
@@ -26,8 +26,8 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
  * their code loads then, not with the first render.
  */
 export function NotificationsHost() {
-  const { toasts, snackbar } = useSelector(notificationsStore, (s) => s.context);
-  const banner = useSelector(bannerStore, (s) => s.context.message);
+  const { toasts, snackbar } = useStoreValue(notificationsStore, (s) => s.context);
+  const banner = useStoreValue(bannerStore, (s) => s.context.message);
   return (
     <Quiet>
       {/* Separate boundaries: one loading never hides another. */}

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { css } from '#styled-system/css';
@@ -14,7 +14,7 @@ const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { trans
 export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
   const { t } = useTranslation();
   const [pathname] = useLocation();
-  const dynamic = useSelector(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
+  const dynamic = useStoreValue(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
   const match = findNavItem(pathname, groups);
 
   // Home is where the app lands (runtime configuration `defaultPath`, '/' by default).

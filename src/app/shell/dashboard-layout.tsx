@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { Suspense, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
@@ -40,10 +40,10 @@ export function PageLoader() {
 export function DashboardLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const large = useIsLargeScreen();
-  const miniDrawer = useSelector(layoutConfigStore, (s) => s.context.miniDrawer);
-  const container = useSelector(layoutConfigStore, (s) => s.context.container);
+  const miniDrawer = useStoreValue(layoutConfigStore, (s) => s.context.miniDrawer);
+  const container = useStoreValue(layoutConfigStore, (s) => s.context.container);
   // Permissions arrive with sign-in (the userPermissions slice); entries needing others are hidden.
-  const permissions = useSelector(userPermissionsStore, (s) => s.context.permissions);
+  const permissions = useStoreValue(userPermissionsStore, (s) => s.context.permissions);
   const groups = visibleNavigation((permission) => permissions.includes(permission));
 
   // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -119,7 +119,7 @@ function Brand({ mini }: { mini: boolean }) {
  */
 export function AppDrawer({ groups, large, miniDrawer }: { groups: NavGroup[]; large: boolean; miniDrawer: boolean }) {
   const { t } = useTranslation();
-  const drawerOpen = useSelector(menuStore, (s) => s.context.drawerOpen);
+  const drawerOpen = useStoreValue(menuStore, (s) => s.context.drawerOpen);
 
   if (large) {
     const mini = !drawerOpen && miniDrawer;

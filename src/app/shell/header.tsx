@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
@@ -36,7 +36,7 @@ const iconButton = css({
 /** The top bar (toolbar min height 60): drawer toggle, theme settings, then whatever the shell puts at the end. */
 export function AppHeader({ end }: { end?: ReactNode }) {
   const { t } = useTranslation();
-  const drawerOpen = useSelector(menuStore, (s) => s.context.drawerOpen);
+  const drawerOpen = useStoreValue(menuStore, (s) => s.context.drawerOpen);
   return (
     <header className={bar} data-testid="app-header">
       <button

@@ -1,4 +1,4 @@
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
@@ -18,7 +18,7 @@ import { PASSWORD_MIN_LENGTH, passwordProblem, problemErrors, reasonOf } from '.
  */
 export default function ChangePasswordPage() {
   const { t } = useTranslation('auth');
-  const userId = useSelector(authUserStore, (s) => s.context.user?.user_id ?? null);
+  const userId = useStoreValue(authUserStore, (s) => s.context.user?.user_id ?? null);
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');

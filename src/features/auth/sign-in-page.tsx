@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
-import { useSelector } from '@xstate/react';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { TextField } from '#src/components/ui/field.tsx';
@@ -22,8 +22,8 @@ export default function SignInPage() {
   const [, navigate] = useLocation();
   const search = new URLSearchParams(useSearch());
   const snapshot = useAuthSnapshot();
-  const signedIn = useSelector(authUserStore, (s) => hasSession(s.context));
-  const redirectUrl = useSelector(authUserStore, (s) => s.context.redirectUrl);
+  const signedIn = useStoreValue(authUserStore, (s) => hasSession(s.context));
+  const redirectUrl = useStoreValue(authUserStore, (s) => s.context.redirectUrl);
   const [email, setEmail] = useState(search.get('email') ?? '');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);

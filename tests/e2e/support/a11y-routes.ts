@@ -177,4 +177,31 @@ export const auditedScreens: AuditedScreen[] = [
     },
     ready: heading('Change password'),
   },
+  // Issue 6: user administration, roles, login history, bulk upload, the profile.
+  { name: 'users', path: '/users', prepare: asAdmin, ready: async (page) => page.getByTestId('users-table').waitFor() },
+  {
+    name: 'users row actions menu',
+    path: '/users',
+    prepare: asAdmin,
+    ready: async (page) => page.getByTestId('users-table').waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: /^Actions for / }).first().click();
+      await page.getByRole('menu').waitFor();
+    },
+  },
+  {
+    name: 'create user dialog',
+    path: '/users',
+    prepare: asAdmin,
+    ready: async (page) => page.getByTestId('users-table').waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Create user' }).click();
+      await page.getByRole('dialog', { name: 'Create a user' }).waitFor();
+    },
+  },
+  { name: 'roles', path: '/roles', prepare: asAdmin, ready: async (page) => page.getByTestId('roles-table').waitFor() },
+  { name: 'login history (all)', path: '/login-history', prepare: asAdmin, ready: async (page) => page.getByTestId('login-history-table').waitFor() },
+  { name: 'my login history', path: '/account/login-history', prepare: asAdmin, ready: async (page) => page.getByTestId('login-history-table').waitFor() },
+  { name: 'bulk upload', path: '/users/bulk-upload', prepare: asAdmin, ready: heading('Bulk upload of users') },
+  { name: 'my profile', path: '/account', prepare: asAdmin, ready: async (page) => page.getByText('No languages yet.').or(page.getByTestId('language-list')).waitFor() },
 ];

@@ -53,6 +53,7 @@ describeEachDatabase(
     });
 
     describe('model-based paths replayed against the server', () => {
+      // Every shortest path over HTTP: hundreds of requests, slow on a loaded machine.
       it('should reach the status the machine predicts after every step, with one history row per step', async () => {
         const { app } = get();
         const paths = ticketLifecyclePaths();
@@ -113,7 +114,7 @@ describeEachDatabase(
             if (event.type === 'ticket.childrenDone') expect(history.actorKind).toBe('system');
           }
         }
-      });
+      }, 180_000);
     });
 
     describe('refusals', () => {
@@ -183,7 +184,7 @@ describeEachDatabase(
           }
         }
         expect(checked).toBeGreaterThan(200);
-      });
+      }, 180_000);
 
       it('should answer 404 for a ticket outside the caller’s reach, whatever the event', async () => {
         const { app } = get();

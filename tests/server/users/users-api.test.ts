@@ -96,6 +96,8 @@ describeEachDatabase('users API', (get) => {
     expect(page2).toMatchObject({ totalCount: 3, hasPreviousPage: true, hasNextPage: false });
     expect(page2.data.map((u: { firstName: string }) => u.firstName)).toEqual(['Anil']);
     expect((await search({ keyword: marker, isActive: false })).json()).toMatchObject({ totalCount: 1, data: [{ firstName: 'Chetan' }] });
+    // null is "any", never coerced to false.
+    expect((await search({ keyword: marker, isActive: null, emailConfirmed: null })).json().totalCount).toBe(3);
     expect((await search({ advancedSearch: { keyword: marker, fields: ['email'] } })).json().totalCount).toBe(0);
     expect((await search({ keyword: '%' })).json().totalCount).toBe(0);
     const roleFiltered = (await search({ keyword: marker, roleId: await roleId(db, 'Candidate') })).json();

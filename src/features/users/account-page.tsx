@@ -1,0 +1,172 @@
+import { useSelector } from '@xstate/react';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { css } from '#styled-system/css';
+import { authUserStore } from '#src/app/auth/auth-user-store.ts';
+import { notify } from '#src/app/notifications/notify.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { usersApi, type UserLanguage } from './api/users-api.ts';
+
+/** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
+export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const suggestions = ['en-IN', 'en-US', 'hi', 'gu', 'fr', 'es', 'mr', 'ta', 'bn'];
+
+/** The language's name in the screen's language ("Hindi" / "हिन्दी"), or the tag itself. */
+export function languageName(code: string, locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** The languages a user speaks, in their profile: list, add, remove. */
+export function UserLanguages() {
+  const { t, i18n } = useTranslation('users');
+  const listId = useId();
+  const [languages, setLanguages] = useState<UserLanguage[] | null>(null);
+  const [loadFailure, setLoadFailure] = useState<unknown>(null);
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Record<string, string[]> | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [removing, setRemoving] = useState<string | null>(null);
+  const loadText = useErrorText(loadFailure);
+  const failureText = useErrorText(failure);
+
+  const load = useCallback(() => {
+    setLoadFailure(null);
+    usersApi.languages().then(setLanguages, setLoadFailure);
+  }, []);
+  useEffect(load, [load]);
+
+  const add = async () => {
+    const tag = code.trim();
+    if (!LANGUAGE_TAG.test(tag)) {
+      setErrors({ languageCode: [t('languages.badTag')] });
+      return;
+    }
+    setErrors(null);
+    setFailure(null);
+    setBusy(true);
+    try {
+      const added = await usersApi.addLanguage(tag);
+      setLanguages((list) => [...(list ?? []), added]);
+      setCode('');
+      void notify.success(t('languages.added', { name: languageName(added.languageCode, i18n.language) }));
+    } catch (error) {
+      const fields = (error as { errors?: Record<string, string[]> })?.errors;
+      if (fields) setErrors(fields);
+      else setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const remove = async (language: UserLanguage) => {
+    setRemoving(language.id);
+    try {
+      await usersApi.removeLanguage(language.id);
+      setLanguages((list) => (list ?? []).filter((l) => l.id !== language.id));
+    } catch (error) {
+      void notify.error(error);
+    } finally {
+      setRemoving(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="languages-title" className={css({ p: '4', display: 'flex', flexDirection: 'column', gap: '3' }) + ' ' + card}>
+      <h2 id="languages-title" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
+        {t('languages.title')}
+      </h2>
+      <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t('languages.intro')}</p>
+      {loadFailure ? (
+        <ErrorState message={loadText} onRetry={load} />
+      ) : languages === null ? (
+        <LoadingState />
+      ) : languages.length === 0 ? (
+        <EmptyState title={t('languages.none')} />
+      ) : (
+        <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })} data-testid="language-list">
+          {languages.map((language) => (
+            <li key={language.id} className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
+              <span className={css({ flex: '1' })}>
+                {languageName(language.languageCode, i18n.language)} <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{language.languageCode}</span>
+              </span>
+              <Button
+                size="sm"
+                variant="ghost"
+                loading={removing === language.id}
+                onClick={() => void remove(language)}
+                aria-label={t('languages.removeNamed', { name: languageName(language.languageCode, i18n.language) })}
+              >
+                {t('languages.remove')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className={css({ display: 'flex', gap: '2', alignItems: 'flex-start', flexWrap: 'wrap' })}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void add();
+        }}
+      >
+        <TextField
+          label={t('languages.code')}
+          hint={t('languages.codeHint')}
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
+          list={listId}
+          maxLength={35}
+          autoComplete="off"
+          error={fieldError(errors, 'languageCode')}
+          className={css({ flex: '1', minWidth: '12rem' })}
+        />
+        <datalist id={listId}>
+          {suggestions.map((s) => (
+            <option key={s} value={s}>
+              {languageName(s, i18n.language)}
+            </option>
+          ))}
+        </datalist>
+        <Button type="submit" loading={busy} className={css({ mt: '6' })}>
+          {t('languages.add')}
+        </Button>
+      </form>
+      {failureText ? (
+        <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
+          {failureText}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** /account: who you are, your languages and a way to your sign-in history. */
+export default function AccountPage() {
+  const { t } = useTranslation('users');
+  const user = useSelector(authUserStore, (s) => s.context.user);
+  return (
+    <section aria-labelledby="account-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      <PageHeader
+        id="account-title"
+        title={t('account.title')}
+        description={user ? t('account.signedInAs', { name: [user.name, user.surname].filter(Boolean).join(' ') || user.emailaddress || '' }) : undefined}
+        actions={
+          <Link href="/account/login-history" className={css({ color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
+            {t('account.loginHistory')}
+          </Link>
+        }
+      />
+      <UserLanguages />
+    </section>
+  );
+}

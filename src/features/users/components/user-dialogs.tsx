@@ -1,0 +1,352 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { css } from '#styled-system/css';
+import { notify } from '#src/app/notifications/notify.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { Dialog } from '#src/components/ui/dialog.tsx';
+import { fieldError, SelectField, TextField } from '#src/components/ui/field.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { usersApi, type DirectoryUser, type RoleSummary, type UserDetail, type UserRoleEntry } from '../api/users-api.ts';
+
+type FieldErrors = Record<string, string[]> | null;
+
+const alertText = css({ color: 'error.main', fontSize: 'sm' });
+const grid = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '3' });
+
+/** Field errors of a 400 problem-details answer, or null when the failure is something else. */
+function fieldErrorsOf(error: unknown): FieldErrors {
+  const problem = error as { errors?: Record<string, string[]>; response?: { data?: { errors?: Record<string, string[]> } } };
+  return problem?.errors ?? problem?.response?.data?.errors ?? null;
+}
+
+function Failure({ error }: { error: unknown }) {
+  const text = useErrorText(error);
+  return text ? (
+    <p role="alert" className={alertText} data-testid="dialog-error">
+      {text}
+    </p>
+  ) : null;
+}
+
+interface Draft {
+  firstName: string;
+  lastName: string;
+  email: string;
+  userName: string;
+  phoneNumber: string;
+  dateOfBirth: string;
+  roleId: string;
+  access: 'invite' | 'password';
+  password: string;
+  confirmPassword: string;
+}
+
+const draftOf = (user: UserDetail | null): Draft => ({
+  firstName: user?.firstName ?? '',
+  lastName: user?.lastName ?? '',
+  email: user?.email ?? '',
+  userName: user?.userName ?? '',
+  phoneNumber: user?.phoneNumber ?? '',
+  dateOfBirth: user?.dateOfBirth ?? '',
+  roleId: '',
+  access: 'invite',
+  password: '',
+  confirmPassword: '',
+});
+
+/** Create a user (with an invitation or a password) or edit one's profile fields (docs/decisions/0040). */
+export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail | null; roles: RoleSummary[]; onClose: () => void; onSaved: (user: UserDetail) => void }) {
+  const { t } = useTranslation('users');
+  const [draft, setDraft] = useState<Draft>(() => draftOf(user));
+  const [errors, setErrors] = useState<FieldErrors>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const set = (name: keyof Draft) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
+
+  const check = (): FieldErrors => {
+    const found: Record<string, string[]> = {};
+    for (const name of ['firstName', 'lastName', 'email', 'userName'] as const) if (!draft[name].trim()) found[name] = [t('form.required')];
+    if (draft.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(draft.email.trim())) found.email = [t('form.badEmail')];
+    if (!user && draft.access === 'password') {
+      if (!draft.password) found.password = [t('form.required')];
+      else if (draft.password !== draft.confirmPassword) found.confirmPassword = [t('form.passwordsDiffer')];
+    }
+    return Object.keys(found).length ? found : null;
+  };
+
+  const save = async () => {
+    const found = check();
+    setErrors(found);
+    if (found) return;
+    setBusy(true);
+    setFailure(null);
+    const common = {
+      firstName: draft.firstName.trim(),
+      lastName: draft.lastName.trim(),
+      email: draft.email.trim(),
+      userName: draft.userName.trim(),
+      phoneNumber: draft.phoneNumber.trim() || null,
+      dateOfBirth: draft.dateOfBirth || null,
+    };
+    try {
+      const saved = user
+        ? await usersApi.edit({ id: user.id, ...common })
+        : await usersApi.create({
+            ...common,
+            roleId: draft.roleId || null,
+            ...(draft.access === 'invite' ? { isSendInvitation: true } : { password: draft.password, confirmPassword: draft.confirmPassword }),
+          });
+      void notify.success(user ? t('form.saved', { name: common.userName }) : draft.access === 'invite' ? t('form.invited', { email: common.email }) : t('form.created', { name: common.userName }));
+      onSaved(saved);
+    } catch (error) {
+      const fields = fieldErrorsOf(error);
+      if (fields) setErrors(fields);
+      setFailure(fields ? null : error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={user ? t('form.editTitle', { name: user.userName }) : t('form.createTitle')}
+      onClose={onClose}
+      onSubmit={() => void save()}
+      busy={busy}
+      size="lg"
+      testId="user-dialog"
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} disabled={busy}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {user ? t('common.save') : t('form.create')}
+          </Button>
+        </>
+      }
+    >
+      <div className={grid}>
+        <TextField label={t('field.firstName')} value={draft.firstName} onChange={set('firstName')} required maxLength={100} autoFocus error={fieldError(errors, 'firstName')} />
+        <TextField label={t('field.lastName')} value={draft.lastName} onChange={set('lastName')} required maxLength={100} error={fieldError(errors, 'lastName')} />
+        <TextField label={t('field.email')} type="email" value={draft.email} onChange={set('email')} required maxLength={256} error={fieldError(errors, 'email')} />
+        <TextField label={t('field.userName')} value={draft.userName} onChange={set('userName')} required maxLength={100} error={fieldError(errors, 'userName')} />
+        <TextField label={t('field.phoneNumber')} type="tel" value={draft.phoneNumber} onChange={set('phoneNumber')} maxLength={32} error={fieldError(errors, 'phoneNumber')} />
+        <TextField label={t('field.dateOfBirth')} type="date" value={draft.dateOfBirth} onChange={set('dateOfBirth')} error={fieldError(errors, 'dateOfBirth')} />
+      </div>
+      {user ? null : (
+        <>
+          <SelectField
+            label={t('field.role')}
+            value={draft.roleId}
+            onChange={set('roleId')}
+            placeholder={t('form.defaultRole')}
+            options={roles.map((role) => ({ value: role.id, label: role.name }))}
+            error={fieldError(errors, 'roleId')}
+          />
+          <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+            <legend className={css({ fontWeight: 'semibold', fontSize: 'sm', mb: '1' })}>{t('form.accessLegend')}</legend>
+            {(['invite', 'password'] as const).map((access) => (
+              <label key={access} className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
+                <input type="radio" name="access" value={access} checked={draft.access === access} onChange={() => setDraft((d) => ({ ...d, access }))} />
+                {access === 'invite' ? t('form.sendInvitation') : t('form.setPassword')}
+              </label>
+            ))}
+          </fieldset>
+          {draft.access === 'password' ? (
+            <div className={grid}>
+              <TextField label={t('field.password')} type="password" autoComplete="new-password" value={draft.password} onChange={set('password')} required error={fieldError(errors, 'password')} />
+              <TextField
+                label={t('field.confirmPassword')}
+                type="password"
+                autoComplete="new-password"
+                value={draft.confirmPassword}
+                onChange={set('confirmPassword')}
+                required
+                error={fieldError(errors, 'confirmPassword')}
+              />
+            </div>
+          ) : null}
+        </>
+      )}
+      <Failure error={failure} />
+    </Dialog>
+  );
+}
+
+/** Turn a user's roles on and off (only the changed ones are sent). */
+export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onClose: () => void; onSaved: () => void }) {
+  const { t } = useTranslation('users');
+  const [roles, setRoles] = useState<UserRoleEntry[] | null>(null);
+  const [enabled, setEnabled] = useState<Set<string>>(new Set());
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    usersApi.roles(user.id).then(
+      (list) => {
+        setRoles(list);
+        setEnabled(new Set(list.filter((r) => r.enabled).map((r) => r.roleId)));
+      },
+      (error) => {
+        setRoles([]);
+        setFailure(error);
+      },
+    );
+  }, [user.id]);
+
+  const save = async () => {
+    if (!roles) return;
+    const changed = roles.filter((r) => r.enabled !== enabled.has(r.roleId)).map((r) => ({ roleId: r.roleId, enabled: enabled.has(r.roleId) }));
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (changed.length) await usersApi.setRoles(user.id, changed);
+      void notify.success(t('roles.saved', { name: user.userName }));
+      onSaved();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t('roles.dialogTitle', { name: user.userName })}
+      description={t('roles.dialogHint')}
+      onClose={onClose}
+      onSubmit={() => void save()}
+      busy={busy}
+      testId="roles-dialog"
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} disabled={busy}>
+            {t('common.cancel')}
+          </Button>
+          <Button type="submit" loading={busy} disabled={roles === null}>
+            {t('common.save')}
+          </Button>
+        </>
+      }
+    >
+      {roles === null ? (
+        <LoadingState />
+      ) : (
+        <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+          <legend className={css({ srOnly: true })}>{t('roles.dialogTitle', { name: user.userName })}</legend>
+          {roles.map((role) => (
+            <label key={role.roleId} className={css({ display: 'flex', alignItems: 'flex-start', gap: '2', fontSize: 'sm' })}>
+              <input
+                type="checkbox"
+                checked={enabled.has(role.roleId)}
+                onChange={(event) => {
+                  const next = new Set(enabled);
+                  if (event.target.checked) next.add(role.roleId);
+                  else next.delete(role.roleId);
+                  setEnabled(next);
+                }}
+              />
+              <span>
+                <span className={css({ fontWeight: 'semibold' })}>{role.roleName}</span>
+                {role.description ? <span className={css({ display: 'block', color: 'fg.muted' })}>{role.description}</span> : null}
+              </span>
+            </label>
+          ))}
+        </fieldset>
+      )}
+      <Failure error={failure} />
+    </Dialog>
+  );
+}
+
+/** Search the enterprise directory and import an entry as a directory user (docs/decisions/0044). */
+export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => void; onImported: () => void }) {
+  const { t } = useTranslation('users');
+  const [keyword, setKeyword] = useState('');
+  const [entries, setEntries] = useState<DirectoryUser[] | null>(null);
+  const [searching, setSearching] = useState(false);
+  const [importing, setImporting] = useState<string | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+
+  const search = async () => {
+    setSearching(true);
+    setFailure(null);
+    try {
+      setEntries((await usersApi.directorySearch(keyword)).data);
+    } catch (error) {
+      setEntries(null);
+      setFailure(error);
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  const importEntry = async (entry: DirectoryUser) => {
+    setImporting(entry.userName);
+    setFailure(null);
+    try {
+      await usersApi.create({ userName: entry.userName, loginType: 'directory' });
+      void notify.success(t('directory.imported', { name: entry.userName }));
+      onImported();
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setImporting(null);
+    }
+  };
+
+  return (
+    <Dialog
+      title={t('directory.title')}
+      description={t('directory.hint')}
+      onClose={onClose}
+      onSubmit={() => void search()}
+      busy={importing !== null}
+      size="lg"
+      testId="directory-dialog"
+      footer={
+        <Button variant="ghost" onClick={onClose}>
+          {t('common.close')}
+        </Button>
+      }
+    >
+      <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end' })}>
+        <SearchInput label={t('directory.searchLabel')} value={keyword} onChange={(e) => setKeyword(e.target.value)} autoFocus className={css({ flex: '1' })} />
+        <Button type="submit" loading={searching}>
+          {t('directory.search')}
+        </Button>
+      </div>
+      {(failure as { reason?: string } | null)?.reason === 'directoryNotConfigured' ? (
+        <p role="alert" className={alertText} data-testid="directory-not-configured">
+          {t('directory.notConfigured')}
+        </p>
+      ) : (
+        <Failure error={failure} />
+      )}
+      {searching && !entries ? <LoadingState /> : null}
+      {entries && entries.length === 0 ? <EmptyState title={t('directory.none')} /> : null}
+      {entries && entries.length > 0 ? (
+        <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })} data-testid="directory-results">
+          {entries.map((entry) => (
+            <li key={entry.userName} className={css({ display: 'flex', alignItems: 'center', gap: '3', fontSize: 'sm' })}>
+              <span className={css({ flex: '1' })}>
+                <span className={css({ fontWeight: 'semibold' })}>{entry.displayName || entry.userName}</span>{' '}
+                <span className={css({ color: 'fg.muted' })}>{entry.email ?? entry.userName}</span>
+              </span>
+              {entry.alreadyImported ? (
+                <span className={css({ color: 'fg.muted' })}>{t('directory.alreadyImported')}</span>
+              ) : (
+                <Button size="sm" variant="outline" loading={importing === entry.userName} onClick={() => void importEntry(entry)} aria-label={t('directory.importNamed', { name: entry.userName })}>
+                  {t('directory.import')}
+                </Button>
+              )}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Dialog>
+  );
+}

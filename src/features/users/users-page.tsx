@@ -1,0 +1,261 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PermissionGate } from './components/permission-gate.tsx';
+import { Link, useLocation } from 'wouter';
+import { css } from '#styled-system/css';
+import { P } from '#machines/permissions.ts';
+import { notify } from '#src/app/notifications/notify.ts';
+import { useHasPermission } from '#src/app/use-permission.ts';
+import { Button } from '#src/components/ui/button.tsx';
+import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import { SelectField } from '#src/components/ui/field.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { Pagination } from '#src/components/ui/pagination.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
+import { DownloadButton } from './components/export-button.tsx';
+import { RowActions, type RowAction } from './components/row-actions.tsx';
+import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
+import { DirectoryImportDialog, RolesDialog, UserDialog } from './components/user-dialogs.tsx';
+
+const filterRow = css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: '2fr 1fr 1fr 1fr' }, gap: '3', alignItems: 'end', p: '4' });
+
+type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'roles'; user: UserDetail } | { kind: 'directory' } | null;
+
+/** User administration (spec §7 "Users and roles"): search, filter, sort, page, and act on each user. */
+function UsersPage() {
+  const { t } = useTranslation('users');
+  const [, navigate] = useLocation();
+  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
+  const errorText = useErrorText(search.error);
+  const [roles, setRoles] = useState<RoleSummary[]>([]);
+  const [open, setOpen] = useState<Open>(null);
+  const can = {
+    create: useHasPermission(P.Users.Create),
+    update: useHasPermission(P.Users.Update),
+    export: useHasPermission(P.Users.Export),
+    import: useHasPermission(P.Users.Import),
+    roles: useHasPermission(P.UserRoles.Update),
+    rolesView: useHasPermission(P.Roles.View),
+    directory: useHasPermission(P.DirectoryUsers.Search),
+    history: useHasPermission(P.LoginHistory.View),
+  };
+
+  useEffect(() => {
+    if (!can.rolesView) return;
+    usersApi.allRoles().then(
+      (page) => setRoles(page.data),
+      () => setRoles([]),
+    );
+  }, [can.rolesView]);
+
+  const reload = () => search.send({ type: 'search.reload' });
+  const filters = search.query.filters as { isActive?: string; emailConfirmed?: string; roleId?: string };
+  const filtered = Boolean(search.query.keyword || filters.isActive || filters.emailConfirmed || filters.roleId);
+
+  const act = async (work: () => Promise<{ message?: string } | unknown>, done: string) => {
+    try {
+      await work();
+      void notify.success(done);
+      reload();
+    } catch (error) {
+      void notify.error(error);
+    }
+  };
+
+  const actionsOf = (user: UserDetail): RowAction[] => {
+    const actions: RowAction[] = [];
+    if (can.update) actions.push({ id: 'edit', label: t('action.edit'), onSelect: () => setOpen({ kind: 'edit', user }) });
+    if (can.roles) actions.push({ id: 'roles', label: t('action.roles'), onSelect: () => setOpen({ kind: 'roles', user }) });
+    if (can.update) {
+      actions.push({
+        id: 'status',
+        label: user.isActive ? t('action.deactivate') : t('action.activate'),
+        onSelect: () =>
+          void act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName })),
+      });
+      actions.push({
+        id: 'email',
+        label: user.emailConfirmed ? t('action.unconfirmEmail') : t('action.confirmEmail'),
+        onSelect: () =>
+          void act(
+            () => usersApi.toggleEmail(user.id, !user.emailConfirmed),
+            user.emailConfirmed ? t('done.emailUnconfirmed', { name: user.userName }) : t('done.emailConfirmed', { name: user.userName }),
+          ),
+      });
+    }
+    if ((can.update || can.create) && user.isActive && (user.isFirstTimeLogin || !user.emailConfirmed) && user.loginType === 'local') {
+      actions.push({
+        id: 'resend',
+        label: t('action.resendInvitation'),
+        onSelect: () =>
+          void usersApi.resendInvitation(user.id).then(
+            ({ results }) => {
+              const outcome = results[0]?.outcome ?? 'nothingToSend';
+              void notify.success(t(`resend.${outcome}`, { email: user.email }));
+            },
+            (error) => void notify.error(error),
+          ),
+      });
+    }
+    if (can.history) actions.push({ id: 'history', label: t('action.loginHistory'), onSelect: () => navigate(`/users/${user.id}/login-history`) });
+    return actions;
+  };
+
+  const columns: Column<UserDetail>[] = [
+    {
+      key: 'name',
+      header: t('column.name'),
+      sortKey: 'firstName',
+      cell: (u) => (
+        <span>
+          <span className={css({ fontWeight: 'semibold', display: 'block' })}>{`${u.firstName} ${u.lastName}`.trim() || u.userName}</span>
+          <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{u.userName}</span>
+        </span>
+      ),
+    },
+    { key: 'email', header: t('column.email'), sortKey: 'email', cell: (u) => u.email },
+    { key: 'roles', header: t('column.roles'), cell: (u) => u.roles.map((r) => r.roleName).join(', '), hideOnSmall: true },
+    { key: 'status', header: t('column.status'), sortKey: 'isActive', cell: (u) => <StatusBadge active={u.isActive} /> },
+    { key: 'emailConfirmed', header: t('column.emailConfirmed'), sortKey: 'emailConfirmed', cell: (u) => <EmailBadge confirmed={u.emailConfirmed} />, hideOnSmall: true },
+    {
+      key: 'actions',
+      header: <span className={css({ srOnly: true })}>{t('column.actions')}</span>,
+      align: 'end',
+      cell: (u) => <RowActions label={t('action.menu', { name: u.userName })} actions={actionsOf(u)} testId={`user-actions-${u.userName}`} />,
+    },
+  ];
+
+  const yesNo = (yes: string, no: string) => [
+    { value: 'true', label: yes },
+    { value: 'false', label: no },
+  ];
+  const result = search.result;
+
+  return (
+    <section aria-labelledby="users-title">
+      <PageHeader
+        id="users-title"
+        title={t('list.title')}
+        description={t('list.description')}
+        actions={
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+            {can.import ? (
+              <Link href="/users/bulk-upload" className={css({ alignSelf: 'center', color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
+                {t('bulk.link')}
+              </Link>
+            ) : null}
+            {can.export ? (
+              <DownloadButton label={t('list.export')} fallbackName="users.xlsx" fetchFile={(onProgress) => usersApi.exportUsers(search.query, onProgress)} testId="export-users" />
+            ) : null}
+            {can.directory && can.create ? (
+              <Button variant="outline" onClick={() => setOpen({ kind: 'directory' })}>
+                {t('directory.open')}
+              </Button>
+            ) : null}
+            {can.create ? <Button onClick={() => setOpen({ kind: 'create' })}>{t('list.create')}</Button> : null}
+          </div>
+        }
+      />
+      <div className={card}>
+        <div className={filterRow}>
+          <SearchInput label={t('list.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <SelectField
+            label={t('filter.status')}
+            value={filters.isActive ?? ''}
+            placeholder={t('filter.any')}
+            options={yesNo(t('status.active'), t('status.inactive'))}
+            onChange={(e) => search.send({ type: 'search.filter', filters: { isActive: e.target.value } })}
+          />
+          <SelectField
+            label={t('filter.role')}
+            value={filters.roleId ?? ''}
+            placeholder={t('filter.any')}
+            options={roles.map((r) => ({ value: r.id, label: r.name }))}
+            onChange={(e) => search.send({ type: 'search.filter', filters: { roleId: e.target.value } })}
+          />
+          <SelectField
+            label={t('filter.emailConfirmed')}
+            value={filters.emailConfirmed ?? ''}
+            placeholder={t('filter.any')}
+            options={yesNo(t('email.confirmed'), t('email.unconfirmed'))}
+            onChange={(e) => search.send({ type: 'search.filter', filters: { emailConfirmed: e.target.value } })}
+          />
+        </div>
+        {search.error ? (
+          <ErrorState message={errorText} onRetry={reload} />
+        ) : !result ? (
+          <LoadingState />
+        ) : result.totalCount === 0 ? (
+          <EmptyState title={filtered ? t('list.noMatch') : t('list.empty')}>{filtered ? t('list.noMatchHint') : null}</EmptyState>
+        ) : (
+          <>
+            <DataTable
+              caption={t('list.caption')}
+              columns={columns}
+              rows={result.data}
+              rowKey={(u) => u.id}
+              sort={search.sort}
+              onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
+              busy={search.busy}
+              testId="users-table"
+            />
+            <div className={css({ px: '4' })}>
+              <Pagination
+                page={result.currentPage}
+                pageSize={result.pageSize}
+                totalCount={result.totalCount}
+                totalPages={result.totalPages}
+                onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
+                onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
+                disabled={search.busy}
+              />
+            </div>
+          </>
+        )}
+      </div>
+      {open?.kind === 'create' || open?.kind === 'edit' ? (
+        <UserDialog
+          user={open.kind === 'edit' ? open.user : null}
+          roles={roles}
+          onClose={() => setOpen(null)}
+          onSaved={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      ) : null}
+      {open?.kind === 'roles' ? (
+        <RolesDialog
+          user={open.user}
+          onClose={() => setOpen(null)}
+          onSaved={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      ) : null}
+      {open?.kind === 'directory' ? (
+        <DirectoryImportDialog
+          onClose={() => setOpen(null)}
+          onImported={() => {
+            setOpen(null);
+            reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** The screen behind its permission. */
+export default function GatedUsersPage() {
+  return (
+    <PermissionGate permission={P.Users.Search}>
+      <UsersPage />
+    </PermissionGate>
+  );
+}

@@ -1,0 +1,183 @@
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWorkbook, rowsOf, templateHeader, workbook } from '#tests/server/users/bulk-kit.ts';
+import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
+import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { latestMail, linkOf, nextMail, signInInBrowser } from './support/sign-in.ts';
+import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
+
+/**
+ * Issue 6 in Chromium, through the screens: an admin invites a user, who follows the mailed
+ * link, chooses a password and signs in; the admin gives a role and the new menu entry appears
+ * once the user's permissions refresh; a bulk upload with good and bad rows shows its counts
+ * and error file; deactivation signs the user out.
+ */
+const INVITEE = { email: 'nisha.invitee@example.test', userName: 'nisha.invitee', password: 'saffron kettle meadow 93' };
+
+let server: RunningServer;
+let browser: Browser;
+let admin: SignedInPage;
+let invitee: { page: Page; errors: string[]; close(): Promise<void> };
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  admin = await signedInPage(browser, server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
+});
+
+afterAll(async () => {
+  await invitee?.close().catch(() => undefined);
+  await admin?.close().catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+  if (server) await removeDataDir(server.dataDir);
+});
+
+async function rowAction(page: Page, userName: string, action: string) {
+  await page.getByRole('button', { name: `Actions for ${userName}` }).click();
+  await page.getByRole('menu').getByRole('menuitem', { name: action }).click();
+}
+
+describe('user administration in Chromium', () => {
+  it('should let an admin create a user with an invitation that the invitee follows to set a password and sign in', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users');
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    // The list leaves out nobody but shows only what matches; a fresh server has just the admin.
+    await page.getByRole('button', { name: 'Create user' }).waitFor();
+
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a user' });
+    await dialog.waitFor();
+    await dialog.getByLabel('First name').fill('Nisha');
+    await dialog.getByLabel('Last name').fill('Patel');
+    await dialog.getByLabel('E-mail address').fill(INVITEE.email);
+    await dialog.getByLabel('User name').fill(INVITEE.userName);
+    await dialog.getByRole('radio', { name: /Send an invitation/ }).check();
+    const before = await latestMail(server.url, INVITEE.email);
+    await dialog.getByRole('button', { name: 'Create', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('users-table').getByText(INVITEE.email).waitFor();
+    await screenshot(page, 'users-list');
+
+    const mail = await nextMail(server.url, INVITEE.email, before);
+    const link = linkOf(mail, '/first-login');
+
+    const context = await newContext(browser, server.url);
+    const tab = await context.newPage();
+    invitee = { page: tab, errors: collectPageErrors(tab), close: () => context.close() };
+    await tab.goto(link);
+    await tab.getByRole('heading', { level: 1, name: 'Set your password' }).waitFor();
+    await tab.getByLabel('New password').fill(INVITEE.password);
+    await tab.getByLabel('Confirm the password').fill(INVITEE.password);
+    await tab.getByRole('button', { name: 'Set the password' }).click();
+    await tab.getByText('Your password is set. Sign in with it now.').waitFor();
+
+    await signInInBrowser(tab, server.url, INVITEE.email, INVITEE.password);
+    await tab.getByRole('navigation').getByRole('link', { name: 'My tickets' }).waitFor();
+    expect(await tab.getByRole('navigation').getByRole('link', { name: 'Machines' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('should show the new menu entry once the invitee’s permissions refresh after the admin assigns a role', async () => {
+    const { page } = admin;
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(INVITEE.userName);
+    await rowAction(page, INVITEE.userName, 'Roles');
+    const dialog = page.getByRole('dialog', { name: `Roles of ${INVITEE.userName}` });
+    await dialog.getByRole('checkbox', { name: /Tester/ }).check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByTestId('users-table').getByText(/Tester/).waitFor();
+
+    // The tab asks for its permissions again when it gets focus (and every minute).
+    const tab = invitee.page;
+    await tab.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await tab.getByRole('navigation').getByRole('link', { name: 'Machines' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('should let the invitee keep their languages in their profile', async () => {
+    const tab = invitee.page;
+    await tab.getByTestId('user-menu').click();
+    await tab.getByRole('link', { name: 'My profile' }).click();
+    await tab.getByRole('heading', { level: 1, name: 'My profile' }).waitFor();
+    await tab.getByText('No languages yet.').waitFor();
+    await tab.getByRole('combobox', { name: /Language/ }).fill('hi');
+    await tab.getByRole('button', { name: 'Add', exact: true }).click();
+    await tab.getByTestId('language-list').getByText('Hindi').waitFor();
+    await tab.reload();
+    await tab.getByTestId('language-list').getByText('Hindi').waitFor();
+    expect(invitee.errors).toEqual([]);
+  });
+
+  it('should upload a file with good and bad rows and show the counts and the error file', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users/bulk-upload');
+    await page.getByRole('heading', { level: 1, name: 'Bulk upload of users' }).waitFor();
+    await page.getByText('No uploads yet.').waitFor();
+
+    const templateDownload = page.waitForEvent('download');
+    await page.getByTestId('download-template').click();
+    expect((await templateDownload).suggestedFilename()).toMatch(/\.xlsx$/);
+
+    const file = await workbook(templateHeader, [
+      ['Asha', 'Rao', 'asha.bulk@example.test', 'asha.bulk', '', '', 'Candidate', '', ''],
+      ['Vikram', 'Singh', 'vikram.bulk@example.test', 'vikram.bulk', '', '', '', '', ''],
+      ['Bad', 'Mail', 'not-an-email', 'bad.mail', '', '', '', '', ''],
+      ['Dup', 'Licate', 'asha.bulk@example.test', 'dup.licate', '', '', '', '', ''],
+      ['No', 'Role', 'norole.bulk@example.test', 'norole.bulk', '', '', 'NoSuchRole', '', ''],
+    ]);
+    await page.locator('input[type="file"]').setInputFiles({ name: 'people.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await page.getByRole('button', { name: 'Upload', exact: true }).click();
+
+    const row = page.getByTestId('jobs-table').getByRole('row').filter({ hasText: 'people.xlsx' });
+    await row.getByText('Finished').waitFor({ timeout: 30_000 });
+    expect(await row.getByTestId('job-total').innerText()).toBe('5');
+    expect(await row.getByTestId('job-created').innerText()).toBe('2');
+    expect(await row.getByTestId('job-failed').innerText()).toBe('3');
+    await screenshot(page, 'users-bulk-upload');
+
+    const errorDownload = page.waitForEvent('download');
+    await row.getByRole('button', { name: 'Error file of people.xlsx' }).click();
+    const download = await errorDownload;
+    const book = await readWorkbook(await readFile((await download.path())!));
+    const rows = rowsOf(book.worksheets[0]);
+    const header = rows[0] as string[];
+    const reasons = rows.slice(1).map((r) => String(r[header.indexOf('reason')] ?? ''));
+    const emails = rows.slice(1).map((r) => String(r[header.indexOf('email')] ?? ''));
+    expect(emails).toEqual(['not-an-email', 'asha.bulk@example.test', 'norole.bulk@example.test']);
+    for (const reason of reasons) expect(reason.length).toBeGreaterThan(3);
+    expect(errors).toEqual([]);
+  });
+
+  it('should export the filtered user list as an Excel file', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users');
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('bulk');
+    await page.getByTestId('users-table').getByText('vikram.bulk@example.test').waitFor();
+    const exported = page.waitForEvent('download');
+    await page.getByTestId('export-users').click();
+    const download = await exported;
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
+    const cells = rowsOf((await readWorkbook(await readFile((await download.path())!))).worksheets[0]).flat().map(String);
+    expect(cells).toContain('asha.bulk@example.test');
+    expect(cells).toContain('vikram.bulk@example.test');
+    expect(cells).not.toContain(INVITEE.email);
+    expect(errors).toEqual([]);
+  });
+
+  it('should sign the invitee out when the admin deactivates them', async () => {
+    const { page } = admin;
+    await page.goto('/users');
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(INVITEE.userName);
+    await page.getByTestId('users-table').getByText(INVITEE.email).waitFor();
+    await rowAction(page, INVITEE.userName, 'Deactivate');
+    await page.getByTestId('users-table').getByText('Inactive').waitFor();
+
+    // The invitee is on a protected screen (their profile); the next call finds the session gone.
+    const tab = invitee.page;
+    await tab.evaluate(() => window.dispatchEvent(new Event('focus')));
+    await tab.waitForURL(/\/login/, { timeout: 15_000 });
+    await tab.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+  });
+});

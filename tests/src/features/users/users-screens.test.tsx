@@ -1,0 +1,486 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense, type ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Route, Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { PagedQuery } from '#machines/paged-search.machine.ts';
+import { allPermissions, P, type Permission } from '#machines/permissions.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+
+const api = vi.hoisted(() => ({
+  search: vi.fn(),
+  create: vi.fn(),
+  edit: vi.fn(),
+  roles: vi.fn(),
+  setRoles: vi.fn(),
+  toggleStatus: vi.fn(),
+  toggleEmail: vi.fn(),
+  resendInvitation: vi.fn(),
+  searchRoles: vi.fn(),
+  allRoles: vi.fn(),
+  loginHistory: vi.fn(),
+  languages: vi.fn(),
+  addLanguage: vi.fn(),
+  removeLanguage: vi.fn(),
+  directorySearch: vi.fn(),
+  downloadTemplate: vi.fn(),
+  uploadUsers: vi.fn(),
+  jobs: vi.fn(),
+  downloadErrorFile: vi.fn(),
+  exportUsers: vi.fn(),
+}));
+
+const saved = vi.hoisted(() => vi.fn());
+vi.mock('#src/lib/save-file.ts', () => ({ saveFile: saved }));
+
+vi.mock('#src/features/users/api/users-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#src/features/users/api/users-api.ts')>()),
+  usersApi: api,
+}));
+
+const { default: UsersPage } = await import('#src/features/users/users-page.tsx');
+const { default: RolesPage } = await import('#src/features/users/roles-page.tsx');
+const { default: BulkUploadPage } = await import('#src/features/users/bulk-upload-page.tsx');
+const { default: AdminLoginHistoryPage, OwnLoginHistoryPage } = await import('#src/features/users/login-history-page.tsx');
+const { default: AccountPage } = await import('#src/features/users/account-page.tsx');
+const { userSearchBody } = await import('#src/features/users/api/users-api.ts');
+
+const user = (n: number, overrides: Partial<UserDetail> = {}): UserDetail => ({
+  id: `00000000-0000-4000-8000-00000000000${n}`,
+  firstName: `First${n}`,
+  lastName: `Last${n}`,
+  email: `user${n}@example.test`,
+  userName: `user${n}`,
+  phoneNumber: null,
+  dateOfBirth: null,
+  loginType: 'local',
+  userType: null,
+  resellerId: null,
+  instituteId: null,
+  isActive: true,
+  emailConfirmed: true,
+  isFirstTimeLogin: false,
+  preferredLanguage: null,
+  roles: [{ roleId: 'r-cand', roleName: 'Candidate' }],
+  createdOn: '2026-11-20T10:00:00.000Z',
+  ...overrides,
+});
+
+const page = <T,>(rows: T[], query: PagedQuery, total = rows.length) => ({
+  data: rows,
+  currentPage: query.pageNumber,
+  totalPages: Math.max(1, Math.ceil(total / query.pageSize)),
+  totalCount: total,
+  pageSize: query.pageSize,
+  hasPreviousPage: query.pageNumber > 1,
+  hasNextPage: query.pageNumber * query.pageSize < total,
+});
+
+const roles = [
+  { id: 'r-admin', name: 'Admin', description: 'Full access', isSystem: true, permissions: [...allPermissions], userCount: 1 },
+  { id: 'r-tester', name: 'Tester', description: 'Audits', isSystem: true, permissions: [P.Machines.View], userCount: 0 },
+];
+
+const grant = (permissions: readonly Permission[]) => act(() => userPermissionsStore.trigger.update({ permissions: [...permissions] }));
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['users', 'ui', 'errors']);
+});
+beforeEach(() => {
+  grant(allPermissions);
+  api.allRoles.mockResolvedValue({ data: roles });
+});
+afterEach(() => {
+  vi.clearAllMocks();
+  vi.useRealTimers();
+});
+
+function renderAt(path: string, node: ReactNode, pattern?: string) {
+  const location = memoryLocation({ path, record: true });
+  const events = userEvent.setup();
+  render(
+    <I18nextProvider i18n={i18n}>
+      <Router hook={location.hook}>
+        <Suspense fallback={null}>{pattern ? <Route path={pattern}>{node}</Route> : node}</Suspense>
+      </Router>
+    </I18nextProvider>,
+  );
+  return { user: events, location };
+}
+
+describe('the users search request', () => {
+  it('should turn the filters into the body of /users/search', () => {
+    expect(
+      userSearchBody({ keyword: '  asha ', pageNumber: 2, pageSize: 25, orderBy: ['email asc'], filters: { isActive: 'false', emailConfirmed: 'true', roleId: 'r-1' } }),
+    ).toEqual({ keyword: 'asha', pageNumber: 2, pageSize: 25, orderBy: ['email asc'], isActive: false, emailConfirmed: true, roleId: 'r-1' });
+    // "Any" leaves the filter out (a null boolean would be coerced to false by the server's validator).
+    expect(userSearchBody({ keyword: '', pageNumber: 1, pageSize: 10, orderBy: null, filters: { isActive: '', roleId: '' } })).toEqual({
+      keyword: null,
+      pageNumber: 1,
+      pageSize: 10,
+      orderBy: null,
+    });
+  });
+});
+
+describe('users screen', () => {
+  it('should list users, filter by status and role, and sort by a column', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page(query.filters.isActive === 'false' ? [user(3, { isActive: false })] : [user(1), user(2)], query));
+    const { user: u } = renderAt('/users', <UsersPage />);
+    const table = await screen.findByTestId('users-table');
+    expect(within(table).getByText('user1@example.test')).toBeInTheDocument();
+    expect(within(table).getByText('user2@example.test')).toBeInTheDocument();
+    expect(api.search).toHaveBeenCalledWith(expect.objectContaining({ pageNumber: 1, orderBy: ['createdOn desc'] }));
+
+    await u.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'false');
+    await waitFor(() => expect(within(screen.getByTestId('users-table')).getByText('user3@example.test')).toBeInTheDocument());
+    expect(api.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ isActive: 'false' }), pageNumber: 1 }));
+
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Role' })).toHaveTextContent('Tester'));
+    await u.selectOptions(screen.getByRole('combobox', { name: 'Role' }), 'r-tester');
+    await waitFor(() => expect(api.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ roleId: 'r-tester' }) })));
+
+    await u.click(within(screen.getByTestId('users-table')).getByRole('button', { name: /E-mail address/ }));
+    await waitFor(() => expect(api.search).toHaveBeenLastCalledWith(expect.objectContaining({ orderBy: ['email asc'] })));
+  });
+
+  it('should show the empty, no-match and error states', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    const { user: u } = renderAt('/users', <UsersPage />);
+    expect(await screen.findByText('No users yet')).toBeInTheDocument();
+    await u.type(screen.getByRole('searchbox', { name: 'Search users' }), 'zz');
+    expect(await screen.findByText('No users match')).toBeInTheDocument();
+    api.search.mockRejectedValueOnce({ status: 500, statusCode: 500, messages: ['Database down'] });
+    await u.type(screen.getByRole('searchbox', { name: 'Search users' }), 'z');
+    // The reason is worded asynchronously (normalizeError), after the error state appears.
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('Database down'), { timeout: 3000 });
+    await u.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No users match')).toBeInTheDocument();
+  });
+
+  it('should offer only the buttons and row actions the caller may use', async () => {
+    grant([P.Users.Search, P.Users.View]);
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    renderAt('/users', <UsersPage />);
+    await screen.findByTestId('users-table');
+    expect(screen.queryByRole('button', { name: 'Create user' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export to Excel' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Import from directory' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Bulk upload' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Actions for user1' })).toBeNull();
+  });
+
+  it('should deactivate a user from the keyboard-driven row menu and reload the list', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    api.toggleStatus.mockResolvedValue({ userId: user(1).id, isActive: false, emailConfirmed: true, message: 'ok' });
+    const { user: u } = renderAt('/users', <UsersPage />);
+    const trigger = await screen.findByRole('button', { name: 'Actions for user1' });
+    await u.click(trigger);
+    const menu = screen.getByRole('menu');
+    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
+      'Edit',
+      'Roles',
+      'Deactivate',
+      'Mark e-mail as not confirmed',
+      'Login history',
+    ]);
+    expect(within(menu).getByRole('menuitem', { name: 'Edit' })).toHaveFocus();
+    await u.keyboard('{ArrowDown}{ArrowDown}');
+    expect(within(menu).getByRole('menuitem', { name: 'Deactivate' })).toHaveFocus();
+    const calls = api.search.mock.calls.length;
+    await u.keyboard('{Enter}');
+    await waitFor(() => expect(api.toggleStatus).toHaveBeenCalledWith(user(1).id, false));
+    await waitFor(() => expect(api.search.mock.calls.length).toBeGreaterThan(calls));
+    await u.click(screen.getByRole('button', { name: 'Actions for user1' }));
+    await u.keyboard('{Escape}');
+    expect(screen.queryByRole('menu')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Actions for user1' })).toHaveFocus();
+  });
+
+  it('should resend an invitation to a user who has not chosen a password and open the login history', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(4, { isFirstTimeLogin: true, emailConfirmed: false })], query));
+    api.resendInvitation.mockResolvedValue({ results: [{ userId: user(4).id, outcome: 'invitationSent' }] });
+    const { user: u, location } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Actions for user4' }));
+    await u.click(screen.getByRole('menuitem', { name: 'Resend invitation' }));
+    await waitFor(() => expect(api.resendInvitation).toHaveBeenCalledWith(user(4).id));
+    await u.click(screen.getByRole('button', { name: 'Actions for user4' }));
+    await u.click(screen.getByRole('menuitem', { name: 'Login history' }));
+    expect(location.history?.at(-1)).toBe(`/users/${user(4).id}/login-history`);
+  });
+
+  it('should check the create form and create a user with an invitation', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    api.create.mockResolvedValue(user(9));
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByTestId('user-dialog');
+    await u.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getAllByText('This field is required.')).toHaveLength(4);
+    expect(api.create).not.toHaveBeenCalled();
+    await u.type(within(dialog).getByRole('textbox', { name: /First name/ }), 'Asha');
+    await u.type(within(dialog).getByRole('textbox', { name: /Last name/ }), 'Rao');
+    await u.type(within(dialog).getByRole('textbox', { name: /E-mail address/ }), 'not-an-email');
+    await u.type(within(dialog).getByRole('textbox', { name: /User name/ }), 'asha');
+    await u.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(within(dialog).getByText('Enter an e-mail address such as name@example.com.')).toBeInTheDocument();
+    await u.clear(within(dialog).getByRole('textbox', { name: /E-mail address/ }));
+    await u.type(within(dialog).getByRole('textbox', { name: /E-mail address/ }), 'asha@example.test');
+    await u.selectOptions(within(dialog).getByRole('combobox', { name: 'Role' }), 'r-tester');
+    expect(within(dialog).getByRole('radio', { name: /Send an invitation/ })).toBeChecked();
+    await u.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(api.create).toHaveBeenCalledWith({
+        firstName: 'Asha',
+        lastName: 'Rao',
+        email: 'asha@example.test',
+        userName: 'asha',
+        phoneNumber: null,
+        dateOfBirth: null,
+        roleId: 'r-tester',
+        isSendInvitation: true,
+      }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('user-dialog')).toBeNull());
+  });
+
+  it('should show the server’s field errors in the form (taken user name)', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    api.edit.mockRejectedValue({ status: 400, title: 'One or more validation errors occurred.', errors: { userName: ['The user name is taken.'] } });
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Actions for user1' }));
+    await u.click(screen.getByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByTestId('user-dialog');
+    expect(within(dialog).getByRole('textbox', { name: /First name/ })).toHaveValue('First1');
+    expect(within(dialog).queryByRole('radio')).toBeNull();
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('The user name is taken.')).toBeInTheDocument();
+    expect(api.edit).toHaveBeenCalledWith(expect.objectContaining({ id: user(1).id, userName: 'user1' }));
+  });
+
+  it('should send only the roles that changed', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    api.roles.mockResolvedValue([
+      { roleId: 'r-admin', roleName: 'Admin', description: 'Full access', enabled: false },
+      { roleId: 'r-cand', roleName: 'Candidate', description: 'Takes exams', enabled: true },
+      { roleId: 'r-tester', roleName: 'Tester', description: 'Audits', enabled: false },
+    ]);
+    api.setRoles.mockResolvedValue([]);
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Actions for user1' }));
+    await u.click(screen.getByRole('menuitem', { name: 'Roles' }));
+    const dialog = await screen.findByTestId('roles-dialog');
+    await u.click(await within(dialog).findByRole('checkbox', { name: /Tester/ }));
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.setRoles).toHaveBeenCalledWith(user(1).id, [{ roleId: 'r-tester', enabled: true }]));
+  });
+
+  it('should say clearly when the directory is not configured, and import a directory user when it is', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    api.directorySearch.mockRejectedValueOnce({ statusCode: 400, messages: ['The enterprise directory is not configured.'], reason: 'directoryNotConfigured' });
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Import from directory' }));
+    const dialog = await screen.findByTestId('directory-dialog');
+    await u.type(within(dialog).getByRole('searchbox'), 'ravi');
+    await u.keyboard('{Enter}');
+    expect(await within(dialog).findByTestId('directory-not-configured')).toHaveTextContent('The company directory is not set up on this server');
+
+    api.directorySearch.mockResolvedValueOnce({
+      data: [
+        { userName: 'ravi', email: 'ravi@corp.test', firstName: 'Ravi', lastName: 'K', displayName: 'Ravi K', alreadyImported: false },
+        { userName: 'mina', email: 'mina@corp.test', firstName: 'Mina', lastName: 'S', displayName: 'Mina S', alreadyImported: true },
+      ],
+    });
+    api.create.mockResolvedValue(user(5));
+    await u.click(within(dialog).getByRole('button', { name: 'Search' }));
+    expect(await within(dialog).findByText('Already a user')).toBeInTheDocument();
+    expect(within(dialog).queryByRole('button', { name: 'Import mina' })).toBeNull();
+    await u.click(within(dialog).getByRole('button', { name: 'Import ravi' }));
+    await waitFor(() => expect(api.create).toHaveBeenCalledWith({ userName: 'ravi', loginType: 'directory' }));
+  });
+
+  it('should export the list with the current filters, showing progress until the file is saved', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    let report: ((p: { loaded: number; total: number | null; fraction: number | null }) => void) | undefined;
+    let finish: (() => void) | undefined;
+    api.exportUsers.mockImplementation(
+      (_query: PagedQuery, onProgress: typeof report) =>
+        new Promise((resolve) => {
+          report = onProgress;
+          finish = () => resolve({ blob: new Blob(['x']), filename: 'users-2026.xlsx', contentType: 'application/octet-stream' });
+        }),
+    );
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await screen.findByTestId('users-table');
+    await u.selectOptions(screen.getByRole('combobox', { name: 'E-mail' }), 'true');
+    await u.click(screen.getByRole('button', { name: 'Export to Excel' }));
+    expect(api.exportUsers).toHaveBeenCalledWith(expect.objectContaining({ filters: expect.objectContaining({ emailConfirmed: 'true' }) }), expect.any(Function));
+    act(() => report?.({ loaded: 65_536, total: 262_144, fraction: 0.25 }));
+    expect(screen.getByTestId('export-users-progress')).toHaveAttribute('value', '25');
+    await act(async () => finish?.());
+    await waitFor(() => expect(saved).toHaveBeenCalledWith(expect.any(Blob), 'users-2026.xlsx'));
+    expect(screen.queryByTestId('export-users-progress')).toBeNull();
+  });
+
+  it('should show a no-access note instead of the screen without Users.Search', async () => {
+    grant([P.Dashboard.View]);
+    renderAt('/users', <UsersPage />);
+    expect(await screen.findByTestId('no-access')).toHaveTextContent('You do not have access to this screen');
+    expect(api.search).not.toHaveBeenCalled();
+  });
+});
+
+describe('roles screen', () => {
+  it('should list roles with their permission counts and search them', async () => {
+    api.searchRoles.mockImplementation(async (query: PagedQuery) => page(query.keyword ? [roles[1]] : roles, query));
+    const { user: u } = renderAt('/roles', <RolesPage />);
+    const table = await screen.findByTestId('roles-table');
+    expect(within(table).getByText(`${allPermissions.length} permissions`)).toBeInTheDocument();
+    expect(within(table).getByText('1 permission')).toBeInTheDocument();
+    await u.type(screen.getByRole('searchbox', { name: 'Search roles' }), 'test');
+    await waitFor(() => expect(within(screen.getByTestId('roles-table')).queryByText('Admin')).toBeNull());
+    expect(api.searchRoles).toHaveBeenLastCalledWith(expect.objectContaining({ keyword: 'test' }));
+  });
+});
+
+describe('login history', () => {
+  const row = { id: 'h1', userId: 'u1', email: 'asha@example.test', userName: 'asha', time: '2026-11-20T10:00:00.000Z', event: 'loginFailed', outcome: 'failure', reason: 'badPassword', ipAddress: '127.0.0.1', userAgent: 'Chromium' };
+
+  it('should show your own sign-ins with outcome, IP and browser', async () => {
+    api.loginHistory.mockImplementation(async (_scope: unknown, query: PagedQuery) => page([row], query));
+    renderAt('/account/login-history', <OwnLoginHistoryPage />);
+    const table = await screen.findByTestId('login-history-table');
+    expect(within(table).getByText('Failed sign-in')).toBeInTheDocument();
+    expect(within(table).getByText('Failure')).toBeInTheDocument();
+    expect(within(table).getByText('127.0.0.1')).toBeInTheDocument();
+    expect(within(table).queryByText('asha@example.test')).toBeNull();
+    expect(api.loginHistory).toHaveBeenCalledWith({ kind: 'own' }, expect.objectContaining({ orderBy: ['time desc'] }));
+  });
+
+  it('should show one user’s history to an administrator, and everyone’s on /login-history', async () => {
+    api.loginHistory.mockImplementation(async (_scope: unknown, query: PagedQuery) => page([row], query));
+    const { user: u } = renderAt('/users/u1/login-history', <AdminLoginHistoryPage />, '/users/:userId/login-history');
+    const table = await screen.findByTestId('login-history-table');
+    expect(within(table).getByText('asha@example.test')).toBeInTheDocument();
+    expect(api.loginHistory).toHaveBeenCalledWith({ kind: 'user', userId: 'u1' }, expect.anything());
+    await u.selectOptions(screen.getByRole('combobox', { name: 'Event' }), 'logout');
+    await waitFor(() => expect(api.loginHistory).toHaveBeenLastCalledWith({ kind: 'user', userId: 'u1' }, expect.objectContaining({ filters: { event: 'logout' } })));
+  });
+
+  it('should say when there is nothing to show', async () => {
+    api.loginHistory.mockImplementation(async (_scope: unknown, query: PagedQuery) => page([], query));
+    renderAt('/login-history', <AdminLoginHistoryPage />);
+    expect(await screen.findByText('No sign-ins to show.')).toBeInTheDocument();
+    expect(api.loginHistory).toHaveBeenCalledWith({ kind: 'all' }, expect.anything());
+  });
+});
+
+describe('bulk upload', () => {
+  const job = (overrides: Partial<UploadJob> = {}): UploadJob => ({
+    jobId: 'j1',
+    fileName: 'people.xlsx',
+    state: 'running',
+    message: null,
+    totalRows: 3,
+    processedRows: 1,
+    createdCount: 1,
+    failedCount: 0,
+    hasErrorFile: false,
+    uploadedBy: null,
+    createdOn: '2026-11-20T10:00:00.000Z',
+    finishedOn: null,
+    ...overrides,
+  });
+
+  it('should upload the chosen file with progress and refresh the job list until the job finishes', async () => {
+    let finished = false;
+    api.jobs.mockImplementation(async (query: PagedQuery) =>
+      page(finished ? [job({ state: 'finished', processedRows: 3, createdCount: 2, failedCount: 1, hasErrorFile: true })] : [job()], query),
+    );
+    let reportProgress: ((p: { loaded: number; total: number; fraction: number }) => void) | undefined;
+    let finishUpload: (() => void) | undefined;
+    api.uploadUsers.mockImplementation(
+      (_file: File, onProgress: typeof reportProgress) =>
+        new Promise((resolve) => {
+          reportProgress = onProgress;
+          finishUpload = () => resolve({ jobId: 'j1', fileName: 'people.xlsx', state: 'queued', message: 'queued' });
+        }),
+    );
+    const { user: u } = renderAt('/users/bulk-upload', <BulkUploadPage />);
+    expect(await screen.findByTestId('job-state-j1')).toHaveTextContent('Running');
+    const calls = api.jobs.mock.calls.length;
+
+    const file = new File(['PK'], 'people.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    await u.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file);
+    await u.click(screen.getByRole('button', { name: 'Upload' }));
+    act(() => reportProgress?.({ loaded: 65_536, total: 131_072, fraction: 0.5 }));
+    expect(screen.getByTestId('upload-progress')).toHaveAttribute('value', '50');
+    finished = true;
+    await act(async () => finishUpload?.());
+    expect(api.uploadUsers).toHaveBeenCalledWith(file, expect.any(Function));
+    await waitFor(() => expect(screen.getByTestId('job-state-j1')).toHaveTextContent('Finished'), { timeout: 4000 });
+    expect(api.jobs.mock.calls.length).toBeGreaterThan(calls);
+    expect(screen.getByTestId('job-created')).toHaveTextContent('2');
+    expect(screen.getByTestId('job-failed')).toHaveTextContent('1');
+    expect(screen.getByRole('button', { name: 'Error file of people.xlsx' })).toBeInTheDocument();
+    // Finished: the list stops asking.
+    const settled = api.jobs.mock.calls.length;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(api.jobs.mock.calls.length).toBe(settled);
+  });
+
+  it('should keep polling a running job on its own', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    api.jobs.mockImplementation(async (query: PagedQuery) => page([job()], query));
+    renderAt('/users/bulk-upload', <BulkUploadPage />);
+    await screen.findByTestId('job-state-j1');
+    const calls = api.jobs.mock.calls.length;
+    await act(async () => vi.advanceTimersByTimeAsync(4_100));
+    expect(api.jobs.mock.calls.length).toBeGreaterThanOrEqual(calls + 2);
+  });
+
+  it('should show an empty list and refuse a file over 5 MB on the spot', async () => {
+    api.jobs.mockImplementation(async (query: PagedQuery) => page([], query));
+    const { user: u } = renderAt('/users/bulk-upload', <BulkUploadPage />);
+    expect(await screen.findByText('No uploads yet.')).toBeInTheDocument();
+    const big = new File([new Uint8Array(5 * 1024 * 1024 + 1)], 'big.xlsx');
+    await u.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, big);
+    expect(screen.getByRole('button', { name: 'Upload' })).toBeDisabled();
+  });
+});
+
+describe('my languages', () => {
+  it('should list, refuse a bad tag, add and remove languages', async () => {
+    api.languages.mockResolvedValue([{ id: 'l1', userId: 'u1', languageCode: 'hi', createdOn: '2026-11-20T10:00:00.000Z' }]);
+    api.addLanguage.mockResolvedValue({ id: 'l2', userId: 'u1', languageCode: 'gu', createdOn: '2026-11-20T10:00:00.000Z' });
+    api.removeLanguage.mockResolvedValue(undefined);
+    const { user: u } = renderAt('/account', <AccountPage />);
+    const list = await screen.findByTestId('language-list');
+    expect(within(list).getByText('Hindi')).toBeInTheDocument();
+    const input = screen.getByRole('combobox', { name: /Language/ });
+    await u.type(input, 'not a tag');
+    await u.click(screen.getByRole('button', { name: 'Add' }));
+    expect(screen.getByText('Enter a language tag such as en-IN, hi or gu.')).toBeInTheDocument();
+    expect(api.addLanguage).not.toHaveBeenCalled();
+    await u.clear(input);
+    await u.type(input, 'gu{Enter}');
+    await waitFor(() => expect(within(screen.getByTestId('language-list')).getByText('Gujarati')).toBeInTheDocument());
+    expect(api.addLanguage).toHaveBeenCalledWith('gu');
+    await u.click(screen.getByRole('button', { name: 'Remove Hindi' }));
+    await waitFor(() => expect(within(screen.getByTestId('language-list')).queryByText('Hindi')).toBeNull());
+    expect(api.removeLanguage).toHaveBeenCalledWith('l1');
+  });
+
+  it('should say when there are none, and show a failed load with a retry', async () => {
+    api.languages.mockRejectedValueOnce({ status: 500, statusCode: 500, messages: ['Try later'] }).mockResolvedValueOnce([]);
+    const { user: u } = renderAt('/account', <AccountPage />);
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('Try later'), { timeout: 3000 });
+    await u.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('No languages yet.')).toBeInTheDocument();
+  });
+});
