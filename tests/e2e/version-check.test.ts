@@ -23,25 +23,31 @@ const countLoads = () => {
 const loads = (page: Page) => page.evaluate(() => Number(sessionStorage.getItem('e2e-loads')));
 const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
 
-async function openWithDeployedVersion(version: () => string | number): Promise<{ context: BrowserContext; page: Page; console: string[] }> {
+async function openWithDeployedVersion(version: () => string | number): Promise<{ context: BrowserContext; page: Page; console: string[]; answered: Array<string | number> }> {
   const context = await newContext(browser, server.url);
   await context.addInitScript(countLoads);
+  // Every /meta.json answer, in order: the check runs after the first content, so a test must
+  // wait for it before changing what is deployed.
+  const answered: Array<string | number> = [];
   await context.route('**/meta.json', (route) => {
     const answer = version();
+    answered.push(answer);
     return typeof answer === 'number' ? route.fulfill({ status: answer, body: 'unavailable' }) : route.fulfill({ json: { version: answer } });
   });
   const page = await context.newPage();
   const messages: string[] = [];
   page.on('console', (message) => messages.push(message.text()));
-  return { context, page, console: messages };
+  return { context, page, console: messages, answered };
 }
 
 describe('version check', () => {
   it('should delete every cache and reload once when a newer version is deployed, and not loop', async () => {
     let deployed = '1.2.253';
-    const { context, page, console } = await openWithDeployedVersion(() => deployed);
+    const { context, page, console, answered } = await openWithDeployedVersion(() => deployed);
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    // The first load's check has seen 1.2.253 before anything new is deployed.
+    await expect.poll(() => answered.length, { timeout: 15_000 }).toBeGreaterThan(0);
     // What an old build left behind in Cache Storage.
     await page.evaluate(async () => {
       for (const name of ['app-shell-v1', 'api-responses']) await (await caches.open(name)).put('/cached', new Response('old'));
