@@ -4,14 +4,14 @@ import { PermissionGate } from './components/permission-gate.tsx';
 import { useParams } from 'wouter';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
-import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import type { Column } from '#src/components/ui/data-table.tsx';
 import { SelectField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { EmptyState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
-import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type LoginHistoryRow, type LoginHistoryScope } from './api/users-api.ts';
 
@@ -23,7 +23,6 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
   const format = useFormat();
   const search = usePagedSearch<LoginHistoryRow>((query) => usersApi.loginHistory(scope, query), { orderBy: ['time desc'] });
   const errorText = useErrorText(search.error);
-  const result = search.result;
   const event = (search.query.filters.event as string | undefined) ?? '';
 
   const columns: Column<LoginHistoryRow>[] = [
@@ -65,37 +64,15 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
           onChange={(e) => search.send({ type: 'search.filter', filters: { event: e.target.value } })}
         />
       </div>
-      {search.error ? (
-        <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
-      ) : !result ? (
-        <LoadingState />
-      ) : result.totalCount === 0 ? (
-        <EmptyState title={t('history.none')} />
-      ) : (
-        <>
-          <DataTable
-            caption={t('history.caption')}
-            columns={columns}
-            rows={result.data}
-            rowKey={(r) => r.id}
-            sort={search.sort}
-            onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
-            busy={search.busy}
-            testId="login-history-table"
-          />
-          <div className={css({ px: '4' })}>
-            <Pagination
-              page={result.currentPage}
-              pageSize={result.pageSize}
-              totalCount={result.totalCount}
-              totalPages={result.totalPages}
-              onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
-              onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
-              disabled={search.busy}
-            />
-          </div>
-        </>
-      )}
+      <PagedTable
+        search={search}
+        errorText={errorText}
+        empty={<EmptyState title={t('history.none')} />}
+        caption={t('history.caption')}
+        columns={columns}
+        rowKey={(r) => r.id}
+        testId="login-history-table"
+      />
     </div>
   );
 }

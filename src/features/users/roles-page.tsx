@@ -2,12 +2,12 @@ import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
 import { PermissionGate } from './components/permission-gate.tsx';
 import { css } from '#styled-system/css';
-import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import type { Column } from '#src/components/ui/data-table.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
-import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { EmptyState } from '#src/components/ui/states.tsx';
+import { usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary } from './api/users-api.ts';
 
@@ -16,7 +16,6 @@ function RolesPage() {
   const { t } = useTranslation('users');
   const search = usePagedSearch<RoleSummary>((query) => usersApi.searchRoles(query), { orderBy: ['name asc'] });
   const errorText = useErrorText(search.error);
-  const result = search.result;
 
   const columns: Column<RoleSummary>[] = [
     { key: 'name', header: t('rolesPage.name'), sortKey: 'name', cell: (r) => <span className={css({ fontWeight: 'semibold' })}>{r.name}</span> },
@@ -46,37 +45,15 @@ function RolesPage() {
         <div className={css({ p: '4' })}>
           <SearchInput label={t('rolesPage.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
         </div>
-        {search.error ? (
-          <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
-        ) : !result ? (
-          <LoadingState />
-        ) : result.totalCount === 0 ? (
-          <EmptyState title={t('rolesPage.none')} />
-        ) : (
-          <>
-            <DataTable
-              caption={t('rolesPage.title')}
-              columns={columns}
-              rows={result.data}
-              rowKey={(r) => r.id}
-              sort={search.sort}
-              onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
-              busy={search.busy}
-              testId="roles-table"
-            />
-            <div className={css({ px: '4' })}>
-              <Pagination
-                page={result.currentPage}
-                pageSize={result.pageSize}
-                totalCount={result.totalCount}
-                totalPages={result.totalPages}
-                onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
-                onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
-                disabled={search.busy}
-              />
-            </div>
-          </>
-        )}
+        <PagedTable
+          search={search}
+          errorText={errorText}
+          empty={<EmptyState title={t('rolesPage.none')} />}
+          caption={t('rolesPage.title')}
+          columns={columns}
+          rowKey={(r) => r.id}
+          testId="roles-table"
+        />
       </div>
     </section>
   );

@@ -7,13 +7,13 @@ import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import type { Column } from '#src/components/ui/data-table.tsx';
 import { SelectField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
-import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { EmptyState } from '#src/components/ui/states.tsx';
+import { usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
 import { DownloadButton } from './components/export-button.tsx';
@@ -133,7 +133,6 @@ function UsersPage() {
     { value: 'true', label: yes },
     { value: 'false', label: no },
   ];
-  const result = search.result;
 
   return (
     <section aria-labelledby="users-title">
@@ -185,37 +184,15 @@ function UsersPage() {
             onChange={(e) => search.send({ type: 'search.filter', filters: { emailConfirmed: e.target.value } })}
           />
         </div>
-        {search.error ? (
-          <ErrorState message={errorText} onRetry={reload} />
-        ) : !result ? (
-          <LoadingState />
-        ) : result.totalCount === 0 ? (
-          <EmptyState title={filtered ? t('list.noMatch') : t('list.empty')}>{filtered ? t('list.noMatchHint') : null}</EmptyState>
-        ) : (
-          <>
-            <DataTable
-              caption={t('list.caption')}
-              columns={columns}
-              rows={result.data}
-              rowKey={(u) => u.id}
-              sort={search.sort}
-              onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
-              busy={search.busy}
-              testId="users-table"
-            />
-            <div className={css({ px: '4' })}>
-              <Pagination
-                page={result.currentPage}
-                pageSize={result.pageSize}
-                totalCount={result.totalCount}
-                totalPages={result.totalPages}
-                onPage={(pageNumber) => search.send({ type: 'search.page', pageNumber })}
-                onPageSize={(pageSize) => search.send({ type: 'search.pageSize', pageSize })}
-                disabled={search.busy}
-              />
-            </div>
-          </>
-        )}
+        <PagedTable
+          search={search}
+          errorText={errorText}
+          empty={<EmptyState title={filtered ? t('list.noMatch') : t('list.empty')}>{filtered ? t('list.noMatchHint') : null}</EmptyState>}
+          caption={t('list.caption')}
+          columns={columns}
+          rowKey={(u) => u.id}
+          testId="users-table"
+        />
       </div>
       {open?.kind === 'create' || open?.kind === 'edit' ? (
         <UserDialog
