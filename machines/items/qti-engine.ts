@@ -277,6 +277,13 @@ function containerOf(v: QValue): readonly Scalar[] | null {
   return isContainer(v) ? v : [v];
 }
 
+/** Ordered containers compare as sequences; values do not carry their cardinality, their sources do. */
+function isOrderedExpr(expr: Expr, decls: ReadonlyMap<string, ResponseDeclaration>): boolean {
+  if (expr.op === 'ordered') return true;
+  if (expr.op === 'variable' || expr.op === 'correct') return decls.get(expr.id)?.cardinality === 'ordered';
+  return false;
+}
+
 function compileExpr(expr: Expr, decls: ReadonlyMap<string, ResponseDeclaration>): Fn {
   const args = 'args' in expr ? expr.args.map((a) => compileExpr(a, decls)) : [];
   const declOf = (id: string) => {
@@ -331,6 +338,7 @@ function compileExpr(expr: Expr, decls: ReadonlyMap<string, ResponseDeclaration>
     }
     case 'match': {
       const [a, b] = args;
+      const ordered = expr.args.some((e) => isOrderedExpr(e, decls));
       return (ctx) => {
         const x = a(ctx);
         const y = b(ctx);
@@ -341,7 +349,8 @@ function compileExpr(expr: Expr, decls: ReadonlyMap<string, ResponseDeclaration>
         if (!xs) return sameScalar(x as Scalar, y as Scalar);
         const cx = x as readonly Scalar[];
         const cy = y as readonly Scalar[];
-        return cx.length === cy.length && (cx.every((v, i) => sameScalar(v, cy[i])) || sameMultiset(cx, cy));
+        if (ordered) return cx.length === cy.length && cx.every((v, i) => sameScalar(v, cy[i]));
+        return sameMultiset(cx, cy);
       };
     }
     case 'member': {

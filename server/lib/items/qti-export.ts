@@ -251,7 +251,7 @@ export function itemToQtiXml(item: ExportItem, lang: string, mediaPath: (key: st
       break;
     }
     case 'essay':
-      if (variant.rubric) body.appendChild(w.el('qti-rubric-block', { view: 'scorer', use: 'scoring' }, [w.el('div', {}, htmlNodes(w, variant.rubric, ctx))]));
+      if (variant.rubric) body.appendChild(w.el('qti-rubric-block', { view: 'scorer', use: 'scoring' }, [w.el('qti-content-body', {}, htmlNodes(w, variant.rubric, ctx))]));
       appendAll(body, htmlNodes(w, variant.stem, ctx));
       body.appendChild(w.el('qti-extended-text-interaction', { 'response-identifier': RESPONSE, 'data-word-limit': content.wordLimit ?? undefined }));
       break;
