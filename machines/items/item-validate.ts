@@ -53,7 +53,12 @@ export function checkItemContent(value: unknown): ItemIssue[] {
   const schema = ItemContentSchema.anyOf.find((s) => s.properties.kind.const === kind);
   if (!schema) return [{ path: '/kind', message: `kind must be one of ${ITEM_KINDS.join(', ')}` }];
   const schemaErrors = Errors(schema, value);
-  if (schemaErrors.length) return schemaErrors.slice(0, 20).map((e) => ({ path: e.instancePath || '/', message: e.message }));
+  if (schemaErrors.length) {
+    return schemaErrors.slice(0, 20).map((e) => ({
+      path: e.instancePath || '/',
+      message: e.keyword === 'boolean' ? `is not a property of a ${String(kind)} item` : e.message,
+    }));
+  }
   const item = value as ItemContent;
   const issues: ItemIssue[] = [];
   const ids = choiceIdsOf(item);
