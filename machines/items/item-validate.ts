@@ -54,7 +54,8 @@ export function checkItemContent(value: unknown): ItemIssue[] {
   if (!schema) return [{ path: '/kind', message: `kind must be one of ${ITEM_KINDS.join(', ')}` }];
   const schemaErrors = Errors(schema, value);
   if (schemaErrors.length) {
-    return schemaErrors.slice(0, 20).map((e) => ({
+    // An unknown property is named by its own 'false schema' error; the generic one adds nothing.
+    return schemaErrors.filter((e) => e.keyword !== 'additionalProperties').slice(0, 20).map((e) => ({
       path: e.instancePath || '/',
       message: e.keyword === 'boolean' ? `is not a property of a ${String(kind)} item` : e.message,
     }));

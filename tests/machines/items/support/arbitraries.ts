@@ -58,7 +58,7 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
     credits: fc.array(fc.constantFrom(0.5, 0.25, 1), { minLength: 3, maxLength: 3 }),
   })
   .map((g): ItemContent => {
-    const rotate = (ids: string[]) => ids.map((_, i) => ids[(i + g.seed) % ids.length]);
+    const rotate = <T,>(xs: T[]) => xs.map((_, i) => xs[(i + g.seed) % xs.length]);
     const stem = (lang: string) => stemWith(g.media.length > 0, `${g.stem}<p>${lang}</p>`);
     const common = { marking: g.marking, media: g.media };
     const ids = idsOf('C', g.n);
@@ -88,7 +88,7 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
           variants: variants(g.languages, (lang) => `<p>${lang}: ${gapIds.map((id) => `word <span data-gap="${id}"></span>`).join(', ')}.</p>`),
           marking: g.marking,
           media: [],
-          gaps: gapIds.map((id, i) => ({ id, answers: rotate(g.answers.map((a) => a)).slice(0, 1 + (i % g.answers.length)), expectedLength: 15 })),
+          gaps: gapIds.map((id, i) => ({ id, answers: rotate(g.answers).slice(0, 1 + (i % g.answers.length)), expectedLength: 15 })),
           partial: g.partial,
         };
       }
