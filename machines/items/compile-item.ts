@@ -174,9 +174,13 @@ export function compileItem(item: ItemContent): CompiledItem {
     case 'fillInBlanks':
       return compileGaps(item);
     case 'essay':
+      // Marked by people; only a blank answer has marks the processing can give.
       return {
         declarations: [{ identifier: RESPONSE, cardinality: 'single', baseType: 'string', correct: null }],
-        processing: { template: null, rules: [] },
+        processing: {
+          template: null,
+          rules: marking.unanswered === 0 ? [] : [{ type: 'condition', branches: [{ when: isNull(RESPONSE), then: [set(float(marking.unanswered))] }] }],
+        },
         responseIds: [RESPONSE],
       };
   }

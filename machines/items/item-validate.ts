@@ -1,5 +1,5 @@
 import { Errors } from 'typebox/value';
-import { ItemContentSchema, ITEM_KINDS, type Choice, type ItemContent, type Variant } from './item-schema.ts';
+import { ItemContentSchema, ITEM_KINDS, type Choice, type ItemContent, type TextAnswer, type Variant } from './item-schema.ts';
 
 /**
  * Validation of item content beyond the JSON schema: ids, keys and every language variant agree
@@ -39,6 +39,16 @@ export function choiceIdsOf(item: ItemContent): string[] {
 
 function htmlOf(variant: Variant): string[] {
   return [variant.stem, ...Object.values(variant.choices ?? {}), variant.rubric ?? ''];
+}
+
+/** An answer that can never be the one matched: an earlier answer already accepts everything it would. */
+function checkShadowed(answers: readonly TextAnswer[], path: string, issues: ItemIssue[]) {
+  answers.forEach((answer, j) => {
+    const shadowed = answers.slice(0, j).some((earlier) =>
+      earlier.caseSensitive ? answer.caseSensitive && earlier.text.trim() === answer.text.trim() : earlier.text.trim().toLowerCase() === answer.text.trim().toLowerCase(),
+    );
+    if (shadowed) issues.push({ path: `${path}/${j}`, message: `"${answer.text}" is already accepted by an earlier answer` });
+  });
 }
 
 function checkKeepLast(options: readonly Choice[], path: string, issues: ItemIssue[]) {
@@ -104,8 +114,12 @@ export function checkItemContent(value: unknown): ItemIssue[] {
       });
       break;
     }
+    case 'essay':
+      if (item.marking.wrong !== 0) issues.push({ path: '/marking/wrong', message: 'an essay is marked by people from 0 up; it has no marks for wrong' });
+      break;
     case 'shortText': {
       if (!item.answers.some((a) => a.credit === 1)) issues.push({ path: '/answers', message: 'at least one accepted answer must earn full marks' });
+      checkShadowed(item.answers, '/answers', issues);
       break;
     }
     case 'fillInBlanks': {
@@ -114,6 +128,7 @@ export function checkItemContent(value: unknown): ItemIssue[] {
       gapIds.forEach((id, i) => {
         if (RESERVED.has(id)) issues.push({ path: `/gaps/${i}/id`, message: `${id} cannot be a gap id` });
       });
+      item.gaps.forEach((gap, i) => checkShadowed(gap.answers, `/gaps/${i}/answers`, issues));
       for (const lang of languages) {
         const found = gapIdsIn(item.variants[lang].stem);
         const sorted = (xs: string[]) => [...xs].sort().join(' ');

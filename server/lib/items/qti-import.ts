@@ -285,7 +285,10 @@ function mapItem(root: Element, ctx: BodyContext, media: MediaRef[]): ItemConten
   const kindName = qtiName(first);
   const outcomeMax = maxScoreOf(root);
   const base = { media };
-  if (kindName === 'qti-extended-text-interaction') return mapEssay(root, body!, first, ctx, base, outcomeMax);
+  if (kindName === 'qti-extended-text-interaction') {
+    const blank = run ? run({ [attr(first, 'response-identifier')!]: null }) : 0;
+    return mapEssay(body!, first, ctx, base, outcomeMax, Math.min(0, blank));
+  }
   if (kindName === 'qti-text-entry-interaction') return mapTextEntries(body!, textEntries, source, ctx, base);
   if (!run) throw new Unmappable('the item has no response processing, so it cannot be scored');
   const decl = decls.get(attr(first, 'response-identifier')!)!;
@@ -734,7 +737,7 @@ function mapGaps(entries: Element[], ids: string[], source: Source, stem: string
 
 // --- essay -----------------------------------------------------------------------------------
 
-function mapEssay(root: Element, body: Element, interaction: Element, ctx: BodyContext, base: Base, max: number | null): ItemContent {
+function mapEssay(body: Element, interaction: Element, ctx: BodyContext, base: Base, max: number | null, unanswered: number): ItemContent {
   const rubricBlock = descendants(body, (e) => qtiName(e) === 'qti-rubric-block' && (attr(e, 'view') ?? '').split(/\s+/).includes('scorer'))[0];
   const rubricSource = rubricBlock ? (childNamed(rubricBlock, 'qti-content-body') ?? rubricBlock) : null;
   const rubric = rubricSource ? contentHtml(rubricSource, ctx) : null;
@@ -744,11 +747,10 @@ function mapEssay(root: Element, body: Element, interaction: Element, ctx: BodyC
     interaction: (el) => (el === interaction ? promptHtml(el, ctx) : null),
   });
   const limit = Number(attr(interaction, 'data-word-limit'));
-  void root;
   return {
     kind: 'essay',
     variants: { __: { stem, rubric: rubric || null } },
-    marking: marking(max ?? 1, 0, 0),
+    marking: marking(max ?? 1, 0, unanswered),
     ...base,
     wordLimit: Number.isInteger(limit) && limit > 0 ? limit : null,
   };

@@ -54,7 +54,7 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
     flag: fc.boolean(),
     number: fc.double({ min: -1e6, max: 1e6, noNaN: true, noDefaultInfinity: true }).map((x) => Math.round(x * 1000) / 1000),
     tolerance: fc.record({ mode: fc.constantFrom('absolute', 'relative') as fc.Arbitrary<'absolute' | 'relative'>, value: fc.constantFrom(0, 0.01, 0.5, 5) }),
-    answers: fc.uniqueArray(answer, { minLength: 1, maxLength: 3, selector: (a) => `${a.text}|${a.caseSensitive}` }),
+    answers: fc.uniqueArray(answer, { minLength: 1, maxLength: 3, selector: (a) => a.text.toLowerCase() }),
     credits: fc.array(fc.constantFrom(0.5, 0.25, 1), { minLength: 3, maxLength: 3 }),
   })
   .map((g): ItemContent => {
@@ -101,7 +101,13 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
       case 'ordering':
         return { kind: 'ordering', variants: variants(g.languages, stem, ids), ...common, options: choices(ids, 0), correctOrder: rotate(ids), shuffle: g.flag };
       default:
-        return { kind: 'essay', variants: variants(g.languages, stem, [], { rubric: g.flag ? '<p>Two marks per point.</p>' : null }), ...common, wordLimit: g.flag ? 100 : null };
+        return {
+          kind: 'essay',
+          variants: variants(g.languages, stem, [], { rubric: g.flag ? '<p>Two marks per point.</p>' : null }),
+          ...common,
+          marking: { ...g.marking, wrong: 0 },
+          wordLimit: g.flag ? 100 : null,
+        };
     }
   });
 
