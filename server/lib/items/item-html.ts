@@ -46,8 +46,9 @@ const options: sanitizeHtml.IOptions = {
       ['img', 'audio', 'video', 'source'].map((tag) => [
         tag,
         (tagName: string, attribs: sanitizeHtml.Attributes) => {
-          const { src, ...rest } = attribs;
-          return { tagName, attribs: src && /^media:[A-Za-z0-9_./-]+$/.test(src) ? { ...rest, src } : rest };
+          const kept = { ...attribs };
+          if (kept.src !== undefined && !/^media:[A-Za-z0-9_./-]+$/.test(kept.src)) delete kept.src;
+          return { tagName, attribs: kept };
         },
       ]),
     ),

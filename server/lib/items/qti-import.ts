@@ -641,7 +641,7 @@ function mapTextEntries(body: Element, entries: Element[], source: Source, ctx: 
       return `<span data-gap="${single ? RESPONSE : ids[i]}"></span>`;
     },
   })
-    .replace(/<p>\s*<\/p>/g, '')
+    .replace(/<(p|div)>\s*<\/\1>/g, '')
     .trim();
   if (numeric) return mapNumeric(decls[0], source, stem, base);
   if (single) return mapShortText(decls[0], source, stem, base, Number(attr(entries[0], 'expected-length')) || 20);
