@@ -161,7 +161,9 @@ function finish(drafts: Draft[], files: Map<string, Buffer>): QtiImportResult {
         continue;
       }
       const ref = item.content.media.find((r) => r.key === key)!;
-      candidates.set(key, { key, path: filePath, fileName: ref.fileName, mimeType: ref.mimeType, typeCheckedByContent: Boolean(detectFileType(data) && detectFileType(data)!.kind !== 'text'), data, usedBy: [item.identifier] });
+      const detected = detectFileType(data);
+      const typeCheckedByContent = detected !== undefined && detected.kind !== 'text';
+      candidates.set(key, { key, path: filePath, fileName: ref.fileName, mimeType: ref.mimeType, typeCheckedByContent, data, usedBy: [item.identifier] });
     }
   }
   return {
@@ -318,9 +320,8 @@ function choicesOf(interaction: Element, name: string, ctx: BodyContext): { opti
   const firstFixed = options.findIndex((o) => o.keepLast);
   if (firstFixed >= 0 && options.slice(firstFixed).some((o) => !o.keepLast)) {
     ctx.warn('a fixed choice that is not at the end will move with shuffling');
-    for (const o of options.slice(0, options.length)) o.keepLast = false;
-    let i = options.length - 1;
-    while (i >= 0 && attr(elements[i], 'fixed') === 'true') options[i--].keepLast = true;
+    const trailing = options.length - [...options].reverse().findIndex((o) => !o.keepLast);
+    options.forEach((o, i) => (o.keepLast = i >= trailing));
   }
   const texts = Object.fromEntries(elements.map((e, i) => [options[i].id, contentHtml(e, ctx)]));
   return { options, texts };

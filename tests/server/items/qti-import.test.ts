@@ -118,6 +118,18 @@ describe('importQti: foreign response processing that maps', () => {
     expect(score(items[0].content, { R1: 'hydrogen', R2: 'OXYGEN' }).score).toBe(2);
   });
 
+  it('should keep only trailing fixed choices last and warn about a fixed choice elsewhere', async () => {
+    const xml = choiceQti3.replace('<qti-simple-choice identifier="ChoiceA">', '<qti-simple-choice identifier="ChoiceA" fixed="true">');
+    const { items } = await importXml(xml);
+    expect((items[0].content as { options: unknown }).options).toEqual([
+      { id: 'ChoiceA', keepLast: false },
+      { id: 'ChoiceB', keepLast: false },
+      { id: 'ChoiceC', keepLast: false },
+      { id: 'ChoiceD', keepLast: true },
+    ]);
+    expect(items[0].warnings).toEqual(['a fixed choice that is not at the end will move with shuffling']);
+  });
+
   it('should read a true/false choice by its true and false identifiers', async () => {
     const decl = '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>false</qti-value></qti-correct-response></qti-response-declaration>';
     const body = '<p>The Sun orbits the Earth.</p><qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="true">True</qti-simple-choice><qti-simple-choice identifier="false">False</qti-simple-choice></qti-choice-interaction>';
