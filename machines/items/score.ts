@@ -34,6 +34,8 @@ export class InvalidResponseError extends Error {
 interface Prepared {
   compiled: CompiledItem;
   run: CompiledProcessing;
+  /** Options or pairs in the key, for the parts of a response. */
+  key: ReadonlySet<string>;
 }
 const cache = new WeakMap<ItemContent, Prepared>();
 
@@ -41,7 +43,8 @@ function prepare(item: ItemContent): Prepared {
   let prepared = cache.get(item);
   if (!prepared) {
     const compiled = compileItem(item);
-    prepared = { compiled, run: compileProcessing(compiled.declarations, compiled.processing) };
+    const key = item.kind === 'multipleChoice' ? item.correct : item.kind === 'matching' ? item.pairs.map((p) => `${p.left} ${p.right}`) : [];
+    prepared = { compiled, run: compileProcessing(compiled.declarations, compiled.processing), key: new Set(key) };
     cache.set(item, prepared);
   }
   return prepared;
@@ -66,10 +69,14 @@ function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((x) => typeof x === 'string');
 }
 
+// Module-level rather than a closure per call: the scorer runs a million times in a row.
+function single(value: QValue): Record<string, QValue> {
+  return { [RESPONSE]: value };
+}
+
 /** The response in QTI form, or a reason it has the wrong shape for this kind. */
 export function toQtiResponses(item: ItemContent, response: ItemResponse | undefined): Record<string, QValue> | string {
   const r = response ?? null;
-  const single = (value: QValue) => ({ [RESPONSE]: value });
   switch (item.kind) {
     case 'singleChoice':
       if (r === null || typeof r === 'string') return single(r === '' ? null : r);
@@ -119,17 +126,12 @@ function isUnanswered(responses: Record<string, QValue>): boolean {
   return true;
 }
 
-function partsOf(item: ItemContent, responses: Record<string, QValue>): { id: string; correct: boolean }[] {
+function partsOf(item: ItemContent, key: ReadonlySet<string>, responses: Record<string, QValue>): { id: string; correct: boolean }[] {
   const given = responses[RESPONSE];
   switch (item.kind) {
-    case 'multipleChoice': {
-      const key = new Set(item.correct);
+    case 'multipleChoice':
+    case 'matching':
       return Array.isArray(given) ? (given as string[]).map((id) => ({ id, correct: key.has(id) })) : [];
-    }
-    case 'matching': {
-      const key = new Set(item.pairs.map((p) => `${p.left} ${p.right}`));
-      return Array.isArray(given) ? (given as string[]).map((id) => ({ id, correct: key.has(id) })) : [];
-    }
     case 'fillInBlanks':
       return item.gaps
         .filter((g) => responses[g.id] !== null)
@@ -158,7 +160,7 @@ export function countWords(text: string): number {
  * item's kind (the server refuses such a save with 400 before it gets here).
  */
 export function score(item: ItemContent, response: ItemResponse | undefined): ScoreResult {
-  const { compiled, run } = prepare(item);
+  const { compiled, run, key } = prepare(item);
   const responses = toQtiResponses(item, response);
   if (typeof responses === 'string') throw new InvalidResponseError(responses);
   const { marking } = item;
@@ -179,7 +181,7 @@ export function score(item: ItemContent, response: ItemResponse | undefined): Sc
 
   const value = round(run(responses));
   const outcome: Outcome = unanswered ? 'unanswered' : value >= maxScore ? 'correct' : value > 0 ? 'partial' : 'wrong';
-  return { score: value, maxScore, minScore, outcome, needsHumanMarking: false, template, parts: partsOf(item, responses) };
+  return { score: value, maxScore, minScore, outcome, needsHumanMarking: false, template, parts: partsOf(item, key, responses) };
 }
 
 /** The compiled QTI form of an item (for export and for tests). */
