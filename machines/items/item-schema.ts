@@ -121,7 +121,11 @@ export const TextAnswer = Type.Object(
 );
 
 const common = {
-  variants: Type.Record(LanguageCode, Variant, { description: 'Content per language; a language may be missing.' }),
+  variants: Type.Record(LanguageCode, Variant, {
+    additionalProperties: false,
+    maxProperties: ITEM_LIMITS.variants,
+    description: 'Content per language; a language may be missing.',
+  }),
   marking: Marking,
   media: Type.Array(MediaRef, { maxItems: ITEM_LIMITS.media }),
 };

@@ -67,7 +67,12 @@ export function checkItemContent(value: unknown): ItemIssue[] {
     // An unknown property is named by its own 'false schema' error; the generic one adds nothing.
     return schemaErrors.filter((e) => e.keyword !== 'additionalProperties').slice(0, 20).map((e) => ({
       path: e.instancePath || '/',
-      message: e.keyword === 'boolean' ? `is not a property of a ${String(kind)} item` : e.message,
+      message:
+        e.keyword !== 'boolean'
+          ? e.message
+          : /^\/variants\/[^/]+$/.test(e.instancePath)
+            ? 'is not a language tag (en, hi, gu, …)'
+            : `is not a property of a ${String(kind)} item`,
     }));
   }
   const item = value as ItemContent;

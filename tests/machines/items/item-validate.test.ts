@@ -53,6 +53,10 @@ describe('checkItemContent', () => {
     expect(isValidItemContent(item)).toBe(false);
   });
 
+  it('should refuse a language key that is not a language tag', () => {
+    expect(messages({ ...singleChoice, variants: { EN: singleChoice.variants.en } })).toEqual(['/variants/EN: is not a language tag (en, hi, gu, …)']);
+  });
+
   it('should accept an item with a language variant missing', () => {
     expect(messages({ ...singleChoice, variants: { hi: singleChoice.variants.hi } })).toEqual([]);
   });
