@@ -147,7 +147,7 @@ describeEachDatabase('users API', (get) => {
     const { app, db } = get();
     const user = await createSignedInUser(app, { roles: ['Candidate'] });
     const roles = (await callAs(app, admin, 'GET', `/api/users/${user.id}/roles`)).json();
-    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Candidate', 'ExamManager', 'SupportAdmin', 'SupportAgent', 'Tester']);
+    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
     expect(roles.filter((r: { enabled: boolean }) => r.enabled).map((r: { roleName: string }) => r.roleName)).toEqual(['Candidate']);
     const agent = await roleId(db, 'SupportAgent');
     const set = await callAs(app, admin, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: agent, enabled: true }] });
