@@ -1,4 +1,5 @@
 import { createMachineTestModel, transitionCoveringPaths } from '../test-model.ts';
+import { compileFlow, flowModelEvents, type FlowDefinition } from './review-flow.machine.ts';
 import { examStatusMachine, type ExamEvent } from './exam-status.machine.ts';
 import { projectStatusMachine, type ProjectEvent } from './project-status.machine.ts';
 
@@ -51,4 +52,16 @@ export function projectStatusTestPaths() {
 
 export function examStatusTestPaths() {
   return transitionCoveringPaths(examStatusModel());
+}
+
+/** Paths that walk every transition of a compiled review flow (the /machines page lists them per flow). */
+export function flowTestPaths(definition: FlowDefinition, flowId: string | number = 'preview') {
+  const machine = compileFlow(definition, flowId);
+  const events = flowModelEvents(definition);
+  return transitionCoveringPaths(
+    createMachineTestModel(machine, {
+      events: (snapshot) => events.filter((event) => snapshot.can(event)),
+      exhaustive: true,
+    }),
+  );
 }
