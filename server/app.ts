@@ -25,6 +25,8 @@ import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
+import { workspaceContextPlugin } from './plugins/workspace-context.ts';
+import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -158,6 +160,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(authenticationPlugin);
   await app.register(accessPlugin, { authenticator: app.authenticate });
+  // After access: the ProjectId / ExamId headers are checked once the caller is known.
+  await app.register(workspaceContextPlugin);
   await app.register(rateLimitPlugin, { db, clock: app.clock });
   const directory = config.ldap ? ldapDirectory(config.ldap) : undefined;
   await app.register(identityPlugin, {
@@ -173,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
       await api.register(chatRoutes, { db, clock: app.clock });
       await api.register(realtimeRoutes, { db, clock: app.clock, events });
+      await api.register(examWorkspaceModule, { db });
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
