@@ -3,6 +3,7 @@
  * their figures. Each benchmark lives in its own file in this folder.
  */
 import { benchBundle } from './bundle-size.ts';
+import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -18,6 +19,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   users: () => benchUsers(),
   scoring: () => benchScoring(),
   qti: () => benchQtiImport(),
+  exams: () => benchExamWorkspace(),
 };
 
 const wanted = process.argv.slice(2);
