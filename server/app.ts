@@ -28,6 +28,7 @@ import { accessPlugin } from './plugins/access.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
@@ -84,7 +85,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // In-flight requests finish on close; idle keep-alive sockets are dropped so close never hangs.
     forceCloseConnections: 'idle',
     trustProxy: false,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    // strictNumbers: a query value "1e309" coerces to Infinity, which `type: integer` alone lets through.
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, strictNumbers: true } },
   });
 
   const secrets = {
@@ -127,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
