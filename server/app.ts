@@ -29,7 +29,7 @@ import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { inputGuardPlugin } from './plugins/input-guard.ts';
-import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
+import { createMailer, devMailboxDecision, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 
@@ -181,7 +181,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  if (mailer.mode === 'outbox' && !config.production) await app.register(devMailboxPlugin, { db });
+  const mailbox = devMailboxDecision(config, mailer.mode);
+  if (mailbox.on) {
+    await app.register(devMailboxPlugin, { db });
+    app.log.warn(
+      `dev mailbox on at /dev/mailbox (no SMTP_URL): it shows sign-in codes and reset links, so it answers loopback clients only. Set SMTP_URL for real use.`,
+    );
+  } else if (mailbox.reason) app.log.warn(`dev mailbox off: ${mailbox.reason}`);
   await app.register(clientPlugin, { config, persistSecret: secrets.persist });
   return app;
 }
