@@ -7,7 +7,7 @@ const resources = {
   Dashboard: ['View'],
   Users: ['View', 'Search', 'Create', 'Update', 'Export', 'Import'],
   UserRoles: ['View', 'Update'],
-  Roles: ['View'],
+  Roles: ['View', 'Manage'],
   LoginHistory: ['View'],
   DirectoryUsers: ['Search', 'Import'],
   SupportTickets: ['Create', 'View', 'Work', 'Administer'],

@@ -30,7 +30,8 @@ import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
-import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
+import { createMailer, devMailboxDecision, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 
@@ -86,7 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // In-flight requests finish on close; idle keep-alive sockets are dropped so close never hangs.
     forceCloseConnections: 'idle',
     trustProxy: false,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    // strictNumbers: a query value "1e309" coerces to Infinity, which `type: integer` alone lets through.
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, strictNumbers: true } },
   });
 
   const secrets = {
@@ -129,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
+  await app.register(inputGuardPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -183,7 +186,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     { prefix: '/api' },
   );
 
-  if (mailer.mode === 'outbox' && !config.production) await app.register(devMailboxPlugin, { db });
+  const mailbox = devMailboxDecision(config, mailer.mode);
+  if (mailbox.on) {
+    await app.register(devMailboxPlugin, { db });
+    app.log.warn(
+      `dev mailbox on at /dev/mailbox (no SMTP_URL): it shows sign-in codes and reset links, so it answers loopback clients only. Set SMTP_URL for real use.`,
+    );
+  } else if (mailbox.reason) app.log.warn(`dev mailbox off: ${mailbox.reason}`);
   await app.register(clientPlugin, { config, persistSecret: secrets.persist });
   return app;
 }
