@@ -1,7 +1,7 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { signOut } from './auth-session-loader.ts';
@@ -73,7 +73,7 @@ export function UserMenu() {
   if (!ready) return null;
   if (!user) {
     return (
-      <Link href="/login" className={trigger} data-testid="sign-in-link">
+      <Link to="/login" className={trigger} data-testid="sign-in-link">
         {t('menu.signIn')}
       </Link>
     );
@@ -87,10 +87,10 @@ export function UserMenu() {
       </button>
       {open ? (
         <div id={id} className={menu}>
-          <Link href="/account" className={item} onClick={() => setOpen(false)}>
+          <Link to="/account" className={item} onClick={() => setOpen(false)}>
             {t('nav.account', { ns: 'common' })}
           </Link>
-          <Link href="/change-password" className={item} onClick={() => setOpen(false)}>
+          <Link to="/change-password" className={item} onClick={() => setOpen(false)}>
             {t('menu.changePassword')}
           </Link>
           <button
