@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -31,6 +30,8 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { responseSchemasPlugin } from './plugins/response-schemas.ts';
+import { helmetOnce } from './plugins/security-headers.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -127,7 +128,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
-  await app.register(helmet, {
+  await app.register(responseSchemasPlugin);
+  // helmet's headers, computed once at start-up instead of on every request (issue 22).
+  await app.register(helmetOnce, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
