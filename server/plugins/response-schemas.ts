@@ -19,7 +19,7 @@ export const responseSchemasPlugin = fp(async function responseSchemas(app: Fast
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/') || route.url.startsWith('/api/docs')) return;
     // A WebSocket route answers with an upgrade, not a body.
-    if ((route as { websocket?: boolean }).websocket) return;
+    if ((route as { websocket?: boolean; wsHandler?: unknown }).websocket || (route as { wsHandler?: unknown }).wsHandler) return;
     const codes = Object.keys((route.schema?.response as Record<string, unknown> | undefined) ?? {});
     if (codes.some((code) => code.startsWith('2') || code === '2xx')) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
