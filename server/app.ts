@@ -32,6 +32,7 @@ import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
 import { responseSchemasPlugin } from './plugins/response-schemas.ts';
 import { helmetOnce } from './plugins/security-headers.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -147,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
+  await app.register(compressionPlugin);
   await app.register(openApiPlugin, { version: config.version });
   // Per-route limits are set where files are read; these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
