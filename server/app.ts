@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -34,6 +33,9 @@ import { inputGuardPlugin } from './plugins/input-guard.ts';
 import { createMailer, devMailboxDecision, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { responseSchemasPlugin } from './plugins/response-schemas.ts';
+import { helmetOnce } from './plugins/security-headers.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -132,7 +134,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(errorsPlugin);
   await app.register(inputGuardPlugin);
-  await app.register(helmet, {
+  await app.register(responseSchemasPlugin);
+  // helmet's headers, computed once at start-up instead of on every request (issue 22).
+  await app.register(helmetOnce, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -149,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
+  await app.register(compressionPlugin);
   await app.register(openApiPlugin, { version: config.version });
   // Per-route limits are set where files are read; these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });

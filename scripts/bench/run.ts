@@ -2,6 +2,7 @@
  * `npm run bench [-- name…]`: runs the named benchmarks (all when none is named) and prints
  * their figures. Each benchmark lives in its own file in this folder.
  */
+import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchQtiImport } from './qti-import.ts';
@@ -15,6 +16,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
   tickets: () => benchTicketSearch(),
+  api: () => benchApi(),
   realtime: () => benchRealtime(),
   users: () => benchUsers(),
   scoring: () => benchScoring(),
