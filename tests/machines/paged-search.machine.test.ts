@@ -95,6 +95,24 @@ describe('paged-search machine', () => {
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.error).toBeNull();
   });
+
+  // Issue 14 survivor: the test above sends a sort first, which already resets the page, so
+  // dropping `pageNumber: 1` from setPageSize survived. Here the size change comes straight
+  // after a page change and alone.
+  it('should go back to page 1 when only the page size changes', async () => {
+    vi.useFakeTimers();
+    const { actor, fetch } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 4 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context.query.pageNumber).toBe(4);
+    fetch.mockClear();
+    actor.send({ type: 'search.pageSize', pageSize: 25 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch).toHaveBeenCalledWith({ keyword: '', pageNumber: 1, pageSize: 25, orderBy: null, filters: {} });
+    expect(actor.getSnapshot().context.result?.currentPage).toBe(1);
+  });
 });
 
 describe('paged-search model', () => {

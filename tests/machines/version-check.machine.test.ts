@@ -63,6 +63,18 @@ describe('version-check machine', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  // Issue 14 survivor: `isNewer` mutated to `!== 0` reloaded on a rollback. A rollback
+  // (deployed older than running) must leave the page alone: outdated only when deployed > running.
+  it('should stay latest without clearing or reloading when an older version is deployed (a rollback)', async () => {
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.9' }));
+    const actor = createActor(machine, { input: { currentVersion: '1.2.253' } }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toBe('latest');
+    expect(done.context.deployedVersion).toBe('1.2.9');
+    expect(clear).not.toHaveBeenCalled();
+    expect(reload).not.toHaveBeenCalled();
+  });
+
   it('should not reload again for a version it already reloaded for', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.300' }));
