@@ -6,6 +6,8 @@
  * Reports: reports/mutation/<scope>/mutation.html and mutation.json.
  */
 const scope = process.env.MUTATION_SCOPE ?? 'machines';
+/** A before-measurement (MUTATION_TESTS=before) writes beside the normal report. */
+const suffix = process.env.MUTATION_TESTS === 'before' ? '-before' : '';
 
 const scopes = {
   machines: {
@@ -34,11 +36,14 @@ export default {
   mutate: chosen.mutate,
   coverageAnalysis: 'perTest',
   reporters: ['html', 'json', 'clear-text', 'progress'],
-  htmlReporter: { fileName: `reports/mutation/${scope}/mutation.html` },
-  jsonReporter: { fileName: `reports/mutation/${scope}/mutation.json` },
+  htmlReporter: { fileName: `reports/mutation/${scope}${suffix}/mutation.html` },
+  jsonReporter: { fileName: `reports/mutation/${scope}${suffix}/mutation.json` },
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
   timeoutMS: 20_000,
-  tempDirName: `.stryker-tmp/${scope}`,
+  // The first run over every test measures per-test coverage; on a shared 2-core machine it
+  // takes minutes.
+  dryRunTimeoutMinutes: 30,
+  tempDirName: `.stryker-tmp/${scope}${suffix}`,
   cleanTempDir: true,
   ignoreStatic: true,
   thresholds: { high: 90, low: 80, break: null },
