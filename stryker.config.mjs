@@ -45,6 +45,8 @@ export default {
   dryRunTimeoutMinutes: 30,
   tempDirName: `.stryker-tmp/${scope}${suffix}`,
   cleanTempDir: true,
+  // Other scopes' sandboxes and earlier reports are not copied into a new sandbox.
+  ignorePatterns: ['/.stryker-tmp', '/reports', '/dist', '/coverage', ...(process.env.MUTATION_TESTS === 'before' ? [] : ['/mutation-before'])],
   ignoreStatic: true,
   thresholds: { high: 90, low: 80, break: null },
 };
