@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 import type { AnyActorRef, AnyMachineSnapshot, EventObject } from 'xstate';
 import { delayOfEvent } from '#machines/test-model.ts';
-import type { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import type { IndependentCheck } from '#tests/fixtures/expectations/expectation-table.ts';
 
 export interface ReplayOptions {
   /** A fresh, started actor for the path (fake timers are on while it runs). */
@@ -25,7 +25,7 @@ export interface ReplayOptions {
    * every step is checked against it too, and delays last as long as it says, not as long as
    * the machine says.
    */
-  independent?: IndependentExpectation<object>;
+  independent?: IndependentCheck;
 }
 
 /**
