@@ -45,6 +45,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the background job worker and scheduled tasks (off in most tests, which drive them directly). */
   runJobs?: boolean;
+  /** How often the scheduler polls its periodic tasks (default 30 s; tests poll faster). */
+  schedulerPollMs?: number;
   /** Password checks per login type; the LDAP bind of directory users plugs in here. */
   passwordVerifiers?: Partial<PasswordVerifiers>;
   /** Where the model-based tests leave their coverage reports (default: coverage/machines). */
@@ -126,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             { name: 'realtime.prune', intervalMs: 60 * 60_000, run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)) },
           ],
           app.log,
+          options.schedulerPollMs,
         );
   app.addHook('onClose', async () => {
     await scheduler?.stop();
