@@ -117,7 +117,7 @@ describe('signing in with the e-mailed code', () => {
     await heading(other, 'Support desk');
 
     await page.getByTestId('user-menu').click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByTestId('sign-in-link').waitFor();
     // The other tab leaves its protected page for the sign-in screen.
     await other.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 });

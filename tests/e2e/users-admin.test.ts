@@ -99,7 +99,7 @@ describe('user administration in Chromium', () => {
   it('should let the invitee keep their languages in their profile', async () => {
     const tab = invitee.page;
     await tab.getByTestId('user-menu').click();
-    await tab.getByRole('link', { name: 'My profile' }).click();
+    await tab.getByRole('menuitem', { name: 'My profile' }).click();
     await tab.getByRole('heading', { level: 1, name: 'My profile' }).waitFor();
     await tab.getByText('No languages yet.').waitFor();
     await tab.getByRole('combobox', { name: /Language/ }).fill('hi');
