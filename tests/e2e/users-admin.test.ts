@@ -172,6 +172,8 @@ describe('user administration in Chromium', () => {
     await page.getByRole('searchbox', { name: 'Search users' }).fill(INVITEE.userName);
     await page.getByTestId('users-table').getByText(INVITEE.email).waitFor();
     await rowAction(page, INVITEE.userName, 'Deactivate');
+    const question = page.getByRole('alertdialog', { name: 'Deactivate this user?' });
+    await question.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByTestId('users-table').getByText('Inactive').waitFor();
 
     // The invitee is on a protected screen (their profile); the next call finds the session gone.
