@@ -82,7 +82,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
         {kind !== 'forOthers' ? <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} /> : null}
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })}>
-          <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <SearchInput className={css({ flex: '1 1 14rem' })} label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
           <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
             <span>{t('field.group')}</span>
             <select

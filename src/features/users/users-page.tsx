@@ -7,6 +7,8 @@ import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
+import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { SelectField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -17,7 +19,6 @@ import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
 import { DownloadButton } from './components/export-button.tsx';
-import { RowActions, type RowAction } from './components/row-actions.tsx';
 import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
 import { DirectoryImportDialog, RolesDialog, UserDialog } from './components/user-dialogs.tsx';
 
@@ -29,6 +30,7 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 function UsersPage() {
   const { t } = useTranslation('users');
   const navigate = useNavigate();
+  const { confirm, element: confirmation } = useConfirm();
   const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
   const errorText = useErrorText(search.error);
   const [roles, setRoles] = useState<RoleSummary[]>([]);
@@ -66,16 +68,22 @@ function UsersPage() {
     }
   };
 
-  const actionsOf = (user: UserDetail): RowAction[] => {
-    const actions: RowAction[] = [];
+  const actionsOf = (user: UserDetail): MenuAction[] => {
+    const actions: MenuAction[] = [];
     if (can.update) actions.push({ id: 'edit', label: t('action.edit'), onSelect: () => setOpen({ kind: 'edit', user }) });
     if (can.roles) actions.push({ id: 'roles', label: t('action.roles'), onSelect: () => setOpen({ kind: 'roles', user }) });
     if (can.update) {
       actions.push({
         id: 'status',
         label: user.isActive ? t('action.deactivate') : t('action.activate'),
+        tone: user.isActive ? 'danger' : undefined,
         onSelect: () =>
-          void act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName })),
+          void (async () => {
+            // Deactivating signs the user out everywhere: ask first.
+            if (user.isActive && !(await confirm({ title: t('confirmDeactivate.title'), message: t('confirmDeactivate.message', { name: user.userName }), confirmLabel: t('action.deactivate') })))
+              return;
+            await act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName }));
+          })(),
       });
       actions.push({
         id: 'email',
@@ -125,7 +133,7 @@ function UsersPage() {
       key: 'actions',
       header: <span className={css({ srOnly: true })}>{t('column.actions')}</span>,
       align: 'end',
-      cell: (u) => <RowActions label={t('action.menu', { name: u.userName })} actions={actionsOf(u)} testId={`user-actions-${u.userName}`} />,
+      cell: (u) => <RowMenu label={t('action.menu', { name: u.userName })} actions={actionsOf(u)} testId={`user-actions-${u.userName}`} />,
     },
   ];
 
@@ -224,6 +232,7 @@ function UsersPage() {
           }}
         />
       ) : null}
+      {confirmation}
     </section>
   );
 }

@@ -115,15 +115,21 @@ describe('sign in', () => {
 
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(screen.getByText('Enter the 6 digits of the code.')).toBeTruthy();
-    await user.type(screen.getByLabelText(/^Code/), '111111');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    // Six boxes, one per digit; a pasted code fills them all and is sent at once.
+    const boxes = screen.getAllByRole('textbox', { name: /^Code, digit \d of 6$/ });
+    expect(boxes).toHaveLength(6);
+    await user.click(boxes[0]!);
+    await user.paste('111111');
     expect((await screen.findByRole('alert')).textContent).toBe('That code is not right. 3 tries left.');
     expect(session.verifyCode).toHaveBeenCalledWith({ email: 'asha.patel@example.com', enteredOTP: '111111', token: 'challenge-1' });
+    // The refused code is gone, the first box has the focus, and the fresh field shows no format error.
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Code, digit 1 of 6' })).toHaveFocus());
+    for (const box of screen.getAllByRole('textbox', { name: /^Code, digit/ })) expect(box).toHaveValue('');
+    expect(screen.queryByText('Enter the 6 digits of the code.')).toBeNull();
 
-    await user.clear(screen.getByLabelText(/^Code/));
-    await user.type(screen.getByLabelText(/^Code/), '042917');
-    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await user.paste('042917');
     await screen.findByRole('heading', { name: 'Tickets page' });
+    expect(session.verifyCode).toHaveBeenCalledTimes(2);
     expect(location.current()).toBe('/tickets?status=open');
     await waitFor(() => expect(userPermissionsStore.getSnapshot().context.permissions).toEqual(['Permissions.SupportTickets.View']));
     expect(authUserStore.getSnapshot().context).toMatchObject({ isLoggedIn: true, redirectUrl: null });

@@ -179,7 +179,13 @@ describe('support groups', () => {
     const table = await screen.findByTestId('groups-table');
     expect(table).toHaveTextContent('General Support');
     await user.click(within(table).getByRole('button', { name: 'Deactivate' }));
-    expect(api.update).toHaveBeenCalledWith(1, { isActive: false });
+    // Deactivating asks first.
+    const question = await screen.findByRole('alertdialog', { name: 'Deactivate this support group?' });
+    expect(question).toHaveTextContent('General Support will take no new tickets');
+    expect(api.update).not.toHaveBeenCalled();
+    await user.click(within(question).getByRole('button', { name: 'Deactivate' }));
+    await waitFor(() => expect(api.update).toHaveBeenCalledWith(1, { isActive: false }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     await user.click(within(table).getByRole('button', { name: 'Choose the agents of General Support' }));
     const dialog = await screen.findByTestId('members-dialog');
     const dana = await within(dialog).findByRole('checkbox', { name: /Dana Agent/ });
