@@ -239,7 +239,7 @@ describe('users screen', () => {
     await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user4' }), 'Resend invitation');
     await waitFor(() => expect(api.resendInvitation).toHaveBeenCalledWith(user(4).id));
     await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions for user4' }), 'Login history');
-    expect(location.current()).toBe(`/users/${user(4).id}/login-history`);
+    await waitFor(() => expect(location.current()).toBe(`/users/${user(4).id}/login-history`));
   });
 
   it('should check the create form and create a user with an invitation', async () => {
