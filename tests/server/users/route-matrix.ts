@@ -65,6 +65,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/hubs/notifications/missed', 'authenticated'],
   // statechart audits
   ['GET', '/api/machines/coverage', P.Machines.View],
+  ['GET', '/api/machines/flows', P.Machines.View],
   // support groups
   ['GET', '/api/v1/supportgroup', 'authenticated'],
   ['GET', '/api/v1/supportgroup/mine', P.SupportTickets.Work],
