@@ -31,7 +31,7 @@ const EXAMS_PER_PROJECT = 50;
 const STAFF_EMAIL = 'bench.staff@exam-portal.test';
 const STAFF_PASSWORD = 'bench staff passphrase 42';
 
-async function prepare(db: Db) {
+export async function prepareExamWorkspaceBench(db: Db) {
   await migrate(db);
   await seed(db, { adminEmail: TEST_ADMIN_EMAIL, adminPassword: TEST_ADMIN_PASSWORD });
   const started = performance.now();
@@ -147,7 +147,7 @@ export async function benchExamWorkspace() {
   try {
     console.log(`exam workspace: seeding PostgreSQL with ${PROJECTS} projects × ${EXAMS_PER_PROJECT} exams…`);
     const db = await openDb({ databaseUrl: url.toString() });
-    await prepare(db);
+    await prepareExamWorkspaceBench(db);
     await measureHeaderCheck('PostgreSQL', db, scratch);
     await db.close();
     await measureSearch('PostgreSQL', { DATABASE_URL: url.toString() }, undefined, true);
@@ -160,7 +160,7 @@ export async function benchExamWorkspace() {
   try {
     console.log(`exam workspace: seeding PGlite with ${PROJECTS} projects × ${EXAMS_PER_PROJECT} exams…`);
     const db = await openDb({ dataDir: dir });
-    await prepare(db);
+    await prepareExamWorkspaceBench(db);
     await measureHeaderCheck('PGlite', db, scratch);
     await db.close();
     await measureSearch('PGlite', {}, dir, false);

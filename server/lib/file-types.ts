@@ -18,6 +18,9 @@ const types = {
   xlsx: { mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx', label: 'Excel workbook' },
   pptx: { mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation', extension: 'pptx', label: 'PowerPoint presentation' },
   text: { mime: 'text/plain', extension: 'txt', label: 'text' },
+  mp3: { mime: 'audio/mpeg', extension: 'mp3', label: 'MP3 audio' },
+  wav: { mime: 'audio/wav', extension: 'wav', label: 'WAV audio' },
+  ogg: { mime: 'audio/ogg', extension: 'ogg', label: 'Ogg audio' },
 } as const satisfies Record<string, DetectedType>;
 
 export type FileKind = keyof typeof types;
@@ -78,6 +81,10 @@ export function detectFileType(buffer: Uint8Array): (DetectedType & { kind: File
     if (startsWith(buffer, [0xff, 0xd8, 0xff])) return 'jpeg';
     if (ascii(buffer, 0, 6) === 'GIF87a' || ascii(buffer, 0, 6) === 'GIF89a') return 'gif';
     if (ascii(buffer, 0, 4) === 'RIFF' && ascii(buffer, 8, 12) === 'WEBP') return 'webp';
+    if (ascii(buffer, 0, 4) === 'RIFF' && ascii(buffer, 8, 12) === 'WAVE') return 'wav';
+    if (ascii(buffer, 0, 4) === 'OggS') return 'ogg';
+    // MP3: an ID3v2 tag, or an MPEG-1/2 layer III frame header (sync bits and layer).
+    if (ascii(buffer, 0, 3) === 'ID3' || (buffer.length > 2 && buffer[0] === 0xff && (buffer[1] & 0xe6) === 0xe2)) return 'mp3';
     if (startsWith(buffer, [0x50, 0x4b, 0x03, 0x04])) return officeKind(buffer);
     if (buffer.length > 0 && isText(buffer)) return 'text';
     return undefined;

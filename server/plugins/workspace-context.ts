@@ -68,6 +68,9 @@ declare module 'fastify' {
   interface FastifyRequest {
     workspace: Workspace | null;
   }
+  interface FastifyInstance {
+    workspaceCache: WorkspaceCache;
+  }
 }
 
 export const PROJECT_NOT_FOUND = 'Project not found.';
@@ -160,13 +163,71 @@ export async function loadExam(db: Queryable, projectId: number | null, examId: 
   return rows[0];
 }
 
-export async function resolveWorkspace(db: Queryable, request: FastifyRequest, kind: WorkspaceKind, principal: Principal): Promise<Workspace | null> {
+/**
+ * A short-lived cache of reached projects and exams (docs/decisions/0093): a user works in one
+ * project for many calls, and the reach query would otherwise be a database round trip on every
+ * one. Entries live `ttlMs` (default 2 s) and are dropped on this instance as soon as a write
+ * succeeds on the project (grants, status, edits, exams); another instance sees such a change
+ * within the TTL at most. Only positive answers are kept: a refused caller is asked again.
+ */
+export class WorkspaceCache {
+  private readonly entries = new Map<string, { value: unknown; expires: number; generation: number }>();
+  private readonly generations = new Map<number, number>();
+
+  constructor(
+    readonly ttlMs = 2000,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  private generation(projectId: number): number {
+    return this.generations.get(projectId) ?? 0;
+  }
+
+  async get<T>(key: string, projectId: number | null, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (this.ttlMs <= 0) return load();
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > now && (projectId === null || hit.generation === this.generation(projectId))) return hit.value as T;
+    const generation = projectId === null ? 0 : this.generation(projectId);
+    const value = await load();
+    if (value === undefined) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    if (this.entries.size >= this.maxEntries) this.entries.clear();
+    this.entries.set(key, { value, expires: now + this.ttlMs, generation });
+    return value;
+  }
+
+  /** Forgets everything cached about a project and its exams. */
+  invalidateProject(projectId: number): void {
+    this.generations.set(projectId, this.generation(projectId) + 1);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+function reachKey(principal: Principal, projectId: number): string {
+  const manager = `${principal.permissions.has(P.Projects.Manage) ? 1 : 0}${principal.permissions.has(P.Exams.Manage) ? 1 : 0}`;
+  return `p|${principal.tenantId}|${principal.userId}|${principal.instituteId ?? ''}|${principal.resellerId ?? ''}|${manager}|${projectId}`;
+}
+
+export async function resolveWorkspace(
+  db: Queryable,
+  request: FastifyRequest,
+  kind: WorkspaceKind,
+  principal: Principal,
+  cache: WorkspaceCache = new WorkspaceCache(0),
+): Promise<Workspace | null> {
   if (kind === 'global') return null;
   if (kind === 'project') {
     const value = headerValue(request, PROJECT_HEADER);
     if (value === undefined) throw required(PROJECT_HEADER);
     if (!idPattern.test(value)) throw ValidationFailure.field(PROJECT_HEADER, `The ${PROJECT_HEADER} header must be a project id (a positive whole number).`);
-    const reached = await reachProject(db, principal, Number(value));
+    const projectId = Number(value);
+    const reached = await cache.get(reachKey(principal, projectId), projectId, () => reachProject(db, principal, projectId));
     if (!reached) throw notFound(PROJECT_NOT_FOUND);
     return { ...reached, exam: null, paperId: null };
   }
@@ -176,12 +237,18 @@ export async function resolveWorkspace(db: Queryable, request: FastifyRequest, k
   if (!match) {
     throw ValidationFailure.field(EXAM_HEADER, `The ${EXAM_HEADER} header must be an exam id, or an exam id and a paper id joined with & (e.g. 42&7).`);
   }
-  const exam = await loadExam(db, null, Number(match[1]));
+  const examId = Number(match[1]);
+  // The exam's project is not known before the lookup; its entry is checked against the
+  // project's generation once the project is known (below), so a stale exam is reloaded.
+  let exam = await cache.get(`e|${examId}`, null, () => loadExam(db, null, examId));
+  if (!exam) throw notFound(EXAM_NOT_FOUND);
+  exam = await cache.get(`e|${examId}|${exam.projectId}`, exam.projectId, () => loadExam(db, null, examId));
   if (!exam) throw notFound(EXAM_NOT_FOUND);
   // A project header sent beside it must name the exam's project (a mismatch is "not found").
   const projectHeader = headerValue(request, PROJECT_HEADER);
   if (projectHeader !== undefined && projectHeader !== String(exam.projectId)) throw notFound(EXAM_NOT_FOUND);
-  const reached = await reachProject(db, principal, exam.projectId);
+  const examProject = exam.projectId;
+  const reached = await cache.get(reachKey(principal, examProject), examProject, () => reachProject(db, principal, examProject));
   if (!reached || !reachesExam(reached, exam.id)) throw notFound(EXAM_NOT_FOUND);
   return { ...reached, exam, paperId: match[2] ? Number(match[2]) : null };
 }
@@ -190,12 +257,19 @@ export async function resolveWorkspace(db: Queryable, request: FastifyRequest, k
  * Resolves the context of every project and paper route after authentication (the access
  * plugin's onRequest runs first, so an unauthenticated call is a 401, never a header 400).
  */
-export const workspaceContextPlugin = fp(async function workspaceContext(app: FastifyInstance) {
+export const workspaceContextPlugin = fp(async function workspaceContext(app: FastifyInstance, options: { cacheTtlMs?: number }) {
+  const cache = new WorkspaceCache(options.cacheTtlMs ?? Number(process.env.WORKSPACE_CACHE_TTL_MS ?? 2000));
+  app.decorate('workspaceCache', cache);
   app.decorateRequest('workspace', null);
   app.addHook('onRequest', async (request) => {
     const kind = request.routeOptions.config?.workspace ?? 'global';
     if (kind === 'global' || !request.principal) return;
-    request.workspace = await resolveWorkspace(app.db, request, kind, request.principal);
+    request.workspace = await resolveWorkspace(app.db, request, kind, request.principal, cache);
+  });
+  // A successful write on a project (grants, status, edits, exams, set-up) drops what this
+  // instance cached about it, so the next call sees the change at once.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.workspace && request.method !== 'GET' && reply.statusCode < 400) cache.invalidateProject(request.workspace.project.id);
   });
 });
 

@@ -380,4 +380,44 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
       return { ...toFlow(rows[0]), stageMoves } as never;
     },
   );
+
+  app.get(
+    '/machines/flows',
+    {
+      config: { access: P.Machines.View, workspace: 'global' },
+      schema: {
+        tags: ['machines'],
+        security,
+        summary: "Every active flow of your tenant's projects in your scope, for the /machines page (compile each with compileFlow)",
+        response: {
+          200: Type.Array(
+            Type.Object({
+              projectId: S.RecordId,
+              projectCode: Type.String(),
+              projectName: Type.String(),
+              flowId: S.RecordId,
+              name: Type.String(),
+              recordKind: S.RecordKind,
+              definition: S.FlowDefinitionSchema,
+              version: Type.Integer(),
+              machineId: Type.String({ description: 'The id compileFlow gives the machine: flow-<flowId>' }),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{ flowId: number }>(
+        `select p.id::int as "projectId", p.code as "projectCode", p.name as "projectName", f.id::int as "flowId", f.name,
+                f.record_kind as "recordKind", f.definition, f.version
+         from flows f join projects p on p.id = f.project_id
+         where p.tenant_id = $1 and ($2::uuid is null or p.institute_id = $2) and ($3::uuid is null or p.reseller_id = $3)
+           and f.is_active and p.status <> 'Archived'
+         order by lower(p.code), f.id limit 500`,
+        [p.tenantId, p.instituteId, p.resellerId],
+      );
+      return rows.map((row) => ({ ...row, machineId: `flow-${row.flowId}` })) as never[];
+    },
+  );
 }

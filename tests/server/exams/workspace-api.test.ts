@@ -373,6 +373,24 @@ describeEachDatabase('exam workspace API', (get) => {
     expect((await call(app, manager, 'DELETE', `/api/v1/projecttemplate/${saved.json().templateId}`)).json()).toEqual({ deleted: true });
   });
 
+  it('should list the flows of every project in scope for testers on /machines, each compilable', async () => {
+    const { app } = get();
+    const { compileFlow } = await import('#machines/exams/review-flow.machine.ts');
+    const manager = await managerUser(app);
+    const tester = await createSignedInUser(app, { roles: ['Tester'] });
+    const templates = (await call(app, manager, 'GET', '/api/v1/projecttemplate')).json() as Json[];
+    const id = await createProject(app, manager, { templateId: templates.find((t) => t.name.startsWith('Entrance'))!.templateId });
+    const res = await call(app, tester, 'GET', '/api/machines/flows');
+    expect(res.statusCode).toBe(200);
+    const mine = (res.json() as Json[]).filter((f) => f.projectId === id);
+    expect(mine.map((f) => [f.name, f.recordKind])).toEqual([
+      ['Item review (two reviewers)', 'item'],
+      ['Paper moderation', 'paper'],
+    ]);
+    for (const flow of mine) expect(compileFlow(flow.definition, flow.flowId).id).toBe(flow.machineId);
+    expect((await call(app, manager, 'GET', '/api/machines/flows')).statusCode).toBe(403);
+  });
+
   it('should describe every exam workspace route in the OpenAPI document', async () => {
     const { app } = get();
     const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };

@@ -5,7 +5,7 @@ import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, createSignedInUser } from '#tests/setup/test-users.ts';
 import { call, createExam, createProject } from './workspace-kit.ts';
 
-const workspaceRoutes = routeMatrix.filter(([, url]) => /^\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|flow)(\/|$)/.test(url));
+const workspaceRoutes = routeMatrix.filter(([, url]) => /^\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(url));
 
 describeEachDatabase('exam workspace routes under generated input', (get) => {
   it('should never answer 5xx to any body, path id or context header a manager sends', async () => {
@@ -14,7 +14,7 @@ describeEachDatabase('exam workspace routes under generated input', (get) => {
     const project = await createProject(app, admin);
     const exam = await createExam(app, admin, project);
     const category = (await call(app, admin, 'POST', '/api/v1/category', { project, body: { name: 'Physics' } })).json() as { categoryId: number };
-    expect(workspaceRoutes).toHaveLength(31);
+    expect(workspaceRoutes).toHaveLength(35);
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
       fc.integer(),
@@ -36,7 +36,7 @@ describeEachDatabase('exam workspace routes under generated input', (get) => {
       'definition', 'keyword', 'advancedSearch', 'pageNumber', 'pageSize', 'orderBy', 'status', 'includeArchived', '__proto__', 'constructor',
     ];
     const record = fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 8 });
-    const pathId = fc.oneof(fc.constant(String(project)), fc.constant(String(exam)), fc.constant(String(category.categoryId)), fc.integer().map(String), fc.string({ maxLength: 12 }).map(encodeURIComponent));
+    const pathId = fc.oneof(fc.constant(String(project)), fc.constant(String(exam)), fc.constant(String(category.categoryId)), fc.uuid(), fc.integer().map(String), fc.string({ maxLength: 12 }).map(encodeURIComponent));
     const header = fc.oneof(fc.constant(String(project)), fc.constant(`${exam}&3`), fc.constant(String(exam)), fc.string({ maxLength: 12 }), fc.constant(undefined));
     const ifMatch = fc.oneof(fc.constant(undefined), fc.constant('"1"'), fc.string({ maxLength: 8 }));
     await fc.assert(

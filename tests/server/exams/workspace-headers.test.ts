@@ -30,6 +30,10 @@ const PROJECT_ROUTES = routeMatrix.filter(([method, url]) =>
     'PUT /api/v1/category/:id',
     'POST /api/v1/category/:id/move',
     'DELETE /api/v1/category/:id',
+    'POST /api/v1/categoryfile',
+    'GET /api/v1/categoryfile',
+    'GET /api/v1/categoryfile/:id',
+    'DELETE /api/v1/categoryfile/:id',
     'GET /api/v1/flow',
     'POST /api/v1/flow',
     'PUT /api/v1/flow/:id',
@@ -37,8 +41,8 @@ const PROJECT_ROUTES = routeMatrix.filter(([method, url]) =>
 );
 
 describeEachDatabase('workspace context headers', (get) => {
-  it('should list 25 project routes (the rest are global or the one paper route)', () => {
-    expect(PROJECT_ROUTES).toHaveLength(25);
+  it('should list 29 project routes (the rest are global or the one paper route)', () => {
+    expect(PROJECT_ROUTES).toHaveLength(29);
   });
 
   it('should answer 400 naming ProjectId on every project route called without it, and when it is not an id', async () => {
@@ -46,7 +50,7 @@ describeEachDatabase('workspace context headers', (get) => {
     const manager = await managerUser(app);
     const wrong: string[] = [];
     for (const [method, url] of PROJECT_ROUTES) {
-      const concrete = url.replace(':id', '1');
+      const concrete = url.replace(':id', url.includes('categoryfile') ? '00000000-0000-4000-8000-000000000001' : '1');
       for (const [value, message] of [
         [undefined, 'The ProjectId header is required.'],
         ['   ', 'The ProjectId header is required.'],

@@ -75,3 +75,30 @@ export async function activateProject(app: FastifyInstance, manager: TestUser, p
   const active = await sendProjectEvent(app, manager, projectId, 'project.activate');
   if (active.statusCode !== 200) throw new Error(`activate ${active.statusCode}: ${active.body}`);
 }
+
+/** A multipart/form-data body with text fields and files, for app.inject. */
+export function multipart(fields: Record<string, string>, files: Array<{ name: string; content: Buffer; type?: string }>) {
+  const boundary = `----exam-portal-${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  for (const file of files) {
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`),
+      file.content,
+      Buffer.from('\r\n'),
+    );
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** The smallest valid PNG (1×1) and a WAV header with no samples, for uploads. */
+export const tinyPng = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a5d80000000049454e44ae426082', 'hex');
+export const tinyWav = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), Buffer.alloc(24)]);
+
+export function uploadFiles(app: FastifyInstance, user: TestUser, projectId: number, categoryId: number, files: Array<{ name: string; content: Buffer; type?: string }>) {
+  const body = multipart({ categoryId: String(categoryId) }, files);
+  return app.inject({ method: 'POST', url: '/api/v1/categoryfile', headers: { ...as(user), ProjectId: String(projectId), ...body.headers }, payload: body.payload });
+}

@@ -4,7 +4,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { routeMatrix } from '#tests/server/users/route-matrix.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { createSignedInUser, createUser, type TestUser } from '#tests/setup/test-users.ts';
-import { activateProject, call, createExam, createProject, grant, managerUser, sendProjectEvent, staffUser, uniqueCode } from './workspace-kit.ts';
+import { activateProject, call, createExam, createProject, grant, managerUser, sendProjectEvent, staffUser, tinyPng, uniqueCode, uploadFiles } from './workspace-kit.ts';
 
 /**
  * The route × role × grant matrix of the exam workspace (deny by default): every route, called
@@ -159,6 +159,26 @@ const cells: Cell[] = [
       },
     }),
   ),
+  {
+    route: 'POST /api/v1/categoryfile',
+    expect: expected.configure,
+    run: async (w, u) => {
+      const [category] = (await call(w.app, w.managerA, 'GET', '/api/v1/category', { project: w.projectId })).json() as Array<{ categoryId: number }>;
+      return uploadFiles(w.app, u, w.projectId, category.categoryId, [{ name: 'figure.png', content: tinyPng }]);
+    },
+  },
+  { route: 'GET /api/v1/categoryfile', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', '/api/v1/categoryfile', { project: w.projectId }) },
+  ...(['GET', 'DELETE'] as const).map(
+    (method): Cell => ({
+      route: `${method} /api/v1/categoryfile/:id`,
+      expect: method === 'GET' ? expected.viewProject : expected.configure,
+      run: async (w, u) => {
+        const [category] = (await call(w.app, w.managerA, 'GET', '/api/v1/category', { project: w.projectId })).json() as Array<{ categoryId: number }>;
+        const [file] = (await uploadFiles(w.app, w.managerA, w.projectId, category.categoryId, [{ name: 'figure.png', content: tinyPng }])).json() as Array<{ fileId: string }>;
+        return call(w.app, u, method, `/api/v1/categoryfile/${file.fileId}`, { project: w.projectId });
+      },
+    }),
+  ),
   { route: 'GET /api/v1/flow', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', '/api/v1/flow', { project: w.projectId }) },
   ...(['POST', 'PUT'] as const).map(
     (kind): Cell => ({
@@ -199,7 +219,7 @@ describeEachDatabase('exam workspace: route × role × grant matrix', (get) => {
   it('should cover every exam workspace route of the route matrix', () => {
     const workspaceRoutes = routeMatrix
       .map(([method, url]) => `${method} ${url}`)
-      .filter((key) => /\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|flow)(\/|$)/.test(key.split(' ')[1]));
+      .filter((key) => /\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(key.split(' ')[1]));
     expect(cells.map((c) => c.route).sort()).toEqual(workspaceRoutes.sort());
   });
 

@@ -65,6 +65,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/hubs/notifications/missed', 'authenticated'],
   // statechart audits
   ['GET', '/api/machines/coverage', P.Machines.View],
+  ['GET', '/api/machines/flows', P.Machines.View],
   // support groups
   ['GET', '/api/v1/supportgroup', 'authenticated'],
   ['GET', '/api/v1/supportgroup/mine', P.SupportTickets.Work],
@@ -131,6 +132,10 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['PUT', '/api/v1/category/:id', P.Projects.View],
   ['POST', '/api/v1/category/:id/move', P.Projects.View],
   ['DELETE', '/api/v1/category/:id', P.Projects.View],
+  ['POST', '/api/v1/categoryfile', P.Projects.View],
+  ['GET', '/api/v1/categoryfile', P.Projects.View],
+  ['GET', '/api/v1/categoryfile/:id', P.Projects.View],
+  ['DELETE', '/api/v1/categoryfile/:id', P.Projects.View],
   ['GET', '/api/v1/flow', P.Projects.View],
   ['POST', '/api/v1/flow', P.Projects.View],
   ['PUT', '/api/v1/flow/:id', P.Projects.View],

@@ -39,7 +39,7 @@ describeEachDatabase('bulk upload and export', (get) => {
     const rows = rowsOf(users);
     expect(rows[0]).toEqual(templateHeader);
     expect(rows[1].slice(0, 4)).toEqual(['Asha', 'Patel', 'asha.patel@example.com', 'asha.patel']);
-    expect(users.getCell('G2').dataValidation).toMatchObject({ type: 'list', formulae: ['Roles!$A$2:$A$7'] });
+    expect(users.getCell('G2').dataValidation).toMatchObject({ type: 'list', formulae: ['Roles!$A$2:$A$8'] });
     expect(rowsOf(book.getWorksheet('Roles')!).flat()).toEqual(['roleName', 'Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
   });
 

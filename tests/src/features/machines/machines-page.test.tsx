@@ -73,6 +73,8 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'pagedSearch',
       'auth-session',
       'realtime-connection',
+      'projectStatus',
+      'examStatus',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
     const svg = await diagram();
