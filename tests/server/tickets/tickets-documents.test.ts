@@ -98,6 +98,21 @@ describeEachDatabase(
       expect(download.headers['content-type']).toMatch(/^text\/plain/);
     });
 
+    it('should download with a JSON content type and an empty body, as the browser sends it (issue 23)', async () => {
+      const { app } = get();
+      const [doc] = (await upload(app, f.requester, ticketId, [{ name: 'empty-body.pdf', content: PDF }])).json();
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/v1/supportticket/downloaddocument?documentId=${doc.documentId}`,
+        headers: { ...as(f.requester), 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(Buffer.compare(res.rawPayload, PDF)).toBe(0);
+      const broken = await app.inject({ method: 'POST', url: `/api/v1/supportticket/downloaddocument?documentId=${doc.documentId}`, headers: { ...as(f.requester), 'content-type': 'application/json' }, payload: '{' });
+      expect(broken.statusCode).toBe(400);
+    });
+
     it('should refuse a file over 10 MB with 413', async () => {
       const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
       const res = await upload(get().app, f.requester, ticketId, [{ name: 'big.txt', content: big }]);
