@@ -80,8 +80,13 @@ const jsonPart = (value: unknown) => base64Url(new TextEncoder().encode(JSON.str
  */
 export async function dpopProof(method: string, url: string): Promise<string | undefined> {
   const pair = await deviceKeys.dpop();
+  return pair ? signDpopProof(pair, method, url) : undefined;
+}
+
+/** The proof itself, signed with the given pair (tests check it against the server's verifier). */
+export async function signDpopProof(pair: CryptoKeyPair, method: string, url: string): Promise<string | undefined> {
   const subtle = globalThis.crypto?.subtle;
-  if (!pair || !subtle) return undefined;
+  if (!subtle) return undefined;
   const { kty, crv, x, y } = (await subtle.exportKey('jwk', pair.publicKey)) as JsonWebKey;
   const signingInput = `${jsonPart({ typ: 'dpop+jwt', alg: 'ES256', jwk: { kty, crv, x, y } })}.${jsonPart({
     htm: method,
