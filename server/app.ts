@@ -138,8 +138,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(errorsPlugin);
   await app.register(inputGuardPlugin);
   await app.register(responseSchemasPlugin);
+  // The socket's own origin, for browsers whose 'self' does not cover ws:/wss: (CSP Level 2).
+  const socketOrigin = config.publicUrl.replace(/^http/, 'ws');
   // helmet's headers, computed once at start-up instead of on every request (issue 22).
   await app.register(helmetOnce, {
+    // HSTS only where the site is served over HTTPS; over plain HTTP it is meaningless (issue 23).
+    strictTransportSecurity: config.publicUrl.startsWith('https:') ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+    // One framing policy: CSP frame-ancestors below; X-Frame-Options would only repeat or contradict it.
+    xFrameOptions: false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -148,7 +154,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
+        connectSrc: ["'self'", socketOrigin],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

@@ -92,6 +92,26 @@ export function detectFileType(buffer: Uint8Array): (DetectedType & { kind: File
   return found ? { kind: found, ...types[found] } : undefined;
 }
 
+/**
+ * Text a browser would render as a page or an image if it were ever opened as one: HTML, SVG,
+ * XML or anything carrying a script tag (issue 23). Accepted as "text" it could be served,
+ * saved or previewed as markup, so it is refused rather than stored.
+ */
+export function looksLikeMarkup(buffer: Uint8Array): boolean {
+  const head = Buffer.from(buffer.subarray(0, 8192)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  if (/^<(!doctype|\?xml|html|svg|head|body|iframe|object|embed|script|style|meta|link|a|img|div|form)\b/.test(head)) return true;
+  return /<(script|svg|html|iframe|object|embed|foreignobject)\b|\bjavascript:|\bon[a-z]+\s*=\s*["']/.test(head);
+}
+
+/** Extensions under which a text document is stored; any other name gets ".txt" added. */
+const SAFE_TEXT_EXTENSIONS = ['txt', 'csv', 'log', 'md'];
+
+/** A text document's stored name never ends in .html, .svg, .js …: opening the download shows text. */
+export function safeTextFileName(name: string): string {
+  const extension = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1).toLowerCase() : '';
+  return SAFE_TEXT_EXTENSIONS.includes(extension) ? name : `${name}.txt`;
+}
+
 export function describeKinds(kinds: readonly FileKind[]): string {
   return kinds.map((kind) => types[kind].label).join(', ');
 }

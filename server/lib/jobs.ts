@@ -27,10 +27,19 @@ export async function enqueueJob(db: Queryable, kind: string, payload: unknown, 
   return rows[0].id;
 }
 
+/**
+ * Leases are short and renewed by a heartbeat while the handler runs (issue 23): a job whose
+ * process was killed becomes claimable JOB_LEASE_SECONDS after its last heartbeat, instead of
+ * minutes later, and a live job never loses its lease however long it takes.
+ */
+export const JOB_LEASE_SECONDS = 30;
+export const JOB_HEARTBEAT_MS = 10_000;
+
 export interface WorkerOptions {
   pollMs?: number;
-  /** A claimed job whose worker died becomes claimable again after this long. */
+  /** A claimed job whose worker died becomes claimable again after this long (renewed by the heartbeat). */
   leaseSeconds?: number;
+  heartbeatMs?: number;
   maxAttempts?: number;
   log: FastifyBaseLogger;
 }
@@ -42,7 +51,8 @@ export interface WorkerOptions {
  */
 export function startJobWorker(db: Db, handlers: Record<string, JobHandler>, options: WorkerOptions) {
   const pollMs = options.pollMs ?? 500;
-  const leaseSeconds = options.leaseSeconds ?? 300;
+  const leaseSeconds = options.leaseSeconds ?? JOB_LEASE_SECONDS;
+  const heartbeatMs = options.heartbeatMs ?? Math.min(JOB_HEARTBEAT_MS, (leaseSeconds * 1000) / 3);
   const maxAttempts = options.maxAttempts ?? 5;
   const kinds = Object.keys(handlers);
   let stopped = false;
@@ -67,6 +77,14 @@ export function startJobWorker(db: Db, handlers: Record<string, JobHandler>, opt
   }
 
   async function runOne(job: Job): Promise<void> {
+    // The heartbeat: only this claim's lease (still running, not taken over) is renewed.
+    const heartbeat = setInterval(() => {
+      db.query(
+        `update jobs set locked_until = now() + make_interval(secs => $2) where id = $1 and state = 'running' and attempts = $3`,
+        [job.id, leaseSeconds, job.attempts],
+      ).catch((error) => options.log.warn({ err: error, jobId: job.id }, 'job heartbeat failed'));
+    }, heartbeatMs);
+    heartbeat.unref();
     try {
       await handlers[job.kind](job, db);
       await db.query(`update jobs set state = 'done', locked_until = null, updated_at = now() where id = $1`, [job.id]);
@@ -80,6 +98,8 @@ export function startJobWorker(db: Db, handlers: Record<string, JobHandler>, opt
          where id = $1`,
         [job.id, final ? 'failed' : 'queued', message, 2 ** job.attempts * 5],
       );
+    } finally {
+      clearInterval(heartbeat);
     }
   }
 

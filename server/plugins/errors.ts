@@ -142,6 +142,16 @@ function frameworkClientError(error: FastifyError): { status: number; message: s
 }
 
 export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
+  // A POST with a JSON content type and no body at all (the attachment download of the client
+  // did so, issue 23) is a request without a body, not malformed JSON. Anything else goes
+  // through Fastify's own parser, prototype-poisoning checks included.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
+    defaultJson(request, body as string, done);
+  });
+
   app.setErrorHandler(async (error: FastifyError | AppError | ValidationFailure, request, reply: FastifyReply) => {
     if (error instanceof ValidationFailure) {
       return reply.status(400).type('application/problem+json').send(problemDetails(error.errors, request.id));

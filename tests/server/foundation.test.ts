@@ -91,6 +91,16 @@ describeEachDatabase('foundation routes', (get) => {
       expect(res.headers['content-security-policy']).toContain("script-src 'self';");
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     });
+
+    it('should keep connections to its own origin, frame only by CSP and send no HSTS over plain HTTP (issue 23)', async () => {
+      const res = await get().app.inject({ method: 'GET', url: '/meta.json' });
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp).toContain("connect-src 'self' ws://exam-portal.test;");
+      expect(csp).not.toMatch(/connect-src[^;]*\b(ws|wss):(;| )/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBeUndefined();
+      expect(res.headers['strict-transport-security']).toBeUndefined();
+    });
   });
 
   describe('GET /api/docs', () => {

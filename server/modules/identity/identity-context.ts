@@ -27,6 +27,8 @@ export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
   acceptLanguage: string | undefined;
+  /** Thumbprint of the key of a valid DPoP proof sent with the request (dpop.ts), if any. */
+  dpopJkt?: string;
 }
 
 export function requestMeta(request: FastifyRequest): RequestMeta {

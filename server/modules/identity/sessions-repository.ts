@@ -9,13 +9,14 @@ export interface NewFamily {
   expiresAt: Date;
   ip: string | null;
   userAgent: string | null;
+  dpopJkt?: string;
 }
 
 export async function createFamily(db: Queryable, family: NewFamily): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `insert into refresh_token_families (user_id, tenant_id, created_at, expires_at, ip, user_agent)
-     values ($1, $2, $3, $4, $5, $6) returning id`,
-    [family.userId, family.tenantId, family.createdAt, family.expiresAt, family.ip, family.userAgent],
+    `insert into refresh_token_families (user_id, tenant_id, created_at, expires_at, ip, user_agent, dpop_jkt)
+     values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+    [family.userId, family.tenantId, family.createdAt, family.expiresAt, family.ip, family.userAgent, family.dpopJkt ?? null],
   );
   return rows[0].id;
 }
@@ -40,6 +41,8 @@ export interface StoredRefreshToken {
   userId: string;
   tenantId: string;
   userUsable: boolean;
+  /** Set when the family is bound to a DPoP key. */
+  dpopJkt: string | null;
 }
 
 /** The token, its family and whether its user may still sign in; the token row stays locked until commit. */
@@ -47,7 +50,7 @@ export async function findRefreshTokenForUpdate(db: Queryable, tokenHash: string
   const { rows } = await db.query<StoredRefreshToken>(
     `select rt.family_id as "familyId", rt.used_at as "usedAt", f.expires_at as "familyExpiresAt",
             f.revoked_at as "familyRevokedAt", f.user_id as "userId", f.tenant_id as "tenantId",
-            (u.is_active and t.is_active) as "userUsable"
+            (u.is_active and t.is_active) as "userUsable", f.dpop_jkt as "dpopJkt"
      from refresh_tokens rt
      join refresh_token_families f on f.id = rt.family_id
      join users u on u.id = f.user_id

@@ -16,6 +16,7 @@ import {
   revokeUserFamilies,
   type RevokeReason,
 } from './sessions-repository.ts';
+import { dpopMessages } from './dpop.ts';
 import { randomToken, tokenHash } from './token-crypto.ts';
 
 /** The answer of verifyotp and refresh (spec §7). */
@@ -75,6 +76,7 @@ export async function startSession(ctx: IdentityContext, meta: RequestMeta, acco
       expiresAt,
       ip: meta.ip,
       userAgent: meta.userAgent,
+      dpopJkt: meta.dpopJkt,
     });
     await insertRefreshToken(tx, tokenHash(refreshToken), id, now);
     return id;
@@ -117,6 +119,11 @@ export async function refreshSession(
       return { ok: false, message: identityMessages.invalidRefreshToken, reason: 'invalidRefreshToken' };
     }
     if (stored.familyRevokedAt) return { ok: false, message: identityMessages.sessionEnded, reason: 'sessionEnded' };
+    // A family bound to a browser key refreshes only with a proof from that key (RFC 9449). The
+    // token is not consumed: whoever lifted it cannot burn the owner's session either.
+    if (stored.dpopJkt && stored.dpopJkt !== meta.dpopJkt) {
+      return { ok: false, message: dpopMessages.invalidProof, reason: 'invalidDpopProof' };
+    }
     if (stored.usedAt) {
       await revokeFamily(tx, stored.familyId, 'refreshTokenReuse', now);
       return {

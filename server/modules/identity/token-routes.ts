@@ -20,6 +20,7 @@ import {
   VerifyCodeBody,
 } from './identity-schemas.ts';
 import { refreshSession } from './sessions-service.ts';
+import { dpopThumbprint } from './dpop.ts';
 import { authenticatePassword, issueSignInCode, verifySignInCode } from './sign-in-service.ts';
 
 const tags = ['identity: tokens and session'];
@@ -67,7 +68,12 @@ export async function tokenRoutes(app: FastifyInstance) {
         response: responses(TokenPairResponse, [400, 401, 403, 429]),
       },
     },
-    async (request) => verifySignInCode(app.identity, requestMeta(request), request.body),
+    async (request) =>
+      verifySignInCode(
+        app.identity,
+        { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) },
+        request.body,
+      ),
   );
 
   api.post(
@@ -106,7 +112,12 @@ export async function tokenRoutes(app: FastifyInstance) {
         response: responses(TokenPairResponse, [400, 401, 429]),
       },
     },
-    async (request) => refreshSession(app.identity, requestMeta(request), request.body),
+    async (request) =>
+      refreshSession(
+        app.identity,
+        { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) },
+        request.body,
+      ),
   );
 
   api.post(

@@ -1,6 +1,6 @@
 import { statusName, ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import { AppError, conflict, forbidden, notFound, ValidationFailure } from '#server/lib/errors.ts';
-import { cleanFileName, describeKinds, detectFileType, type FileKind } from '#server/lib/file-types.ts';
+import { cleanFileName, describeKinds, detectFileType, looksLikeMarkup, safeTextFileName, type FileKind } from '#server/lib/file-types.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import * as repo from './tickets-repository.ts';
 import { changeOf, loadInReach, type TicketsDeps, type TicketView } from './tickets-service.ts';
@@ -28,6 +28,10 @@ export async function uploadDocuments(deps: TicketsDeps, p: Principal, ticketId:
     const type = detectFileType(file.content);
     if (!type || !allowedDocumentKinds.includes(type.kind)) {
       throw new AppError(415, `${name} is not an allowed document type. Allowed: ${describeKinds(allowedDocumentKinds)}.`);
+    }
+    if (type.kind === 'text') {
+      if (looksLikeMarkup(file.content)) throw new AppError(415, `${name} holds HTML, SVG or script markup, which is not accepted. Send it as a PDF or an image.`);
+      return { name: safeTextFileName(name), type, content: file.content };
     }
     return { name, type, content: file.content };
   });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '#server/db/client.ts';
 import { AppError, conflict, notFound } from '#server/lib/errors.ts';
 import { detectFileType, cleanFileName } from '#server/lib/file-types.ts';
-import { enqueueJob, type Job } from '#server/lib/jobs.ts';
+import { enqueueJob, JOB_LEASE_SECONDS, type Job } from '#server/lib/jobs.ts';
 import { orderByClause, pageWindow, paged } from '#server/lib/paging.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
 import type { Principal } from '#server/plugins/access.ts';
@@ -327,7 +327,7 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
         [upload.id, created.length, failed.length],
       );
       // Keep the job's lease while batches commit, so a long upload is not claimed a second time.
-      await tx.query(`update jobs set locked_until = now() + interval '5 minutes' where id = $1`, [job.id]);
+      await tx.query(`update jobs set locked_until = now() + make_interval(secs => $2) where id = $1`, [job.id, JOB_LEASE_SECONDS]);
       return created;
     }).catch((error: unknown) => {
       if (error instanceof OvertakenError) return undefined;

@@ -13,6 +13,11 @@ export const MAX_UPLOAD_ROWS = 10_000;
 export const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** Cells starting with = + - @, tab or carriage return would be formulas in Excel: prefix them with '. */
+/**
+ * For CSV only: a CSV cell is re-parsed by the spreadsheet and may become a formula. An .xlsx
+ * cell written as a typed string is never evaluated, so .xlsx exports keep values as they are
+ * (issue 23: phone numbers read "'+91…").
+ */
 export function escapeCell(value: string): string {
   return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 }
@@ -127,12 +132,10 @@ export function streamWorkbook(
   sheet.columns = columns;
   (async () => {
     await produce((row) => {
-      const safe: Record<string, string | number | boolean | null> = {};
-      for (const { key } of columns) {
-        const value = row[key] ?? null;
-        safe[key] = typeof value === 'string' ? escapeCell(value) : value;
-      }
-      sheet.addRow(safe).commit();
+      // Strings go in as typed (shared-string-free inline) strings: Excel shows them, never evaluates them.
+      const values: Record<string, string | number | boolean | null> = {};
+      for (const { key } of columns) values[key] = row[key] ?? null;
+      sheet.addRow(values).commit();
     });
     sheet.commit();
     await workbook.commit();

@@ -1,5 +1,7 @@
 import type { Challenge, TokenPair } from '#machines/auth-session.machine.ts';
+import { appConfig } from '#src/lib/config.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
+import { dpopProof } from '#src/lib/security/device-keys.ts';
 
 /**
  * The calls of spec §7 "Tokens and session". The token calls are unauthenticated and show no
@@ -8,11 +10,23 @@ import { serviceApi } from '#src/lib/http/api.ts';
 const users = () => serviceApi('userService');
 const quiet = { anonymous: true, showErrors: false } as const;
 
+/**
+ * The calls that start or continue a session carry a DPoP proof of this browser's key, which
+ * binds the session to it: a refresh token lifted from storage does not refresh elsewhere.
+ */
+async function withProof(path: string) {
+  const url = new URL(`${appConfig.userService.replace(/\/+$/, '')}${path}`, globalThis.location?.origin ?? 'http://localhost').href;
+  const proof = await dpopProof('POST', url).catch(() => undefined);
+  return proof ? { ...quiet, headers: { DPoP: proof } } : quiet;
+}
+
 export const sessionApi = {
   requestCode: (body: { email: string; password: string }) => users().post<Challenge>('/tokens', body, quiet),
   resendCode: (body: { email: string; password: string }) => users().post<Challenge>('/tokens/resendotp', body, quiet),
-  verifyCode: (body: { email: string; enteredOTP: string; token: string }) => users().post<TokenPair>('/tokens/verifyotp', body, quiet),
-  refreshTokens: (body: { token: string; refreshToken: string }) => users().post<TokenPair>('/tokens/refresh', body, quiet),
+  verifyCode: async (body: { email: string; enteredOTP: string; token: string }) =>
+    users().post<TokenPair>('/tokens/verifyotp', body, await withProof('/tokens/verifyotp')),
+  refreshTokens: async (body: { token: string; refreshToken: string }) =>
+    users().post<TokenPair>('/tokens/refresh', body, await withProof('/tokens/refresh')),
   /** Logout: sent with the session's token explicitly, which the actor is about to forget. */
   invalidateSession: ({ userId, token }: { userId: string | null; token: string | null }) =>
     userId && token

@@ -50,7 +50,17 @@ export interface PersistenceOptions {
   subtle: SubtleCrypto | null;
   logger?: Pick<Console, 'warn'>;
   timeoutMs?: number;
+  /**
+   * A non-extractable key of this browser (src/lib/security/device-keys.ts). When there is one,
+   * every slice is sealed with it inside the configured-secret layer, so state copied out of
+   * storage cannot be opened with the published secret alone (docs/decisions/0100). State
+   * written before it existed is still read, and is rewritten wrapped.
+   */
+  wrapKey?: () => Promise<CryptoKey | null>;
 }
+
+/** JSON never starts like this, so a wrapped slice is told from an older plain one. */
+const WRAPPED = 'wrapped:';
 
 export interface RehydrateResult {
   /**
@@ -99,6 +109,9 @@ export function createPersistence(options: PersistenceOptions) {
   let phase: 'idle' | 'rehydrating' | 'ready' | 'disabled' = 'idle';
   let rehydration: Promise<RehydrateResult> | null = null;
   let key: CryptoKey | null = null;
+  let wrapKey: CryptoKey | null = null;
+  /** Slices read without the browser-key layer while a key exists: written again, wrapped. */
+  const unwrapped = new Set<string>();
   /** Ciphertext per slice as stored (slices not registered yet included, so writes keep them). */
   let sealed: Record<string, string> = {};
   /** Parsed values read at rehydration, for slices that register later. */
@@ -136,6 +149,11 @@ export function createPersistence(options: PersistenceOptions) {
     try {
       slices.get(name)?.restore(value);
       written[name] = JSON.stringify(value);
+      if (unwrapped.has(name)) {
+        delete written[name];
+        dirty.add(name);
+        if (phase === 'ready') scheduleWrite();
+      }
       return true;
     } catch (error) {
       logger.warn(`[persistence] ${name}: the saved value does not fit; starting it clean.`, error);
@@ -169,7 +187,8 @@ export function createPersistence(options: PersistenceOptions) {
         continue;
       }
       if (written[name] === json) continue;
-      const text = await encryptText(key, json, context(name), subtle());
+      const inner = wrapKey ? `${WRAPPED}${await encryptText(wrapKey, json, context(name), subtle())}` : json;
+      const text = await encryptText(key, inner, context(name), subtle());
       if (round !== generation) return;
       sealed[name] = text;
       written[name] = json;
@@ -208,6 +227,10 @@ export function createPersistence(options: PersistenceOptions) {
       let plaintext: string;
       try {
         plaintext = await decryptText(key!, entry, context(name), subtle());
+        if (plaintext.startsWith(WRAPPED)) {
+          if (!wrapKey) throw new Error('sealed with a key this browser does not have');
+          plaintext = await decryptText(wrapKey, plaintext.slice(WRAPPED.length), context(name), subtle());
+        } else if (wrapKey) unwrapped.add(name);
       } catch {
         problems.push(new SliceFailure('decryptFailed', name));
         continue;
@@ -236,6 +259,7 @@ export function createPersistence(options: PersistenceOptions) {
     } catch {
       return disabled('cryptoUnavailable');
     }
+    wrapKey = (await options.wrapKey?.().catch(() => null)) ?? null;
     let stored: Awaited<ReturnType<typeof readStored>>;
     try {
       stored = await readStored();
@@ -265,6 +289,7 @@ export function createPersistence(options: PersistenceOptions) {
     }
     phase = 'ready';
     for (const name of slices.keys()) watch(name);
+    if (dirty.size) scheduleWrite();
     return { status: restored.length ? 'restored' : 'clean', restored, failures: [] };
   }
 

@@ -76,6 +76,43 @@ describeEachDatabase(
       expect(list.json()).toHaveLength(2);
     });
 
+    it('should refuse text that is HTML or SVG and store other text under a text extension (issue 23)', async () => {
+      const { app } = get();
+      const markup = [
+        ['page.txt', '<!DOCTYPE html><html><body><script>alert(1)</script></body></html>'],
+        ['logo.svg', '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>'],
+        ['notes.txt', 'Hello\n<img src=x onerror="alert(1)">'],
+        ['inline.html', '  \uFEFF<svg><foreignObject></foreignObject></svg>'],
+      ] as const;
+      for (const [name, text] of markup) {
+        const res = await upload(app, f.requester, ticketId, [{ name, content: Buffer.from(text), type: 'text/plain' }]);
+        expect({ name, status: res.statusCode }).toEqual({ name, status: 415 });
+      }
+      const renamed = await upload(app, f.requester, ticketId, [{ name: 'report.html', content: Buffer.from('Plain words about a failed exam login.'), type: 'text/html' }]);
+      expect(renamed.statusCode).toBe(201);
+      expect(renamed.json()[0]).toMatchObject({ fileName: 'report.html.txt', contentType: 'text/plain' });
+      const kept = await upload(app, f.requester, ticketId, [{ name: 'marks.csv', content: Buffer.from('a,b\n1,2\n') }]);
+      expect(kept.json()[0]).toMatchObject({ fileName: 'marks.csv' });
+      const download = await app.inject({ method: 'POST', url: `/api/v1/supportticket/downloaddocument?documentId=${renamed.json()[0].documentId}`, headers: as(f.requester) });
+      expect(download.headers['content-disposition']).toMatch(/^attachment; filename="report\.html\.txt"/);
+      expect(download.headers['content-type']).toMatch(/^text\/plain/);
+    });
+
+    it('should download with a JSON content type and an empty body, as the browser sends it (issue 23)', async () => {
+      const { app } = get();
+      const [doc] = (await upload(app, f.requester, ticketId, [{ name: 'empty-body.pdf', content: PDF }])).json();
+      const res = await app.inject({
+        method: 'POST',
+        url: `/api/v1/supportticket/downloaddocument?documentId=${doc.documentId}`,
+        headers: { ...as(f.requester), 'content-type': 'application/json' },
+        payload: '',
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(Buffer.compare(res.rawPayload, PDF)).toBe(0);
+      const broken = await app.inject({ method: 'POST', url: `/api/v1/supportticket/downloaddocument?documentId=${doc.documentId}`, headers: { ...as(f.requester), 'content-type': 'application/json' }, payload: '{' });
+      expect(broken.statusCode).toBe(400);
+    });
+
     it('should refuse a file over 10 MB with 413', async () => {
       const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x41);
       const res = await upload(get().app, f.requester, ticketId, [{ name: 'big.txt', content: big }]);

@@ -184,18 +184,24 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(createdInScope.data.map((u: { lastName: string; instituteId: string }) => [u.lastName, u.instituteId])).toEqual([['Scope', INSTITUTE_A]]);
   });
 
-  it('should export the filtered users as .xlsx with formula-like cells escaped', async () => {
+  it('should export the filtered users as .xlsx with formula-like text kept as typed strings, never formulas', async () => {
     const { app, db } = get();
     const tag = randomBytes(3).toString('hex');
     await createUser(db, { firstName: '=HYPERLINK("http://evil.test","x")', lastName: `Export${tag}` });
     await createUser(db, { firstName: '+SUM(1,2)', lastName: `Export${tag}`, isActive: false });
     await createUser(db, { firstName: '@cmd', lastName: `Export${tag}` });
+    await db.query(`update users set phone_number = '+91 98765 43210' where first_name = '@cmd' and last_name = $1`, [`Export${tag}`]);
     const res = await callAs(app, admin, 'POST', '/api/users/downloaduserlist', { keyword: `export${tag}`, orderBy: ['firstName'] });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe(XLSX);
     const rows = rowsOf((await readWorkbook(res.rawPayload)).worksheets[0]);
     expect(rows[0].slice(0, 4)).toEqual(['firstName', 'lastName', 'email', 'userName']);
-    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(["'+SUM(1,2)", "'=HYPERLINK(\"http://evil.test\",\"x\")", "'@cmd"]);
+    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(['+SUM(1,2)', '=HYPERLINK("http://evil.test","x")', '@cmd']);
+    // Typed strings in the file: no formula element anywhere, and the phone number without an apostrophe.
+    const sheet = (await readWorkbook(res.rawPayload)).worksheets[0];
+    sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type).not.toBe(6 /* ExcelJS.ValueType.Formula */)));
+    expect(JSON.stringify(rows)).toContain('"+91 98765 43210"');
+    expect(JSON.stringify(rows)).not.toContain("'+91");
     const active = await callAs(app, admin, 'POST', '/api/users/downloaduserlist', { keyword: `export${tag}`, isActive: true });
     expect(rowsOf((await readWorkbook(active.rawPayload)).worksheets[0])).toHaveLength(3);
     expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', ''].map(escapeCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx", 'plain', '']);

@@ -18,7 +18,7 @@ describeEachDatabase('users routes under generated input', (get) => {
     const { app, db } = get();
     const admin = await createSignedInUser(app, { roles: ['Admin'] });
     const target = await createUser(db);
-    expect(usersRoutes).toHaveLength(24);
+    expect(usersRoutes).toHaveLength(27);
     const value = fc.oneof(
       fc.string({ maxLength: 40 }),
       fc.emailAddress(),

@@ -298,3 +298,38 @@ describe('encrypted persistence', () => {
     expect(storage.getItem(STORAGE_KEY)).toBeNull();
   });
 });
+
+describe('the browser-key layer (issue 23, docs/decisions/0100)', () => {
+  const browserKey = () => crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+
+  it('should keep state copied out of storage closed to anyone holding only the published secret', async () => {
+    const key = await browserKey();
+    const first = setup(memoryStorage(), { wrapKey: async () => key });
+    await first.persistence.rehydrate();
+    first.project.trigger.select({ record: { projectId: 7, name: 'Lifted' } });
+    await first.persistence.flush();
+
+    // Another client with the secret from /config.js but not this browser's key.
+    const copied = memoryStorage();
+    for (const [name, value] of first.storage.items) copied.items.set(name, value);
+    const thief = setup(copied);
+    const stolen = await thief.persistence.rehydrate();
+    expect(stolen.failures.map((f) => [f.reason, f.slice])).toEqual([['decryptFailed', 'project']]);
+    expect(thief.project.getSnapshot().context.selected).toBeNull();
+
+    // The same browser reads it back.
+    const again = setup(first.storage, { wrapKey: async () => key });
+    expect((await again.persistence.rehydrate()).status).toBe('restored');
+    expect(again.project.getSnapshot().context.selected).toEqual({ projectId: 7, name: 'Lifted' });
+  });
+
+  it('should read state saved before the browser key existed and write it again wrapped', async () => {
+    const storage = await savedSession();
+    const key = await browserKey();
+    const upgraded = setup(storage, { wrapKey: async () => key });
+    expect((await upgraded.persistence.rehydrate()).status).toBe('restored');
+    await upgraded.persistence.flush();
+    const plain = setup(storage);
+    expect((await plain.persistence.rehydrate()).failures.map((f) => f.reason)).toEqual(['decryptFailed', 'decryptFailed']);
+  });
+});
