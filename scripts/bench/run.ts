@@ -4,6 +4,7 @@
  */
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -14,6 +15,7 @@ import { benchUsers } from './users.ts';
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
+  lighthouse: () => benchLighthouse(),
   tickets: () => benchTicketSearch(),
   api: () => benchApi(),
   realtime: () => benchRealtime(),
