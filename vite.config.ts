@@ -1,10 +1,34 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
+ * they arrive with the scripts instead of after the CSS is parsed (issue 22). Their hashed
+ * names are known only once the bundle is written.
+ */
+function preloadUiFont(faces = [/public-sans-latin-400-normal-[\w-]+\.woff2$/, /public-sans-latin-600-normal-[\w-]+\.woff2$/]): Plugin {
+  return {
+    name: 'preload-ui-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const files = Object.keys(context.bundle ?? {});
+        return faces.flatMap((face) => {
+          const file = files.find((name) => face.test(name));
+          return file
+            ? [{ tag: 'link', injectTo: 'head' as const, attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${file}`, crossorigin: '' } }]
+            : [];
+        });
+      },
+    },
+  };
+}
 
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), preloadUiFont()],
   server: {
     host: '127.0.0.1',
     // `npm run dev`: the API, runtime config and dev mailbox come from the Node server.

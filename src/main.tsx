@@ -1,6 +1,7 @@
 import '@fontsource/public-sans/latin-400.css';
 import '@fontsource/public-sans/latin-600.css';
 import '@fontsource/public-sans/latin-700.css';
+import './fonts/public-sans-fallback.css';
 import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
