@@ -49,6 +49,25 @@ export default defineConfig({
           enter: { value: '225ms' },
           exit: { value: '195ms' },
         },
+        // One stacking scale for the whole app (issue 13): without these tokens Panda writes
+        // `z-index: sticky` literally and the browser drops it. Higher layers open above lower
+        // ones: a menu inside a dialog, a tooltip over a menu, a toast over everything but the
+        // skip link, which must be reachable from the first Tab.
+        zIndex: {
+          hide: { value: -1 },
+          base: { value: 0 },
+          raised: { value: 1 },
+          sticky: { value: 1100 },
+          banner: { value: 1200 },
+          drawer: { value: 1300 },
+          overlay: { value: 1400 },
+          modal: { value: 1410 },
+          dropdown: { value: 1500 },
+          popover: { value: 1600 },
+          tooltip: { value: 1700 },
+          toast: { value: 1800 },
+          skipLink: { value: 1900 },
+        },
       },
       semanticTokens: {
         colors: semanticColors,

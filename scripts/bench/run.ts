@@ -4,6 +4,7 @@
  */
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
+import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
@@ -22,6 +23,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   users: () => benchUsers(),
   scoring: () => benchScoring(),
   qti: () => benchQtiImport(),
+  exams: () => benchExamWorkspace(),
 };
 
 const wanted = process.argv.slice(2);

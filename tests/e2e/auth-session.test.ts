@@ -28,6 +28,16 @@ afterAll(async () => {
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name }).waitFor();
 
 /** Real 401s are expected in these flows (expired token, refused code); anything else fails the test. */
+/** Pastes a code into the focused first digit box, as Ctrl+V from the e-mail does. */
+async function pasteCode(page: Page, code: string) {
+  await page.getByLabel('Code, digit 1 of 6').focus();
+  await page.evaluate((text) => {
+    const clipboardData = new DataTransfer();
+    clipboardData.setData('text/plain', text);
+    document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, code);
+}
+
 const unexpected = (errors: string[]) => errors.filter((e) => !/status of 40[01]|status of 429/.test(e));
 
 async function freshPage(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
@@ -60,9 +70,14 @@ describe('signing in with the e-mailed code', () => {
 
     // A wrong code: the error with the tries left.
     const wrong = codeOf(first) === '000000' ? '111111' : '000000';
-    await page.getByLabel('Code').fill(wrong);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // Typed digit by digit, the code moves from box to box and goes off with the sixth digit.
+    await page.getByLabel('Code, digit 1 of 6').focus();
+    await page.keyboard.type(wrong, { delay: 30 });
     await expect(page.getByRole('alert').innerText()).resolves.toBe('That code is not right. 4 tries left.');
+    // Focus is back in the first, empty box, with no format error on the fresh field.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Code, digit 1 of 6');
+    await expect(page.getByLabel(/^Code, digit \d of 6$/).evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value).join(''))).resolves.toBe('');
+    await expect(page.getByText('Enter the 6 digits of the code.').count()).resolves.toBe(0);
     await screenshot(page, 'auth-code-wrong');
 
     // The cooldown (30 s) ends; a resend mails a new code and kills the old one.
@@ -70,11 +85,11 @@ describe('signing in with the e-mailed code', () => {
     await page.getByRole('button', { name: 'Send a new code', exact: true }).click();
     const second = await nextMail(server.url, TEST_ADMIN_EMAIL, first);
     await page.getByText('A new code is on its way. The previous one no longer works.').waitFor();
-    await page.getByLabel('Code').fill(codeOf(first));
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Code, digit 1 of 6');
+    await page.getByLabel('Code, digit 1 of 6').fill(codeOf(first));
     await page.getByRole('alert').filter({ hasText: /newer code|not right|used/ }).waitFor();
-    await page.getByLabel('Code').fill(codeOf(second));
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // A code pasted from the e-mail fills all six boxes and signs in without a click.
+    await pasteCode(page, codeOf(second));
 
     // The remembered page, with the permissions fetched after sign-in (the drawer shows the desk).
     await page.waitForURL((url) => url.pathname === '/tickets');
@@ -117,7 +132,7 @@ describe('signing in with the e-mailed code', () => {
     await heading(other, 'Support desk');
 
     await page.getByTestId('user-menu').click();
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.getByTestId('sign-in-link').waitFor();
     // The other tab leaves its protected page for the sign-in screen.
     await other.waitForURL((url) => url.pathname === '/login', { timeout: 10_000 });

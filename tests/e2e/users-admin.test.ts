@@ -99,7 +99,7 @@ describe('user administration in Chromium', () => {
   it('should let the invitee keep their languages in their profile', async () => {
     const tab = invitee.page;
     await tab.getByTestId('user-menu').click();
-    await tab.getByRole('link', { name: 'My profile' }).click();
+    await tab.getByRole('menuitem', { name: 'My profile' }).click();
     await tab.getByRole('heading', { level: 1, name: 'My profile' }).waitFor();
     await tab.getByText('No languages yet.').waitFor();
     await tab.getByRole('combobox', { name: /Language/ }).fill('hi');
@@ -172,6 +172,8 @@ describe('user administration in Chromium', () => {
     await page.getByRole('searchbox', { name: 'Search users' }).fill(INVITEE.userName);
     await page.getByTestId('users-table').getByText(INVITEE.email).waitFor();
     await rowAction(page, INVITEE.userName, 'Deactivate');
+    const question = page.getByRole('alertdialog', { name: 'Deactivate this user?' });
+    await question.getByRole('button', { name: 'Deactivate' }).click();
     await page.getByTestId('users-table').getByText('Inactive').waitFor();
 
     // The invitee is on a protected screen (their profile); the next call finds the session gone.

@@ -37,3 +37,13 @@ if (typeof dialogProto.showModal !== 'function') {
     this.dispatchEvent(new Event('close'));
   };
 }
+
+// jsdom measures nothing and has no ResizeObserver; Ark UI's floating parts (menus, tooltips,
+// selects) observe their anchor's size to place themselves. Placement is tested in Chromium.
+if (typeof window.ResizeObserver === 'undefined') {
+  window.ResizeObserver = class ResizeObserver {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof window.ResizeObserver;
+}

@@ -262,6 +262,7 @@ export interface TicketChanges {
   assignee_id?: string | null;
   support_group_id?: number;
   answer?: string | null;
+  answer_reusable?: boolean;
   resolved_at?: Date | null;
   closed_at?: Date | null;
   title?: string;

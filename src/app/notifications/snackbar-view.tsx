@@ -45,7 +45,7 @@ const anchor = cva({
   base: {
     position: 'fixed',
     insetInline: OFFSET,
-    zIndex: 1400,
+    zIndex: 'toast',
     display: 'flex',
     pointerEvents: 'none',
     '& > *': { pointerEvents: 'auto' },

@@ -33,7 +33,7 @@ const panel = css({
 const header = css({
   position: 'sticky',
   top: 0,
-  zIndex: 1,
+  zIndex: 'raised',
   display: 'flex',
   alignItems: 'center',
   justifyContent: 'space-between',

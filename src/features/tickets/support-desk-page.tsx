@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { useNavigate } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import { css } from '#styled-system/css';
@@ -43,7 +43,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   });
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [claiming, setClaiming] = useState<number | null>(null);
-  const [, navigate] = useLocation();
+  const navigate = useNavigate();
   const errorText = useErrorText(search.error);
   const statusId = (search.query.filters.statusId as number | null | undefined) ?? null;
   const groupId = (search.query.filters.supportGroupId as number | null | undefined) ?? null;
@@ -64,7 +64,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
     try {
       await ticketsApi.perform(ticket.ticketId, 'ticket.claim', {});
       void notify.success(t('desk.claimed', { id: ticket.ticketId }));
-      navigate(`/tickets/${ticket.ticketId}`);
+      navigate(`/support/tickets/${ticket.ticketId}`);
     } catch (error) {
       // Someone else was faster (409): say so and show the queue as it is now.
       void notify.error(error);
@@ -82,7 +82,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
         {kind !== 'forOthers' ? <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} /> : null}
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })}>
-          <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <SearchInput className={css({ flex: '1 1 14rem' })} label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
           <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
             <span>{t('field.group')}</span>
             <select

@@ -5,6 +5,7 @@ import { notify } from '#src/app/notifications/notify.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -176,7 +177,12 @@ export default function SupportGroupsPage() {
   }, []);
   useEffect(load, [load]);
 
+  const { confirm, element: confirmation } = useConfirm();
+
   const toggle = async (group: SupportGroup) => {
+    // A deactivated group takes no new tickets: ask first.
+    if (group.isActive && !(await confirm({ title: t('groups.confirmDeactivateTitle'), message: t('groups.confirmDeactivate', { name: group.name }), confirmLabel: t('groups.deactivate') })))
+      return;
     setToggling(group.supportGroupId);
     try {
       await supportGroupsApi.update(group.supportGroupId, { isActive: !group.isActive });
@@ -248,6 +254,7 @@ export default function SupportGroupsPage() {
           }}
         />
       ) : null}
+      {confirmation}
     </section>
   );
 }

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionGate } from './components/permission-gate.tsx';
-import { Link, useLocation } from 'wouter';
+import { Link, useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
+import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { SelectField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -17,7 +19,6 @@ import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
 import { DownloadButton } from './components/export-button.tsx';
-import { RowActions, type RowAction } from './components/row-actions.tsx';
 import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
 import { DirectoryImportDialog, RolesDialog, UserDialog } from './components/user-dialogs.tsx';
 
@@ -28,7 +29,8 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 /** User administration (spec §7 "Users and roles"): search, filter, sort, page, and act on each user. */
 function UsersPage() {
   const { t } = useTranslation('users');
-  const [, navigate] = useLocation();
+  const navigate = useNavigate();
+  const { confirm, element: confirmation } = useConfirm();
   const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
   const errorText = useErrorText(search.error);
   const [roles, setRoles] = useState<RoleSummary[]>([]);
@@ -66,16 +68,22 @@ function UsersPage() {
     }
   };
 
-  const actionsOf = (user: UserDetail): RowAction[] => {
-    const actions: RowAction[] = [];
+  const actionsOf = (user: UserDetail): MenuAction[] => {
+    const actions: MenuAction[] = [];
     if (can.update) actions.push({ id: 'edit', label: t('action.edit'), onSelect: () => setOpen({ kind: 'edit', user }) });
     if (can.roles) actions.push({ id: 'roles', label: t('action.roles'), onSelect: () => setOpen({ kind: 'roles', user }) });
     if (can.update) {
       actions.push({
         id: 'status',
         label: user.isActive ? t('action.deactivate') : t('action.activate'),
+        tone: user.isActive ? 'danger' : undefined,
         onSelect: () =>
-          void act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName })),
+          void (async () => {
+            // Deactivating signs the user out everywhere: ask first.
+            if (user.isActive && !(await confirm({ title: t('confirmDeactivate.title'), message: t('confirmDeactivate.message', { name: user.userName }), confirmLabel: t('action.deactivate') })))
+              return;
+            await act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName }));
+          })(),
       });
       actions.push({
         id: 'email',
@@ -125,7 +133,7 @@ function UsersPage() {
       key: 'actions',
       header: <span className={css({ srOnly: true })}>{t('column.actions')}</span>,
       align: 'end',
-      cell: (u) => <RowActions label={t('action.menu', { name: u.userName })} actions={actionsOf(u)} testId={`user-actions-${u.userName}`} />,
+      cell: (u) => <RowMenu label={t('action.menu', { name: u.userName })} actions={actionsOf(u)} testId={`user-actions-${u.userName}`} />,
     },
   ];
 
@@ -143,7 +151,7 @@ function UsersPage() {
         actions={
           <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
             {can.import ? (
-              <Link href="/users/bulk-upload" className={css({ alignSelf: 'center', color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
+              <Link to="/users/bulk-upload" className={css({ alignSelf: 'center', color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
                 {t('bulk.link')}
               </Link>
             ) : null}
@@ -224,6 +232,7 @@ function UsersPage() {
           }}
         />
       ) : null}
+      {confirmation}
     </section>
   );
 }

@@ -1,10 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SnapshotFrom } from 'xstate';
 import type { AuthSessionMachine } from '#machines/auth-session.machine.ts';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
-import { TextField } from '#src/components/ui/field.tsx';
+import { PinInput, type PinInputHandle } from '#src/components/ui/pin-input.tsx';
 import { loadedAuthSession } from '#src/app/auth/auth-session-loader.ts';
 import { AuthLayout, FormAlert, FormSuccess, formStyle } from './auth-layout.tsx';
 
@@ -38,16 +38,31 @@ export function CodeStep({ snapshot }: { snapshot: Snapshot }) {
   const failure = snapshot.context.errorText;
   const valid = /^\d{6}$/.test(code);
 
-  // A new challenge after a resend: say so, and clear the old code.
+  const pin = useRef<PinInputHandle>(null);
+  // Start again on an empty first box after a resend (a new challenge) or a refused code; the
+  // field is fresh, so it shows no format error until the next attempt.
+  const startOver = () => {
+    setTouched(false);
+    pin.current?.reset();
+  };
   useEffect(() => {
-    if (snapshot.context.challengeToken && resent) setCode('');
+    if (snapshot.context.challengeToken && resent) startOver();
   }, [snapshot.context.challengeToken, resent]);
+  const wasVerifying = useRef(false);
+  useEffect(() => {
+    if (wasVerifying.current && !verifying && failure) startOver();
+    wasVerifying.current = verifying;
+  }, [verifying, failure]);
+
+  function verify(value: string) {
+    setTouched(true);
+    if (!/^\d{6}$/.test(value) || verifying) return;
+    send({ type: 'otp.submit', code: value });
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setTouched(true);
-    if (!valid) return;
-    send({ type: 'otp.submit', code });
+    verify(code);
   }
 
   const failureText = failure
@@ -61,18 +76,17 @@ export function CodeStep({ snapshot }: { snapshot: Snapshot }) {
       <form className={formStyle} onSubmit={submit} noValidate>
         <FormAlert>{failureText}</FormAlert>
         {resent && !failure && coolingDown ? <FormSuccess>{t('code.resent')}</FormSuccess> : null}
-        <TextField
+        <PinInput
+          ref={pin}
           label={t('field.code')}
           name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
           autoFocus
           value={code}
           hint={t('code.hint')}
           error={touched && !valid ? t('validation.codeFormat') : null}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+          onChange={setCode}
+          // A complete code, typed or pasted, is sent at once.
+          onComplete={verify}
         />
         <Button type="submit" loading={verifying} className={css({ width: '100%' })}>
           {verifying ? t('code.verifying') : t('code.submit')}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { FilePicker, formatBytes } from '#src/components/ui/file-picker.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { saveFile } from '#src/lib/save-file.ts';
@@ -19,6 +20,7 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
   const [uploading, setUploading] = useState<number | null>(null);
   const [working, setWorking] = useState<string | null>(null);
   const editable = !FINAL_STATUSES.includes(ticket.statusId);
+  const { confirm, element: confirmation } = useConfirm();
 
   const uploadChosen = async () => {
     setUploading(0);
@@ -47,7 +49,7 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
   };
 
   const deleteOne = async (doc: TicketDocument) => {
-    if (!window.confirm(t('documents.confirmDelete', { name: doc.fileName }))) return;
+    if (!(await confirm({ title: t('documents.confirmDeleteTitle'), message: t('documents.confirmDelete', { name: doc.fileName }), confirmLabel: t('documents.delete') }))) return;
     setWorking(doc.documentId);
     try {
       await ticketsApi.deleteDocument(doc.documentId, view);
@@ -99,6 +101,7 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
           ) : null}
         </div>
       ) : null}
+      {confirmation}
     </section>
   );
 }

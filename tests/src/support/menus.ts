@@ -1,0 +1,24 @@
+import { expect } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import type { UserEvent } from '@testing-library/user-event';
+
+/**
+ * Opens an Ark UI menu from its trigger and chooses an item with the keyboard (arrow keys to
+ * it, then Enter), as a keyboard user does. Ark keeps focus on the menu and marks the current
+ * item with aria-activedescendant. Pointer selection is exercised in Chromium
+ * (tests/e2e/layering.test.ts, users-admin.test.ts): jsdom's synthetic pointer events do not
+ * drive Ark's highlight reliably.
+ */
+export async function chooseMenuItem(user: UserEvent, trigger: HTMLElement, itemName: string | RegExp): Promise<void> {
+  trigger.focus();
+  await user.keyboard('{Enter}');
+  const menu = await screen.findByRole('menu');
+  await waitFor(() => expect(menu).toHaveFocus());
+  const target = within(menu).getByRole('menuitem', { name: itemName });
+  const items = within(menu).getAllByRole('menuitem');
+  for (let step = 0; step <= items.length && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) {
+    await user.keyboard('{ArrowDown}');
+  }
+  expect(menu.getAttribute('aria-activedescendant')).toBe(target.id);
+  await user.keyboard('{Enter}');
+}
