@@ -42,7 +42,8 @@ export default defineConfig({
         },
         fonts: {
           // The configured family first; Devanagari and Gujarati text falls through to the shipped Noto faces.
-          body: { value: "var(--app-font-family, 'Public Sans', sans-serif), 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif" },
+          // 'Public Sans Fallback' is Arial shaped like Public Sans (src/fonts/public-sans-fallback.css): no shift on swap.
+          body: { value: "var(--app-font-family, 'Public Sans', 'Public Sans Fallback', sans-serif), 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif" },
         },
         durations: {
           enter: { value: '225ms' },

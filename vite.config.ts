@@ -1,7 +1,31 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
+ * they arrive with the scripts instead of after the CSS is parsed (issue 22). Their hashed
+ * names are known only once the bundle is written.
+ */
+function preloadUiFont(faces = [/public-sans-latin-400-normal-[\w-]+\.woff2$/, /public-sans-latin-600-normal-[\w-]+\.woff2$/]): Plugin {
+  return {
+    name: 'preload-ui-font',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, context) {
+        const files = Object.keys(context.bundle ?? {});
+        return faces.flatMap((face) => {
+          const file = files.find((name) => face.test(name));
+          return file
+            ? [{ tag: 'link', injectTo: 'head' as const, attrs: { rel: 'preload', as: 'font', type: 'font/woff2', href: `/${file}`, crossorigin: '' } }]
+            : [];
+        });
+      },
+    },
+  };
+}
 
 // react-router 7 maps every import condition to its development build (dev warnings and
 // checks included; remix-run/react-router#12532). The build takes its production files, which
@@ -11,7 +35,7 @@ const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.u
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [react(), preloadUiFont()],
   resolve: {
     alias:
       command === 'build'

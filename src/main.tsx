@@ -1,6 +1,7 @@
 import '@fontsource/public-sans/latin-400.css';
 import '@fontsource/public-sans/latin-600.css';
 import '@fontsource/public-sans/latin-700.css';
+import './fonts/public-sans-fallback.css';
 import './index.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -11,6 +12,9 @@ import { rehydrateClientState } from './app/stores/persisted-state.ts';
 import { startLanguageSync } from './i18n/language.ts';
 
 async function start() {
+  // The main application chunk (and through it the current route's code) loads while the saved
+  // state is restored; Root's lazy import then finds it fetched (issue 22).
+  import('./app/app.tsx').catch(() => undefined);
   startLayoutConfigSync();
   // Spec §4: the app renders once the saved state is restored (or after 5000 ms); the
   // restored localization slice then decides the language.

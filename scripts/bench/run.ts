@@ -5,6 +5,7 @@
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
+import { benchLighthouse } from './lighthouse.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -15,6 +16,7 @@ import { benchUsers } from './users.ts';
 const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
+  lighthouse: () => benchLighthouse(),
   tickets: () => benchTicketSearch(),
   api: () => benchApi(),
   realtime: () => benchRealtime(),

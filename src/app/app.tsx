@@ -4,8 +4,11 @@ import { loadAuthSession } from './auth/auth-session-loader.ts';
 import { afterFirstContent } from './content-rendered.tsx';
 import { DocumentTitle } from './routing/document-title.tsx';
 import { PageLoader } from './page-loader.tsx';
-import { routes } from './routing/routes.tsx';
+import { preloadRoute, routes } from './routing/routes.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
+
+// The layout and page of the address the app opens on load together, as soon as this chunk runs.
+preloadRoute(window.location.pathname);
 
 // The auth actor's code follows the first screen on every route (docs/decisions/0006): it keeps
 // the tabs in step and refreshes tokens.

@@ -1,5 +1,5 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { Suspense, useEffect } from 'react';
+import { Suspense, useLayoutEffect } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
@@ -53,7 +53,9 @@ export function DashboardLayout() {
   const groups = visibleDrawer(drawer, (permission) => permissions.includes(permission));
 
   // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.
-  useEffect(() => {
+  // Before the first paint (a layout effect): opened after it, the drawer pushed the whole page
+  // 260 px sideways, a layout shift of 0.19 on every desktop page (issue 22).
+  useLayoutEffect(() => {
     menuStore.trigger.openDrawer({ drawerOpen: large && !miniDrawer });
   }, [large, miniDrawer]);
 

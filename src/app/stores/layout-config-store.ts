@@ -1,5 +1,6 @@
 import { createStore } from '@xstate/store';
 import { appConfig, locales, presetColors, type PresetColor, type ThemeDirection, type ThemeMode } from '#src/lib/config.ts';
+import { withMetricFallback } from '#src/fonts/font-stack.ts';
 
 /** The layout config of spec §4: kept in plain localStorage and synced across tabs. */
 export interface LayoutConfig {
@@ -77,7 +78,7 @@ export function applyLayoutToDocument(config: LayoutConfig, doc: Document = docu
   html.dir = config.themeDirection;
   html.dataset.mode = config.mode;
   html.dataset.preset = config.presetColor;
-  html.style.setProperty('--app-font-family', config.fontFamily);
+  html.style.setProperty('--app-font-family', withMetricFallback(config.fontFamily));
   html.style.colorScheme = config.mode;
 }
 
