@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import {
   SNACKBAR_AUTO_HIDE_MS,
@@ -9,6 +9,9 @@ import {
 } from '#machines/snackbar.machine.ts';
 import { snackbarTestPaths } from '#machines/snackbar.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { snackbarExpectation } from '#tests/fixtures/expectations/snackbar.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -142,16 +145,26 @@ describe('snackbar machine', () => {
 describe('snackbar model', () => {
   const paths = snackbarTestPaths();
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  const recorder = replayRecorder(snackbarMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
+    let undoSignals = 0;
+    const independent = new IndependentExpectation(snackbarExpectation, { opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => undoSignals });
     await replayPath(path, {
-      start: () => createActor(snackbarMachine).start(),
+      independent,
+      start: () => {
+        const actor = createActor(snackbarMachine);
+        actor.on('snackbar.action', () => (undoSignals += 1));
+        return actor.start();
+      },
       delays: { autoHide: SNACKBAR_AUTO_HIDE_MS, exit: SNACKBAR_EXIT_MS },
       expectSame: (live, model) => {
         expect(live.value).toEqual(model.value);
         expect(live.context).toEqual(model.context);
       },
     });
-  });
+  }));
 
   it('should reach every state and transition of the snackbar', () => {
     const report = reportMachineCoverage(snackbarMachine, paths);
