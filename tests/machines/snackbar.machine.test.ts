@@ -9,7 +9,7 @@ import {
 } from '#machines/snackbar.machine.ts';
 import { snackbarTestPaths } from '#machines/snackbar.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
-import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
 import { snackbarExpectation } from '#tests/fixtures/expectations/snackbar.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
@@ -165,6 +165,10 @@ describe('snackbar model', () => {
       },
     });
   }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    expect(rulesNoPathTakes(snackbarExpectation, () => ({ opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => 0 }), paths as never)).toEqual([]);
+  });
 
   it('should reach every state and transition of the snackbar', () => {
     const report = reportMachineCoverage(snackbarMachine, paths);
