@@ -142,6 +142,17 @@ describe('snackbar machine', () => {
   });
 });
 
+describe('snackbar open with a blank message', () => {
+  // Mutation survivor: a message of only spaces must show the default message (spec §4), not an empty bar.
+  it('should fall back to the default message for a blank one', () => {
+    const actor = start();
+    actor.send({ type: 'snackbar.open', options: { message: '   ' } });
+    expect(actor.getSnapshot().context.message).toBeNull();
+    actor.send({ type: 'snackbar.open', options: { message: ' Saved ' } });
+    expect(actor.getSnapshot().context.message).toBe(' Saved ');
+  });
+});
+
 describe('snackbar model', () => {
   const paths = snackbarTestPaths();
 
