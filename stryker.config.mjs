@@ -33,7 +33,8 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: chosen.configFile, related: false },
-  mutate: chosen.mutate,
+  // MUTATION_FILES=a.ts,b.ts narrows a run to some files of the scope (a quicker measurement).
+  mutate: process.env.MUTATION_FILES ? process.env.MUTATION_FILES.split(',') : chosen.mutate,
   coverageAnalysis: 'perTest',
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: `reports/mutation/${scope}${suffix}/mutation.html` },

@@ -89,3 +89,11 @@ export function coverageLine(report: CoverageReport): string {
   const t = report.transitions;
   return `${report.machineId}: states ${s.covered.length}/${s.total.length} (${pct(s.covered.length, s.total.length)}%), transitions ${t.covered.length}/${t.total.length} (${pct(t.covered.length, t.total.length)}%)`;
 }
+
+/**
+ * A path's identity across the tests and the /machines page: its events (the init step left
+ * out), as the same model generates them on both sides.
+ */
+export function pathKey(path: { steps: ReadonlyArray<{ event: EventObject }> }): string {
+  return JSON.stringify(path.steps.filter((step) => step.event.type !== 'xstate.init').map((step) => step.event));
+}

@@ -29,6 +29,8 @@ export const ticketViewModelEvents: Array<TicketViewEvent | EventObject> = [
   { type: 'xstate.error.actor.reloadAfterConflict', error: { statusCode: 404 } } as EventObject,
   { type: 'xstate.done.actor.performAction', output: claimedTicket } as EventObject,
   { type: 'xstate.error.actor.performAction', error: { statusCode: 409, currentStatus: 'InProgress' } } as EventObject,
+  // The ticket left the viewer's reach meanwhile (reassigned to another group).
+  { type: 'xstate.error.actor.performAction', error: { statusCode: 404, messages: ['Ticket 7 was not found.'] } } as EventObject,
   { type: 'xstate.error.actor.performAction', error: { status: 400, errors: { onHoldReason: ['The onHoldReason field is required.'] } } } as EventObject,
   { type: 'xstate.error.actor.performAction', error: { statusCode: 500, messages: ['Something went wrong'] } } as EventObject,
 ];

@@ -49,6 +49,8 @@ export interface AppOptions {
   schedulerPollMs?: number;
   /** Password checks per login type; the LDAP bind of directory users plugs in here. */
   passwordVerifiers?: Partial<PasswordVerifiers>;
+  /** The StrykerJS JSON report of machines/ (default: reports/mutation/machines/mutation.json). */
+  machineMutationReport?: string;
   /** Where the model-based tests leave their coverage reports (default: coverage/machines). */
   machineCoverageDir?: string;
 }
@@ -191,7 +193,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(identityRoutes);
       await api.register(ticketRoutes, ticketDeps);
       await api.register(supportGroupRoutes, { db });
-      await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
+      await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir, mutationReport: options.machineMutationReport });
       await api.register(chatRoutes, { db, clock: app.clock });
       await api.register(realtimeRoutes, { db, clock: app.clock, events });
       await api.register(examWorkspaceModule, { db });

@@ -11,15 +11,20 @@ import { defineConfig } from 'vitest/config';
 const machineTests = process.env.MUTATION_TESTS === 'before' ? 'mutation-before/tests/machines' : 'tests/machines';
 const screenTests = process.env.MUTATION_SCREENS === '1' ? ['tests/src/features/**/*.test.{ts,tsx}'] : [];
 
+/** MUTATION_TEST_FILES=a.test.ts,b.test.ts: only these (a narrowed run, with MUTATION_FILES). */
+const onlyFiles = process.env.MUTATION_TEST_FILES?.split(',');
+
 export default defineConfig({
   plugins: [react()],
   test: {
     root: new URL('../..', import.meta.url).pathname,
     environment: 'jsdom',
-    include: [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
+    include: onlyFiles ?? [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
       (glob) => process.env.MUTATION_TESTS !== 'before' || !glob.includes('code-step'),
     ),
     exclude: ['**/items/**', '**/node_modules/**'],
     setupFiles: ['tests/setup/jsdom-setup.ts'],
+    // Instrumented code on a loaded machine: the long model walks need more than the default.
+    testTimeout: 600_000,
   },
 });

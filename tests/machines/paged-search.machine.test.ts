@@ -3,7 +3,7 @@ import { createActor, fromPromise, type EventObject } from 'xstate';
 import { KEYWORD_DEBOUNCE_MS, pagedSearchMachine, type PagedQuery, type PagedResult } from '#machines/paged-search.machine.ts';
 import { pagedSearchTestPaths } from '#machines/paged-search.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
-import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
 import { initialQuery, pagedSearchExpectation } from '#tests/fixtures/expectations/paged-search.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
@@ -156,6 +156,10 @@ describe('paged-search model', () => {
       },
     });
   }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    expect(rulesNoPathTakes(pagedSearchExpectation, () => ({ query: initialQuery(), searches: 0, sent: () => [] }), paths as never)).toEqual([]);
+  });
 
   it('should reach every state and transition of the paged search', () => {
     const report = reportMachineCoverage(pagedSearchMachine, paths);

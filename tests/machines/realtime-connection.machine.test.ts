@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import {
   BACKOFF_BASE_MS,
@@ -11,6 +11,9 @@ import {
 import { concretizeRealtimeEvent, realtimeConnectionTestPaths, realtimeEventRole, realtimeStateKey } from '#machines/realtime-connection.model.ts';
 import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } from '#machines/realtime-protocol.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
+import { realtimeConnectionExpectation } from '#tests/fixtures/expectations/realtime-connection.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -213,9 +216,13 @@ describe('realtime-connection machine', () => {
 describe('realtime-connection model', () => {
   const paths = realtimeConnectionTestPaths();
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  const recorder = replayRecorder(realtimeConnectionMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path as never, async () => {
     const h = harness();
     await replayPath(path as never, {
+      independent: new IndependentExpectation(realtimeConnectionExpectation, { token: null, sockets: () => h.sockets as never }),
       start: () => h.actor.start(),
       delays: { backoff: 1000 },
       concretize: (event: EventObject, live: AnyMachineSnapshot) => concretizeRealtimeEvent(event, live.context as RealtimeConnectionContext),
@@ -232,6 +239,10 @@ describe('realtime-connection model', () => {
     // Delivered events strictly increase: nothing doubled, whatever the path.
     const cursors = h.delivered.map((f) => f.cursor);
     expect(cursors).toEqual([...new Set(cursors)].sort((a, b) => a - b));
+  }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    expect(rulesNoPathTakes(realtimeConnectionExpectation, () => ({ token: null, sockets: () => [] }), paths as never)).toEqual([]);
   });
 
   it('should reach every state and transition of the realtime connection', () => {

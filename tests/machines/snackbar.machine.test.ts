@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
 import {
   SNACKBAR_AUTO_HIDE_MS,
@@ -9,6 +9,9 @@ import {
 } from '#machines/snackbar.machine.ts';
 import { snackbarTestPaths } from '#machines/snackbar.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
+import { snackbarExpectation } from '#tests/fixtures/expectations/snackbar.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -139,18 +142,43 @@ describe('snackbar machine', () => {
   });
 });
 
+describe('snackbar open with a blank message', () => {
+  // Mutation survivor: a message of only spaces must show the default message (spec §4), not an empty bar.
+  it('should fall back to the default message for a blank one', () => {
+    const actor = start();
+    actor.send({ type: 'snackbar.open', options: { message: '   ' } });
+    expect(actor.getSnapshot().context.message).toBeNull();
+    actor.send({ type: 'snackbar.open', options: { message: ' Saved ' } });
+    expect(actor.getSnapshot().context.message).toBe(' Saved ');
+  });
+});
+
 describe('snackbar model', () => {
   const paths = snackbarTestPaths();
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  const recorder = replayRecorder(snackbarMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
+    let undoSignals = 0;
+    const independent = new IndependentExpectation(snackbarExpectation, { opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => undoSignals });
     await replayPath(path, {
-      start: () => createActor(snackbarMachine).start(),
+      independent,
+      start: () => {
+        const actor = createActor(snackbarMachine);
+        actor.on('snackbar.action', () => (undoSignals += 1));
+        return actor.start();
+      },
       delays: { autoHide: SNACKBAR_AUTO_HIDE_MS, exit: SNACKBAR_EXIT_MS },
       expectSame: (live, model) => {
         expect(live.value).toEqual(model.value);
         expect(live.context).toEqual(model.context);
       },
     });
+  }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    expect(rulesNoPathTakes(snackbarExpectation, () => ({ opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => 0 }), paths as never)).toEqual([]);
   });
 
   it('should reach every state and transition of the snackbar', () => {

@@ -1,5 +1,5 @@
 import { createActor } from 'xstate';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   availableActions,
   decide,
@@ -12,9 +12,11 @@ import {
   type TicketEvent,
   type TicketEventType,
   type TicketParty,
+  type TicketStatus,
 } from '#machines/ticket-lifecycle.machine.ts';
 import { ticketLifecyclePaths, ticketModelEvents } from '#machines/ticket-lifecycle.model.ts';
-import { ticketTransitionTable } from '#tests/fixtures/ticket-transitions.ts';
+import { expectedStatusAfter, ticketTransitionTable } from '#tests/fixtures/ticket-transitions.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 
 const table = ticketTransitionTable;
@@ -137,14 +139,23 @@ describe('ticket lifecycle machine', () => {
 describe('ticket lifecycle model-based paths', () => {
   const paths = ticketLifecyclePaths();
 
-  it('should end every path in the status the machine reports after replaying its events on a live actor', () => {
-    for (const path of paths) {
-      const actor = createActor(ticketLifecycleMachine).start();
-      for (const step of path.steps.slice(1)) actor.send(step.event as TicketEvent);
-      expect(actor.getSnapshot().value, path.steps.map((s) => s.event.type).join(' → ')).toBe(path.state.value);
-      actor.stop();
-    }
-  });
+  const recorder = replayRecorder(ticketLifecycleMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
+  it.each(paths.map((path) => [path.steps.slice(1).map((s) => s.event.type).join(' → '), path] as const))(
+    'should take %s through the statuses TICKETS.md gives, step by step',
+    (trail, path) =>
+      recorder.run({ ...path, description: trail } as never, async () => {
+        const actor = createActor(ticketLifecycleMachine).start();
+        let expected: TicketStatus = 'Open';
+        for (const step of path.steps.slice(1)) {
+          expected = expectedStatusAfter(expected, step.event);
+          actor.send(step.event as TicketEvent);
+          expect(actor.getSnapshot().value, `${trail}: after ${step.event.type}`).toBe(expected);
+        }
+        actor.stop();
+      }),
+  );
 
   it('should reach every status and every transition', () => {
     const report = reportMachineCoverage(ticketLifecycleMachine, paths);

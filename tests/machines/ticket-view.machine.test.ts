@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type EventObject } from 'xstate';
 import { actionNeedsInput, actionsFor, ticketViewMachine, type ActionRequest, type ViewedTicket } from '#machines/ticket-view.machine.ts';
 import { claimedTicket, openTicketForAgent, ticketViewTestPaths } from '#machines/ticket-view.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
+import { ticketViewExpectation } from '#tests/fixtures/expectations/ticket-view.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -142,10 +145,14 @@ describe('ticket-view machine', () => {
 describe('ticket-view model', () => {
   const paths = ticketViewTestPaths();
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  const recorder = replayRecorder(ticketViewMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
     const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
     const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
     await replayPath(path, {
+      independent: new IndependentExpectation(ticketViewExpectation, { ticket: null, action: null, changedTo: null }),
       start: () =>
         createActor(
           ticketViewMachine.provide({
@@ -175,6 +182,10 @@ describe('ticket-view model', () => {
         expect(live.context.changedTo).toEqual(model.context.changedTo);
       },
     });
+  }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    expect(rulesNoPathTakes(ticketViewExpectation, () => ({ ticket: null, action: null, changedTo: null }), paths as never)).toEqual([]);
   });
 
   it('should reach every state and transition of the ticket view', () => {

@@ -3,7 +3,7 @@ import { createActor, fromPromise, waitFor, type EventObject } from 'xstate';
 import { CURRENT_VERSION, compareVersions, parseVersion, versionCheckMachine } from '#machines/version-check.machine.ts';
 import { versionCheckTestPaths } from '#machines/version-check.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
-import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
 import { RUNNING_VERSION, versionCheckExpectation } from '#tests/fixtures/expectations/version-check.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
@@ -174,6 +174,16 @@ describe('version-check model', () => {
       },
     });
   }));
+
+  it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
+    const missing = [null, '1.2.300'].flatMap((reloadedFor) =>
+      rulesNoPathTakes(versionCheckExpectation, () => ({ running: RUNNING_VERSION, reloadedFor, deployed: null, reloads: () => 0 }), paths.filter((p) => p.steps[0].state.context.reloadedFor === reloadedFor)),
+    );
+    // A rule is missing only when neither kind of tab takes it.
+    const counts = new Map<string, number>();
+    missing.forEach((rule) => counts.set(rule, (counts.get(rule) ?? 0) + 1));
+    expect([...counts].filter(([, n]) => n === 2).map(([rule]) => rule)).toEqual([]);
+  });
 
   it('should reach every state and transition of the version check', () => {
     const report = reportMachineCoverage(versionCheckMachine, paths);

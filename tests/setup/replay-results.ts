@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { AnyStateMachine } from 'xstate';
-import { computeCoverage, type PathLike } from '#machines/graph-coverage.ts';
+import { computeCoverage, pathKey, type PathLike } from '#machines/graph-coverage.ts';
 import { machineCoverageDir } from './machine-coverage.ts';
 
 /** Where replays leave their results; the /machines page reads them (GET /api/machines/coverage). */
@@ -15,7 +15,8 @@ export interface ReplayResultsFile {
   /** Whether every step was checked against an expectation written independently of the machine. */
   independent: boolean;
   ranAt: string;
-  paths: Array<{ description: string; result: 'passed' | 'failed' }>;
+  /** `key` is graph-coverage's pathKey: the page finds its own paths' results by it. */
+  paths: Array<{ key: string; description: string; result: 'passed' | 'failed' }>;
   /** Transitions the passing paths walk (graph-coverage keys). */
   transitionsExercised: string[];
 }
@@ -45,7 +46,7 @@ export function replayRecorder(machine: AnyStateMachine, system: ReplaySystem, i
         system,
         independent,
         ranAt: new Date().toISOString(),
-        paths: runs.map((r) => ({ description: r.path.description, result: r.passed ? 'passed' : 'failed' })),
+        paths: runs.map((r) => ({ key: pathKey(r.path), description: r.path.description, result: r.passed ? 'passed' : 'failed' })),
         transitionsExercised: computeCoverage(machine, passing).transitions.covered,
       };
       mkdirSync(replayResultsDir, { recursive: true });

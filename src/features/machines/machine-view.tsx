@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AnyStateMachine } from 'xstate';
 import { css } from '#styled-system/css';
-import { computeCoverage } from '#machines/graph-coverage.ts';
+import { computeCoverage, pathKey } from '#machines/graph-coverage.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
@@ -10,7 +10,7 @@ import { card } from '#src/components/ui/page-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { saveFile } from '#src/lib/save-file.ts';
-import type { MachineCoverage } from './api/machines-api.ts';
+import type { MachineCoverage, MachineReplay } from './api/machines-api.ts';
 import { diagramModel, eventLabel } from './diagram-model.ts';
 import { layoutDiagram, type DiagramLayout } from './layout.ts';
 import type { CatalogueEntry, TestPath } from './machine-catalogue.ts';
@@ -79,23 +79,29 @@ function CoverageBadge({ machineId, coverage }: { machineId: string; coverage: C
     );
   const report = coverage.reports.find((r) => r.machineId === machineId);
   if (!report) return <Badge testId="coverage-badge">{t('coverage.notMeasured')}</Badge>;
-  const complete = report.states.covered === report.states.total && report.transitions.covered === report.transitions.total;
+  // Only transitions a replay checked against an independent expectation count (issue 14).
+  const complete = report.states.covered === report.states.total && report.verified.covered === report.verified.total;
   return (
     <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
       <Badge tone={complete ? 'success' : 'warning'} testId="coverage-badge">
-        {t('coverage.summary', {
+        {t('coverage.verifiedSummary', {
           states: report.states.covered,
           statesTotal: report.states.total,
-          transitions: report.transitions.covered,
-          transitionsTotal: report.transitions.total,
+          transitions: report.verified.covered,
+          transitionsTotal: report.verified.total,
         })}
       </Badge>
+      {report.mutationScore !== null ? (
+        <Badge tone={report.mutationScore >= 90 ? 'success' : 'warning'} testId="mutation-badge">
+          {t('coverage.mutationScore', { score: report.mutationScore })}
+        </Badge>
+      ) : null}
       {report.generatedAt ? <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('coverage.measuredAt', { when: format.dateTime(report.generatedAt) })}</span> : null}
       {complete ? null : (
         <details className={css({ fontSize: 'xs', flexBasis: '100%' })} data-testid="coverage-uncovered">
           <summary className={css({ cursor: 'pointer', color: 'fg.muted' })}>{t('coverage.uncovered')}</summary>
           <ul className={css({ mt: '1', display: 'flex', flexDirection: 'column', gap: '0.5' })}>
-            {[...report.states.uncovered, ...report.transitions.uncovered].map((item) => (
+            {[...report.states.uncovered, ...report.verified.uncovered].map((item) => (
               <li key={item} className={mono}>
                 {item}
               </li>
@@ -157,16 +163,41 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
   );
 }
 
+/** Per path: the systems it was replayed against in the latest run, with the result and date. */
+function PathReplays({ path, replays }: { path: TestPath; replays: MachineReplay[] }) {
+  const { t } = useTranslation('machines');
+  const format = useFormat();
+  const key = pathKey(path);
+  const runs = replays.filter((replay) => replay.results[key]);
+  if (!runs.length) return <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('replays.none')}</span>;
+  return (
+    <span className={css({ display: 'inline-flex', flexWrap: 'wrap', gap: '2', fontSize: 'xs', color: 'fg.muted' })} data-testid="path-replays">
+      {runs.map((replay) => (
+        <span key={replay.system} data-system={replay.system} data-result={replay.results[key]}>
+          {t('replays.run', {
+            system: t(`replays.system.${replay.system}`),
+            result: t(`replays.result.${replay.results[key]}`),
+            when: format.dateTime(replay.ranAt),
+          })}
+          {replay.independent ? '' : ` (${t('replays.selfChecked')})`}
+        </span>
+      ))}
+    </span>
+  );
+}
+
 function PathsPanel({
   machineId,
   paths,
   selected,
   onSelect,
+  replays,
 }: {
   machineId: string;
   paths: Loaded<readonly TestPath[]> | null;
   selected: number | null;
   onSelect: (index: number | null) => void;
+  replays: MachineReplay[];
 }) {
   const { t } = useTranslation('machines');
   const chosen = paths?.status === 'ready' && selected !== null ? paths.value[selected] : null;
@@ -203,6 +234,7 @@ function PathsPanel({
                 >
                   {index + 1}. {pathDescription(path) || t('paths.initial')}
                 </button>
+                <PathReplays path={path} replays={replays} />
               </li>
             ))}
           </ul>
@@ -370,7 +402,13 @@ export function MachineView({ entry, coverage }: { entry: CatalogueEntry; covera
         </figure>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })}>
           <LivePanel machineId={machine!.id} highlightLive={highlightLive} onHighlightLive={setHighlightLive} />
-          <PathsPanel machineId={machine!.id} paths={paths} selected={selected} onSelect={setSelected} />
+          <PathsPanel
+            machineId={machine!.id}
+            paths={paths}
+            selected={selected}
+            onSelect={setSelected}
+            replays={coverage.status === 'ready' ? (coverage.reports.find((r) => r.machineId === machine!.id)?.replays ?? []) : []}
+          />
         </div>
       </div>
 

@@ -7,11 +7,30 @@ export interface CoverageCounts {
   uncovered: string[];
 }
 
+export type ReplaySystem = 'machine' | 'jsdom' | 'chromium' | 'http';
+
+/** One system the paths were replayed against in the latest run (issue 14). */
+export interface MachineReplay {
+  system: ReplaySystem;
+  /** Each step was checked against an expectation written independently of the machine. */
+  independent: boolean;
+  ranAt: string;
+  passed: number;
+  failed: number;
+  /** Result per path, by graph-coverage's pathKey. */
+  results: Record<string, 'passed' | 'failed'>;
+}
+
 export interface MachineCoverage {
   machineId: string;
   states: CoverageCounts;
   transitions: CoverageCounts;
   generatedAt: string | null;
+  /** Transitions walked by a passing replay with an independent check: what the badge counts. */
+  verified: CoverageCounts;
+  replays: MachineReplay[];
+  /** StrykerJS score of the machine's file, when a report exists. */
+  mutationScore: number | null;
 }
 
 const api = serviceApi('userService');

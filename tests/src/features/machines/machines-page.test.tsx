@@ -18,11 +18,25 @@ const { default: MachinesPage } = await import('#src/features/machines/machines-
 const { MachineView } = await import('#src/features/machines/machine-view.tsx');
 const { fixtureMachine } = await import('#tests/fixtures/fixture-machine.ts');
 
+const { ticketLifecyclePaths } = await import('#machines/ticket-lifecycle.model.ts');
+const { pathKey } = await import('#machines/graph-coverage.ts');
+
+/** The key of the lifecycle path claim → hold → resume, as the replays record it. */
+const claimHoldResume = pathKey(
+  ticketLifecyclePaths().find((p) => p.steps.slice(1).map((s) => s.event.type).join() === 'ticket.claim,ticket.hold,ticket.resume')!,
+);
+
 const lifecycleReport = {
   machineId: 'ticketLifecycle',
   states: { covered: 7, total: 7, uncovered: [] },
   transitions: { covered: 23, total: 23, uncovered: [] },
   generatedAt: '2026-11-22T17:00:00.000Z',
+  verified: { covered: 23, total: 23, uncovered: [] },
+  replays: [
+    { system: 'http', independent: true, ranAt: '2026-11-25T07:00:00.000Z', passed: 1, failed: 0, results: { [claimHoldResume]: 'passed' } },
+    { system: 'chromium', independent: false, ranAt: '2026-11-25T07:10:00.000Z', passed: 0, failed: 1, results: { [claimHoldResume]: 'failed' } },
+  ],
+  mutationScore: null,
 };
 
 beforeAll(async () => {
@@ -84,7 +98,8 @@ describe('the machines page', { timeout: 20_000 }, () => {
     const claim = svg.querySelector('text[data-transition="ticketLifecycle.Open --ticket.claim--> ticketLifecycle.InProgress"]')!;
     expect([...claim.querySelectorAll('tspan')].map((line) => line.textContent)).toEqual(['ticket.claim', '[isPermitted]']);
     expect(claim).toHaveAttribute('data-label', 'ticket.claim [isPermitted]');
-    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 7/7 · transitions 23/23');
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 7/7 · transitions checked independently 23/23');
+    expect(screen.queryByTestId('mutation-badge')).toBeNull();
     expect(screen.queryByTestId('coverage-uncovered')).toBeNull();
     expect(screen.getByTestId('mermaid-text').textContent).toMatch(/^stateDiagram-v2\n/);
   });
@@ -94,6 +109,16 @@ describe('the machines page', { timeout: 20_000 }, () => {
     const svg = await diagram();
     const paths = await screen.findByTestId('path-list', {}, { timeout: 15_000 });
     const claim = within(paths).getByRole('button', { name: 'Highlight path 1: ticket.claim → ticket.hold → ticket.resume ⇒ InProgress' });
+    // Which systems the path was replayed against, with the result and the date of the run.
+    const replays = within(claim.closest('li')!).getByTestId('path-replays');
+    expect([...replays.querySelectorAll('[data-system]')].map((el) => [el.getAttribute('data-system'), el.getAttribute('data-result')])).toEqual([
+      ['http', 'passed'],
+      ['chromium', 'failed'],
+    ]);
+    expect(replays).toHaveTextContent(/Server \(HTTP\): passed, .*2026/);
+    expect(replays).toHaveTextContent(/Chromium: failed, .*\(checked against the machine only\)/);
+    const second = within(paths).getAllByRole('listitem')[1];
+    expect(second).toHaveTextContent('Not replayed against a system yet');
     expect(screen.getByText(/paths from the same @xstate\/graph call the tests use/)).toBeInTheDocument();
     await user.click(claim);
     expect(claim).toHaveAttribute('aria-pressed', 'true');
@@ -183,13 +208,18 @@ describe('the machines page', { timeout: 20_000 }, () => {
       {
         machineId: 'snackbar',
         states: { covered: 2, total: 3, uncovered: ['snackbar.closing'] },
-        transitions: { covered: 4, total: 5, uncovered: ['snackbar.closing --snackbar.open--> snackbar.opened'] },
+        transitions: { covered: 5, total: 5, uncovered: [] },
         generatedAt: null,
+        // Every transition walked, but only four by a replay with an independent check: the badge counts those.
+        verified: { covered: 4, total: 5, uncovered: ['snackbar.closing --snackbar.open--> snackbar.opened'] },
+        replays: [],
+        mutationScore: 84.5,
       },
     ]);
     renderPage('snackbar');
     await screen.findByRole('img', { name: 'Statechart of snackbar' }, { timeout: 15_000 });
-    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 2/3 · transitions 4/5');
+    expect(screen.getByTestId('coverage-badge')).toHaveTextContent('States 2/3 · transitions checked independently 4/5');
+    expect(screen.getByTestId('mutation-badge')).toHaveTextContent('Mutation score 84.5 %');
     const uncovered = screen.getByTestId('coverage-uncovered');
     expect(within(uncovered).getByText('Not walked by any test path')).toBeInTheDocument();
     expect(within(uncovered).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
