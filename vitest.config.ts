@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * One runner, four roots (ARCHITECTURE.md §4):
  * - unit: machines/ and src/ in jsdom
- * - server: every suite on PGlite, and again on PostgreSQL when TEST_DATABASE_URL is set
+ * - server: every suite on PGlite, and again on PostgreSQL whenever one answers
+ *   (TEST_DATABASE_URL, else 127.0.0.1:5432; a loud notice when skipped, tests/setup/server-global-setup.ts)
  * - e2e: Debian's Chromium through playwright-core against a server each file starts
  */
 export default defineConfig({

@@ -11,6 +11,9 @@ export const pagedSearchModelEvents: Array<PagedSearchEvent | EventObject> = [
   { type: 'search.pageSize', pageSize: 25 },
   { type: 'search.sort', orderBy: ['createdOn desc'] },
   { type: 'search.filter', filters: { statusId: 1 } },
+  // A second filter merges with the first; a page below 1 is page 1.
+  { type: 'search.filter', filters: { supportGroupId: 3 } },
+  { type: 'search.page', pageNumber: 0 },
   { type: 'search.reload' },
   { type: 'xstate.done.actor.fetchPage', output: page } as EventObject,
   { type: 'xstate.error.actor.fetchPage', error: { messages: ['Server unavailable'], statusCode: 503 } } as EventObject,

@@ -7,7 +7,7 @@ const resources = {
   Dashboard: ['View'],
   Users: ['View', 'Search', 'Create', 'Update', 'Export', 'Import'],
   UserRoles: ['View', 'Update'],
-  Roles: ['View'],
+  Roles: ['View', 'Manage'],
   LoginHistory: ['View'],
   DirectoryUsers: ['Search', 'Import'],
   SupportTickets: ['Create', 'View', 'Work', 'Administer'],
@@ -34,7 +34,7 @@ export const P = Object.fromEntries(
   ]),
 ) as { [R in Resource]: { [A in ActionOf<R>]: `Permissions.${R}.${A}` } };
 
-export const roleNames = ['Admin', 'SupportAdmin', 'SupportAgent', 'ExamManager', 'Tester', 'Candidate'] as const;
+export const roleNames = ['Admin', 'SupportAdmin', 'SupportAgent', 'ExamManager', 'ExamStaff', 'Tester', 'Candidate'] as const;
 export type RoleName = (typeof roleNames)[number];
 
 /** Every signed-in person may raise tickets, read their own and chat on them. */
@@ -54,6 +54,8 @@ export const defaultRolePermissions: Record<RoleName, readonly Permission[]> = {
   ],
   SupportAgent: [...everyone, P.SupportTickets.Work, P.SupportGroups.View, P.Users.Search],
   ExamManager: [...everyone, P.Projects.View, P.Projects.Manage, P.Exams.View, P.Exams.Manage],
+  // Sees only the projects and exams they hold an exam permission on (examPermissionNames).
+  ExamStaff: [...everyone, P.Projects.View, P.Exams.View],
   Tester: [...everyone, P.Machines.View],
   Candidate: everyone,
 };
@@ -63,10 +65,44 @@ export const roleDescriptions: Record<RoleName, string> = {
   SupportAdmin: 'Runs the support desk: every ticket, groups and agents',
   SupportAgent: 'Works tickets in the queues of their support groups',
   ExamManager: 'Manages projects, exams and their records',
+  ExamStaff: 'Works on the projects and exams they are granted: items, papers, marking, invigilation',
   Tester: 'Audits flows from the statechart diagrams',
   Candidate: 'Takes exams and raises support tickets',
 };
 
 export function hasPermission(granted: readonly string[] | undefined, needed: Permission): boolean {
   return granted?.includes(needed) ?? false;
+}
+
+/**
+ * Exam permissions (EXAMS.md §2): object-level grants of a user on a project (then valid on
+ * all its exams) or on one exam. Tenant roles say what a user may do at all; these say on
+ * which projects and exams. A holder of Projects.Manage / Exams.Manage acts on every project /
+ * exam of their scope as a ProjectAdmin would (docs/decisions/0090).
+ */
+export const examPermissionNames = [
+  'ProjectAdmin',
+  'ItemAuthor',
+  'ItemReviewer',
+  'PaperSetter',
+  'Moderator',
+  'Evaluator',
+  'Invigilator',
+  'CenterManager',
+] as const;
+export type ExamPermission = (typeof examPermissionNames)[number];
+
+export const examPermissionDescriptions: Record<ExamPermission, string> = {
+  ProjectAdmin: 'Configures the project: item types, categories, flows, exams and the team',
+  ItemAuthor: 'Writes items and sends them to review',
+  ItemReviewer: 'Reviews items: approve, request changes or retire',
+  PaperSetter: 'Builds papers, sections and sets',
+  Moderator: 'Moderates marks and publishes results',
+  Evaluator: 'Marks answers in the marking queue',
+  Invigilator: 'Runs a sitting at a center: admit, pause, extend, terminate',
+  CenterManager: 'Manages centers, seats and allocation',
+};
+
+export function isExamPermission(value: string): value is ExamPermission {
+  return (examPermissionNames as readonly string[]).includes(value);
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
@@ -25,12 +24,18 @@ import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { accessPlugin } from './plugins/access.ts';
+import { workspaceContextPlugin } from './plugins/workspace-context.ts';
+import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
-import { createMailer, devMailboxPlugin } from './plugins/mail.ts';
+import { inputGuardPlugin } from './plugins/input-guard.ts';
+import { createMailer, devMailboxDecision, devMailboxPlugin } from './plugins/mail.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { rateLimitPlugin } from './plugins/rate-limit.ts';
+import { responseSchemasPlugin } from './plugins/response-schemas.ts';
+import { helmetOnce } from './plugins/security-headers.ts';
+import { compressionPlugin } from './plugins/compression.ts';
 
 export interface AppOptions {
   config: ServerConfig;
@@ -40,6 +45,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the background job worker and scheduled tasks (off in most tests, which drive them directly). */
   runJobs?: boolean;
+  /** How often the scheduler polls its periodic tasks (default 30 s; tests poll faster). */
+  schedulerPollMs?: number;
   /** Password checks per login type; the LDAP bind of directory users plugs in here. */
   passwordVerifiers?: Partial<PasswordVerifiers>;
   /** Where the model-based tests leave their coverage reports (default: coverage/machines). */
@@ -84,7 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // In-flight requests finish on close; idle keep-alive sockets are dropped so close never hangs.
     forceCloseConnections: 'idle',
     trustProxy: false,
-    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true } },
+    // strictNumbers: a query value "1e309" coerces to Infinity, which `type: integer` alone lets through.
+    ajv: { customOptions: { allErrors: true, removeAdditional: true, coerceTypes: 'array', useDefaults: true, strictNumbers: true } },
   });
 
   const secrets = {
@@ -120,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             { name: 'realtime.prune', intervalMs: 60 * 60_000, run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)) },
           ],
           app.log,
+          options.schedulerPollMs,
         );
   app.addHook('onClose', async () => {
     await scheduler?.stop();
@@ -127,7 +136,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(errorsPlugin);
-  await app.register(helmet, {
+  await app.register(inputGuardPlugin);
+  await app.register(responseSchemasPlugin);
+  // helmet's headers, computed once at start-up instead of on every request (issue 22).
+  await app.register(helmetOnce, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -144,6 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   });
+  await app.register(compressionPlugin);
   await app.register(openApiPlugin, { version: config.version });
   // Per-route limits are set where files are read; these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 5, fields: 20, parts: 30 } });
@@ -158,6 +171,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(authenticationPlugin);
   await app.register(accessPlugin, { authenticator: app.authenticate });
+  // After access: the ProjectId / ExamId headers are checked once the caller is known.
+  await app.register(workspaceContextPlugin);
   await app.register(rateLimitPlugin, { db, clock: app.clock });
   const directory = config.ldap ? ldapDirectory(config.ldap) : undefined;
   await app.register(identityPlugin, {
@@ -173,12 +188,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(machinesRoutes, { coverageDir: options.machineCoverageDir });
       await api.register(chatRoutes, { db, clock: app.clock });
       await api.register(realtimeRoutes, { db, clock: app.clock, events });
+      await api.register(examWorkspaceModule, { db });
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );
 
-  if (mailer.mode === 'outbox' && !config.production) await app.register(devMailboxPlugin, { db });
+  const mailbox = devMailboxDecision(config, mailer.mode);
+  if (mailbox.on) {
+    await app.register(devMailboxPlugin, { db });
+    app.log.warn(
+      `dev mailbox on at /dev/mailbox (no SMTP_URL): it shows sign-in codes and reset links, so it answers loopback clients only. Set SMTP_URL for real use.`,
+    );
+  } else if (mailbox.reason) app.log.warn(`dev mailbox off: ${mailbox.reason}`);
   await app.register(clientPlugin, { config, persistSecret: secrets.persist });
   return app;
 }

@@ -24,6 +24,8 @@ export interface ServerConfig {
   /** Per-service base URLs for the client; every module lives in this server, so all default to /api. */
   services: Record<ServiceName, string>;
   ldap: LdapConfig | undefined;
+  /** DEV_MAILBOX=1: keep the dev mailbox on although HOST is not a loopback address (it still answers loopback clients only). */
+  devMailboxAnyHost: boolean;
   /** Access-token lifetime in seconds (SECURITY.md: 15 minutes). Tests shorten it. */
   accessTokenSeconds: number;
 }
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
           baseDn: env.LDAP_BASE_DN || '',
         }
       : undefined,
+    devMailboxAnyHost: env.DEV_MAILBOX === '1',
     accessTokenSeconds: integer(env.ACCESS_TOKEN_SECONDS, 15 * 60, 'ACCESS_TOKEN_SECONDS'),
   };
 }

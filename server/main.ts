@@ -1,12 +1,15 @@
 import { buildApp } from './app.ts';
 import { prepareDatabase } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
+import { demoDataSummary, seedDemoData } from './db/demo-data.ts';
 
 /** The only file that listens. Reads the environment, prepares the database, serves. */
 async function main() {
   const startedAt = performance.now();
   const config = loadConfig();
   const { db, seeded } = await prepareDatabase(config);
+  // DEMO_DATA=1: add the demo projects on start (idempotent; `npm run seed:demo` does the same).
+  if (process.env.DEMO_DATA === '1') process.stdout.write(demoDataSummary(await seedDemoData(db, { password: process.env.DEMO_PASSWORD || undefined })));
   // MACHINE_COVERAGE_DIR: where /machines reads the test run's coverage (default coverage/machines).
   const app = await buildApp({ config, db, machineCoverageDir: process.env.MACHINE_COVERAGE_DIR || undefined });
   app.addHook('onClose', async () => {

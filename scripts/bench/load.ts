@@ -57,7 +57,10 @@ export async function load(options: {
   };
 }
 
+/** One line per run; a breached budget also makes `npm run bench` exit non-zero. */
 export function formatLoad(r: LoadResult, budgetMs?: number): string {
-  const verdict = budgetMs === undefined ? '' : r.p99 < budgetMs && r.failures === 0 ? `  ✓ under ${budgetMs} ms` : `  ✗ budget ${budgetMs} ms`;
+  const met = budgetMs === undefined || (r.p99 < budgetMs && r.failures === 0);
+  if (!met) process.exitCode = 1;
+  const verdict = budgetMs === undefined ? '' : met ? `  ✓ under ${budgetMs} ms` : `  ✗ budget ${budgetMs} ms`;
   return `${r.label.padEnd(58)} p50 ${String(r.p50).padStart(4)} ms  p99 ${String(r.p99).padStart(4)} ms  max ${String(r.max).padStart(5)} ms  ${String(r.rps).padStart(5)} req/s  failures ${r.failures}${verdict}`;
 }

@@ -2,7 +2,9 @@
  * `npm run bench [-- name…]`: runs the named benchmarks (all when none is named) and prints
  * their figures. Each benchmark lives in its own file in this folder.
  */
+import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
+import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -14,10 +16,12 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   startup: () => benchStartup(),
   bundle: () => benchBundle(),
   tickets: () => benchTicketSearch(),
+  api: () => benchApi(),
   realtime: () => benchRealtime(),
   users: () => benchUsers(),
   scoring: () => benchScoring(),
   qti: () => benchQtiImport(),
+  exams: () => benchExamWorkspace(),
 };
 
 const wanted = process.argv.slice(2);

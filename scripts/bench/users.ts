@@ -119,6 +119,7 @@ async function measureBulk(kind: string, env: Record<string, string>, dataDir?: 
     const jobId = await uploadFile(server.url, session.token, 'bulk-10k.xlsx', good);
     const job = await waitForJob(server.url, session.token, jobId);
     const seconds = (performance.now() - started) / 1000;
+    if (!(seconds < 30 && job.createdCount === 10_000)) process.exitCode = 1;
     console.log(
       `${kind}: bulk upload 10,000 valid rows (${(good.length / 1024).toFixed(0)} KB): ${job.state}, created ${job.createdCount}, failed ${job.failedCount} in ${seconds.toFixed(1)} s` +
         (seconds < 30 && job.createdCount === 10_000 ? '  ✓ under 30 s' : '  ✗ budget 30 s'),

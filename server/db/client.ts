@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -8,8 +9,19 @@ import pg from 'pg';
  * PostgreSQL dialect: embedded PGlite (default) and a real server through `pg`
  * (docs/decisions/0002-sql-without-an-orm.md).
  */
+export interface QueryOptions {
+  /**
+   * Keep this statement prepared on each PostgreSQL connection (parsed and planned once, not on
+   * every call). Only for SQL whose text comes in a bounded number of variants: values go in
+   * parameters, never in the text. PGlite ignores it.
+   */
+  prepare?: boolean;
+  /** A fixed statement name instead of one derived from the text (implies `prepare`). */
+  name?: string;
+}
+
 export interface Queryable {
-  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
   /** Runs a script of several statements without parameters (migrations, seeds). */
   exec(sql: string): Promise<void>;
 }
@@ -25,6 +37,12 @@ export interface Db extends Queryable {
   transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Told `false` when notifications may have been missed (the LISTEN connection dropped) and
+   * `true` once every channel is listened to again; caches kept fresh by NOTIFY depend on it.
+   * Returns an unsubscribe function.
+   */
+  onListenState?(handler: (listening: boolean) => void): () => void;
   close(): Promise<void>;
   /** PGlite only: the whole data directory as a tarball (tests clone a migrated template). */
   dumpDataDir?(): Promise<Blob>;
@@ -78,6 +96,10 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
       const unsubscribe = await lite.listen(channel, onPayload);
       return async () => unsubscribe();
     },
+    // In-process: notifications cannot be lost in transit.
+    onListenState() {
+      return () => {};
+    },
     async close() {
       if (!lite.closed) await lite.close();
     },
@@ -87,7 +109,34 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | undef
   };
 }
 
+/** More distinct prepared texts than this means the caller's text is not bounded: stop preparing. */
+const MAX_PREPARED_TEXTS = 500;
+
+/**
+ * Names of prepared statements by their text. pg keeps a named statement per connection and
+ * refuses one name for two texts, so the name is a digest of the text.
+ */
+function statementNamer() {
+  const names = new Map<string, string>();
+  return (sql: string, options: QueryOptions | undefined): string | undefined => {
+    if (!options?.prepare && !options?.name) return undefined;
+    if (options.name) return options.name;
+    let name = names.get(sql);
+    if (!name && names.size < MAX_PREPARED_TEXTS) {
+      name = `p_${createHash('sha1').update(sql).digest('base64url')}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+}
+
 async function openPostgres(connectionString: string, max: number): Promise<Db> {
+  const statementName = statementNamer();
+  const config = (sql: string, params: readonly unknown[], options: QueryOptions | undefined): pg.QueryConfig => ({
+    text: sql,
+    values: params as unknown[],
+    name: statementName(sql, options),
+  });
   const pool = new pg.Pool({ connectionString, max });
   // An idle client failing (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {});
@@ -95,6 +144,10 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
   let listener: Promise<pg.Client> | undefined;
   let closed = false;
   const handlers = new Map<string, Set<(payload: string) => void>>();
+  const stateHandlers = new Set<(listening: boolean) => void>();
+  const tellState = (listening: boolean) => {
+    for (const handler of stateHandlers) handler(listening);
+  };
 
   // One connection carries every LISTEN. When it drops (server restart, network), it is
   // re-opened after a second and every channel is listened to again.
@@ -105,6 +158,7 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       const lost = () => {
         if (listener !== connecting) return;
         listener = undefined;
+        tellState(false);
         client.end().catch(() => {});
         if (!closed && handlers.size) setTimeout(() => void listenerClient().catch(() => {}), 1000).unref();
       };
@@ -115,6 +169,8 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       });
       await client.connect();
       for (const channel of handlers.keys()) await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      // Channels added while this connection was being opened are listened to by their caller.
+      if (handlers.size) tellState(true);
       return client;
     })();
     listener = connecting;
@@ -127,8 +183,8 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
 
   return {
     kind: 'postgres',
-    async query<T>(sql: string, params: readonly unknown[] = []) {
-      const r = await pool.query(sql, params as unknown[]);
+    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      const r = await pool.query(config(sql, params, options));
       return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async transaction<R>(fn: (tx: Queryable) => Promise<R>) {
@@ -136,8 +192,8 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       try {
         await client.query('begin');
         const result = await fn({
-          async query<T>(sql: string, params: readonly unknown[] = []) {
-            const r = await client.query(sql, params as unknown[]);
+          async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+            const r = await client.query(config(sql, params, options));
             return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
           },
           async exec(sql: string) {
@@ -170,8 +226,13 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
         set.delete(onPayload);
       };
     },
+    onListenState(handler) {
+      stateHandlers.add(handler);
+      return () => stateHandlers.delete(handler);
+    },
     async close() {
       closed = true;
+      tellState(false);
       const client = await listener?.catch(() => undefined);
       listener = undefined;
       await client?.end().catch(() => {});

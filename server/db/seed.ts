@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultRolePermissions, roleDescriptions, roleNames } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
+import { seedProjectTemplates } from '#server/modules/exams/project-templates.ts';
 import type { Db } from './client.ts';
 
 export const ROOT_TENANT = 'root';
@@ -51,6 +52,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
         [ROOT_TENANT, group.name, group.description, index + 1],
       );
     }
+
+    await seedProjectTemplates(tx, ROOT_TENANT);
 
     const existingAdmin = await tx.query(
       `select 1 from users u join user_roles ur on ur.user_id = u.id join roles r on r.id = ur.role_id

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '#server/lib/errors.ts';
 import { createJwtSigner, InvalidTokenError, type AccessClaims, type JwtSigner } from '#server/modules/identity/jwt-tokens.ts';
-import { loadPrincipal } from '#server/modules/identity/principal-repository.ts';
+import { PrincipalCache } from '#server/modules/identity/principal-cache.ts';
+import { VerifiedTokenCache } from '#server/modules/identity/verified-token-cache.ts';
 import type { Authenticator } from './access.ts';
 
 declare module 'fastify' {
@@ -11,6 +12,8 @@ declare module 'fastify' {
     jwtSigner: JwtSigner;
     /** The Authenticator the access plugin calls for every non-public route. */
     authenticate: Authenticator;
+    /** Callers of recent requests, dropped on the database's revocation signals. */
+    principalCache: PrincipalCache;
   }
   interface FastifyRequest {
     /** The verified access token of the request, once authenticated. */
@@ -42,13 +45,20 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 /**
  * Verifies the bearer access token (HS256 only, `typ` at+jwt, issuer, audience, exp, nbf),
  * then loads the user, its permissions and its session in one query: a deactivated user, a
- * bumped token version (logout, password change) or a revoked session fails at once. The
+ * bumped token version (logout, password change) or a revoked session fails at once. Both
+ * answers are kept between requests (docs/decisions/0130): a verified token until its `exp`,
+ * a principal until the database signals a change of it. The
  * tenant is the token's; the `tenant` header is ignored once signed in.
  */
 export const authenticationPlugin = fp(async function authentication(app: FastifyInstance) {
   const signer = createJwtSigner(app.secrets.jwt, app.config.publicUrl);
   app.decorate('jwtSigner', signer);
   app.decorateRequest('accessToken', null);
+  const principals = new PrincipalCache(app.db);
+  await principals.start();
+  app.decorate('principalCache', principals);
+  app.addHook('onClose', async () => principals.stop());
+  const verifiedTokens = new VerifiedTokenCache(signer);
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const token = bearerToken(request);
@@ -56,14 +66,14 @@ export const authenticationPlugin = fp(async function authentication(app: Fastif
     const now = app.clock.now();
     let claims: AccessClaims;
     try {
-      claims = await signer.verifyAccessToken(token, now);
+      claims = await verifiedTokens.verify(token, now);
     } catch (error) {
       if (error instanceof InvalidTokenError && error.reason === 'expired') {
         throw refused(authenticationMessages.expired, 'invalid_token');
       }
       throw refused(authenticationMessages.invalid, 'invalid_token');
     }
-    const principal = await loadPrincipal(app.db, claims, now);
+    const principal = await principals.load(claims, now);
     if (!principal) throw refused(authenticationMessages.ended, 'invalid_token');
     request.accessToken = claims;
     return principal;

@@ -117,6 +117,12 @@ function sourceOf(request: FastifyRequest): string {
   return `${request.method} ${request.routeOptions.url ?? request.url.split('?')[0]}`;
 }
 
+/**
+ * A multipart body that ends early or has a malformed part: busboy throws plain Errors without
+ * a code, from whichever route happens to read the parts. The caller sent it, so it is a 400.
+ */
+const MALFORMED_MULTIPART = /unexpected end of multipart data|malformed part header|boundary not found/i;
+
 /** Fastify's own 4xx errors (bad JSON, wrong content type, too large) keep their status. */
 function frameworkClientError(error: FastifyError): { status: number; message: string } | undefined {
   const status = error.statusCode ?? 500;
@@ -147,6 +153,9 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
     if (error instanceof AppError) {
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       return reply.status(error.statusCode).send(errorBody(error.statusCode, error.messages, sourceOf(request), error.extra));
+    }
+    if (!(error as FastifyError).statusCode && MALFORMED_MULTIPART.test(error.message) && request.isMultipart()) {
+      return reply.status(400).type('application/problem+json').send(problemDetails({ body: ['The upload could not be read as multipart/form-data.'] }, request.id));
     }
     const client = frameworkClientError(error as FastifyError);
     if (client) {

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import nodemailer from 'nodemailer';
 import type { Db } from '#server/db/client.ts';
 import { enqueueJob, type JobHandler } from '#server/lib/jobs.ts';
+import { errorBody } from './errors.ts';
 
 export interface Mail {
   to: string;
@@ -72,8 +73,36 @@ interface OutboxRow {
   sentAt: Date;
 }
 
-/** `/dev/mailbox` and `/dev/mailbox.json`: outbox mode only, never in production. */
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1' || address.toLowerCase() === 'localhost';
+}
+
+/**
+ * Whether the dev mailbox may run (issue 23): it shows reset links, so whoever reads it can
+ * take over any account. Only without SMTP, never in production, and only when the server
+ * listens on loopback, unless DEV_MAILBOX=1 says a non-loopback HOST is meant (it then still
+ * answers loopback clients only, e.g. through an SSH tunnel).
+ */
+export function devMailboxDecision(config: { host: string; production: boolean; devMailboxAnyHost: boolean }, mailMode: string) {
+  if (mailMode !== 'outbox' || config.production) return { on: false, reason: undefined } as const;
+  if (!isLoopbackAddress(config.host) && !config.devMailboxAnyHost) {
+    return { on: false, reason: `HOST ${config.host} is not a loopback address; set DEV_MAILBOX=1 to keep the dev mailbox (loopback clients only)` } as const;
+  }
+  return { on: true, reason: undefined } as const;
+}
+
+/** `/dev/mailbox` and `/dev/mailbox.json`: outbox mode only, never in production, loopback clients only. */
 export const devMailboxPlugin = fp(async function devMailbox(app: FastifyInstance, opts: { db: Db }) {
+  // As if the route did not exist: another machine learns nothing.
+  const loopbackOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (isLoopbackAddress(request.socket.remoteAddress)) return;
+    const path = request.url.split('?')[0];
+    return reply.status(404).send(errorBody(404, [`The resource ${request.method} ${path} was not found.`], `${request.method} ${path}`));
+  };
+
   const read = async (to: string | undefined, limit: number) =>
     (
       await opts.db.query<OutboxRow>(
@@ -87,6 +116,7 @@ export const devMailboxPlugin = fp(async function devMailbox(app: FastifyInstanc
   app.get<{ Querystring: { to?: string } }>(
     '/dev/mailbox.json',
     {
+      onRequest: loopbackOnly,
       config: { access: 'public' },
       schema: {
         hide: true,
@@ -96,7 +126,7 @@ export const devMailboxPlugin = fp(async function devMailbox(app: FastifyInstanc
     async (request) => read(request.query.to || undefined, 200),
   );
 
-  app.get('/dev/mailbox', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/dev/mailbox', { onRequest: loopbackOnly, config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     const mails = await read(undefined, 100);
     const items = mails
       .map(

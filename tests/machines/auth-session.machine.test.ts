@@ -124,6 +124,99 @@ describe('auth-session machine', () => {
     expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
   });
 
+  /** Signs in up to the code step with fake timers; `requestCode` answers `first`. */
+  async function atCodeStep(api: ReturnType<typeof fakeApi>) {
+    const actor = createActor(api.machine).start();
+    actor.send({ type: 'session.restore', session: null });
+    actor.send({ type: 'login.submit', email: 'asha.patel@example.com', password: 'lantern orbit velvet 42' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
+    return actor;
+  }
+
+  // Issue 14 survivors: the fallback when a challenge has no usable resendAfterSeconds, and a
+  // 429 that says how long is left. Spec numbers written here as literals (30 s), not imported.
+  it('should fall back to a 30-second cooldown when the challenge has no resendAfterSeconds', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({ requestCode: async () => ({ token: 'challenge-1', otpExpiresAt: '2026-11-22T10:10:00.000Z' }) });
+    const actor = await atCodeStep(api);
+    expect(actor.getSnapshot().context.resendAfterSeconds).toBe(30);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'ready' } })).toBe(true);
+  });
+
+  it('should fall back to 30 seconds for a zero or negative resendAfterSeconds too', async () => {
+    vi.useFakeTimers();
+    for (const resendAfterSeconds of [0, -5]) {
+      const actor = await atCodeStep(fakeApi({ requestCode: async () => ({ ...challenge, resendAfterSeconds }) }));
+      expect(actor.getSnapshot().context.resendAfterSeconds).toBe(30);
+      actor.stop();
+    }
+  });
+
+  it('should take the cooldown the challenge gives', async () => {
+    vi.useFakeTimers();
+    const actor = await atCodeStep(fakeApi({ requestCode: async () => ({ ...challenge, resendAfterSeconds: 5 }) }));
+    expect(actor.getSnapshot().context.resendAfterSeconds).toBe(5);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'ready' } })).toBe(true);
+  });
+
+  it('should cool down for the seconds a 429 says are left, not a fresh 30', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({
+      requestCode: async () => ({ ...challenge, resendAfterSeconds: 1 }),
+      resendCode: async () => {
+        throw { statusCode: 429, reason: 'resendCooldown', retryAfterSeconds: 12, messages: ['Wait 12 seconds before asking for another code.'] };
+      },
+    });
+    const actor = await atCodeStep(api);
+    await vi.advanceTimersByTimeAsync(1_000);
+    actor.send({ type: 'otp.resend' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
+    expect(actor.getSnapshot().context).toMatchObject({ resendAfterSeconds: 12, errorText: 'resendCooldown' });
+    await vi.advanceTimersByTimeAsync(11_999);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'coolingDown' } })).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'ready' } })).toBe(true);
+  });
+
+  it('should cool down 30 seconds after a 429 that does not say how long', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({
+      requestCode: async () => ({ ...challenge, resendAfterSeconds: 1 }),
+      resendCode: async () => {
+        throw { statusCode: 429, messages: ['Too many requests.'] };
+      },
+    });
+    const actor = await atCodeStep(api);
+    await vi.advanceTimersByTimeAsync(1_000);
+    actor.send({ type: 'otp.resend' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context).toMatchObject({ resendAfterSeconds: 30, errorText: 'rateLimited' });
+  });
+
+  it('should let the user try again at once after a resend that failed for another reason', async () => {
+    vi.useFakeTimers();
+    const api = fakeApi({
+      requestCode: async () => ({ ...challenge, resendAfterSeconds: 1 }),
+      resendCode: async () => {
+        throw new Error('Network Error');
+      },
+    });
+    const actor = await atCodeStep(api);
+    await vi.advanceTimersByTimeAsync(1_000);
+    actor.send({ type: 'otp.resend' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ awaitingCode: { resend: 'ready' } })).toBe(true);
+    expect(actor.getSnapshot().context.errorText).toBe('network');
+  });
+
   it('should replace tokens and user on refresh but keep userType, resellerId and instituteId (spec §4)', async () => {
     const { actor, calls } = await signedInActor();
     actor.send({ type: 'token.refresh' });

@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type EventObject } from 'xstate';
 import { KEYWORD_DEBOUNCE_MS, pagedSearchMachine, type PagedQuery, type PagedResult } from '#machines/paged-search.machine.ts';
 import { pagedSearchTestPaths } from '#machines/paged-search.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { initialQuery, pagedSearchExpectation } from '#tests/fixtures/expectations/paged-search.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -95,18 +98,46 @@ describe('paged-search machine', () => {
     expect(actor.getSnapshot().value).toBe('ready');
     expect(actor.getSnapshot().context.error).toBeNull();
   });
+
+  // Issue 14 survivor: the test above sends a sort first, which already resets the page, so
+  // dropping `pageNumber: 1` from setPageSize survived. Here the size change comes straight
+  // after a page change and alone.
+  it('should go back to page 1 when only the page size changes', async () => {
+    vi.useFakeTimers();
+    const { actor, fetch } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 4 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().context.query.pageNumber).toBe(4);
+    fetch.mockClear();
+    actor.send({ type: 'search.pageSize', pageSize: 25 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch).toHaveBeenCalledWith({ keyword: '', pageNumber: 1, pageSize: 25, orderBy: null, filters: {} });
+    expect(actor.getSnapshot().context.result?.currentPage).toBe(1);
+  });
 });
 
 describe('paged-search model', () => {
   const paths = pagedSearchTestPaths();
+  const recorder = replayRecorder(pagedSearchMachine, 'machine', true);
+  afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
     let pending: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined;
+    const sent: PagedQuery[] = [];
+    const independent = new IndependentExpectation(pagedSearchExpectation, { query: initialQuery(), searches: 0, sent: () => sent });
     await replayPath(path, {
+      independent,
       start: () =>
         createActor(
           pagedSearchMachine.provide({
-            actors: { fetchPage: fromPromise(() => new Promise((resolve, reject) => (pending = { resolve, reject }))) as never },
+            actors: {
+              fetchPage: fromPromise(({ input }: { input: PagedQuery }) => {
+                sent.push(input);
+                return new Promise((resolve, reject) => (pending = { resolve, reject }));
+              }) as never,
+            },
           }),
           { input: undefined },
         ).start(),
@@ -124,7 +155,7 @@ describe('paged-search model', () => {
         expect(Boolean(live.context.result)).toBe(Boolean(model.context.result));
       },
     });
-  });
+  }));
 
   it('should reach every state and transition of the paged search', () => {
     const report = reportMachineCoverage(pagedSearchMachine, paths);

@@ -139,6 +139,23 @@ describe('realtime-connection machine', () => {
     expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'A', after: 3 }]);
   });
 
+  // Issue 14 survivor: removing `token.refreshed` from `offline` (or its setToken) survived.
+  // The auth session refreshes on its own timer while the network is gone; the socket opened
+  // when the browser is back must authenticate with that newer token, not the expired one.
+  it('should keep a token refreshed while offline and open the next socket with it', () => {
+    const h = harness();
+    h.actor.start();
+    h.actor.send({ type: 'session.start', token: 'A' });
+    h.frame({ type: 'ready', userId: 'u1', cursor: 3, expiresAt: AT });
+    h.actor.send({ type: 'browser.offline' });
+    h.actor.send({ type: 'token.refreshed', token: 'B' });
+    expect(h.actor.getSnapshot().value).toBe('offline');
+    expect(h.openSockets()).toHaveLength(0);
+    expect(h.actor.getSnapshot().context.token).toBe('B');
+    h.actor.send({ type: 'browser.online' });
+    expect(h.openSockets().map((s) => s.input)).toEqual([{ token: 'B', after: 3 }]);
+  });
+
   it('should re-authenticate the open socket after a token refresh and reconnect with the new token after a 4401', () => {
     const h = harness();
     h.actor.start();

@@ -93,6 +93,50 @@ describe('ticket-view machine', () => {
     actor.send({ type: 'notice.dismiss' });
     expect(actor.getSnapshot().context.changedTo).toBeNull();
   });
+
+  // Issue 14 survivor: `isConflict` without its 404 half survived. A 404 after an action means
+  // the ticket left the viewer's reach (reassigned to another group): the view reloads it and,
+  // when the reload is refused too, shows the load failure instead of a stale ticket.
+  it('should reload after a 404 to an action and show the failure when the ticket is out of reach', async () => {
+    vi.useFakeTimers();
+    let loads = 0;
+    const gone = { statusCode: 404, messages: ['Ticket 7 was not found.'] };
+    const { actor } = start({
+      load: async () => {
+        loads += 1;
+        if (loads === 1) return openTicketForAgent;
+        throw gone;
+      },
+      perform: async () => {
+        throw gone;
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads).toBe(2);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.loadError).toEqual(gone);
+    expect(actor.getSnapshot().context.action).toBeNull();
+  });
+
+  it('should reload after a 404 to an action and show the ticket as it is now when it is still readable', async () => {
+    vi.useFakeTimers();
+    let loads = 0;
+    const { actor } = start({
+      load: async () => (++loads === 1 ? openTicketForAgent : claimedTicket),
+      perform: async () => {
+        throw { statusCode: 404, messages: ['Ticket 7 was not found.'] };
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(loads).toBe(2);
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.ticket?.statusId).toBe(2);
+    expect(actor.getSnapshot().context.changedTo).toBe('InProgress');
+  });
 });
 
 describe('ticket-view model', () => {

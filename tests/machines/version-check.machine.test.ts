@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor, type EventObject } from 'xstate';
 import { CURRENT_VERSION, compareVersions, parseVersion, versionCheckMachine } from '#machines/version-check.machine.ts';
 import { versionCheckTestPaths } from '#machines/version-check.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation } from '#tests/fixtures/expectations/expectation-table.ts';
+import { RUNNING_VERSION, versionCheckExpectation } from '#tests/fixtures/expectations/version-check.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -63,6 +66,18 @@ describe('version-check machine', () => {
     expect(reload).toHaveBeenCalledTimes(1);
   });
 
+  // Issue 14 survivor: `isNewer` mutated to `!== 0` reloaded on a rollback. A rollback
+  // (deployed older than running) must leave the page alone: outdated only when deployed > running.
+  it('should stay latest without clearing or reloading when an older version is deployed (a rollback)', async () => {
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.9' }));
+    const actor = createActor(machine, { input: { currentVersion: '1.2.253' } }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toBe('latest');
+    expect(done.context.deployedVersion).toBe('1.2.9');
+    expect(clear).not.toHaveBeenCalled();
+    expect(reload).not.toHaveBeenCalled();
+  });
+
   it('should not reload again for a version it already reloaded for', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.300' }));
@@ -118,15 +133,24 @@ describe('version-check machine', () => {
 
 describe('version-check model', () => {
   const paths = versionCheckTestPaths();
+  const recorder = replayRecorder(versionCheckMachine, 'machine', true);
+  afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
     const controlled = (name: string) =>
       fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
     const reload = vi.fn<() => void>();
     const input = path.steps[0].state.context;
+    const independent = new IndependentExpectation(versionCheckExpectation, {
+      running: RUNNING_VERSION,
+      reloadedFor: input.reloadedFor,
+      deployed: null,
+      reloads: () => reload.mock.calls.length,
+    });
     await replayPath(path, {
+      independent,
       start: () =>
         createActor(
           versionCheckMachine.provide({
@@ -149,7 +173,7 @@ describe('version-check model', () => {
         expect(reload).toHaveBeenCalledTimes(live.matches({ outdated: 'reloading' }) ? 1 : 0);
       },
     });
-  });
+  }));
 
   it('should reach every state and transition of the version check', () => {
     const report = reportMachineCoverage(versionCheckMachine, paths);

@@ -22,6 +22,7 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
   runJobs?: boolean;
+  schedulerPollMs?: number;
 }
 
 /** The configuration a test server gets: quiet logs, a temporary data dir, the test admin. */
@@ -46,6 +47,7 @@ export async function createTestApp(kind: DbKind, options: TestAppOptions = {}) 
     logger: { level: config.logLevel },
     clock: options.clock,
     runJobs: options.runJobs ?? false,
+    schedulerPollMs: options.schedulerPollMs,
   });
   await app.ready();
   return {

@@ -6,8 +6,22 @@ import { openDb, type Db } from '#server/db/client.ts';
 
 export type DbKind = 'pglite' | 'postgres';
 
-/** PGlite always; PostgreSQL too when TEST_DATABASE_URL points at a server. */
-export const testDatabaseKinds: DbKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * The PostgreSQL server the global setup found: TEST_DATABASE_URL, else the local server at
+ * 127.0.0.1:5432 when it answers (see server-global-setup.ts); empty when there is none.
+ */
+function injectedPostgresUrl(): string {
+  try {
+    return inject('postgresUrl') ?? '';
+  } catch {
+    // Imported outside a server-project worker (global setup, e2e, benchmarks): no PostgreSQL half.
+    return '';
+  }
+}
+const postgresUrl = injectedPostgresUrl();
+
+/** PGlite always; PostgreSQL too whenever a server answered in the global setup. */
+export const testDatabaseKinds: DbKind[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 export const TEST_ADMIN_EMAIL = 'admin@exam-portal.test';
 export const TEST_ADMIN_PASSWORD = 'correct horse battery staple 42';
@@ -19,7 +33,7 @@ export function databaseUrl(base: string, name: string): string {
 }
 
 async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
   try {
     await client.query(sql);
@@ -49,7 +63,7 @@ export async function createTestDatabase(kind: DbKind): Promise<TestDatabase> {
   }
   const name = `test_${randomBytes(6).toString('hex')}`;
   await adminQuery(`create database ${name} template ${inject('postgresTemplateName')}`);
-  const url = databaseUrl(process.env.TEST_DATABASE_URL!, name);
+  const url = databaseUrl(postgresUrl, name);
   const db = await openDb({ databaseUrl: url, poolSize: 20 });
   return {
     db,
@@ -66,5 +80,6 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplatePath: string;
     postgresTemplateName: string;
+    postgresUrl: string;
   }
 }

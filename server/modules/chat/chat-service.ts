@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { ticketStatuses, statusName } from '#machines/ticket-lifecycle.machine.ts';
 import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -48,6 +48,19 @@ function replayOf(existing: repo.ChatMessageRow, p: Principal, input: SendInput,
 }
 
 /**
+ * The id a message is stored under when the client's messageId is already another sender's.
+ * Answering 409 there would confirm that someone else's message has that id (issue 23 rule 3),
+ * so the send goes on as for an unknown id, under an id derived from the sender and the
+ * client's id: a retry of the same send finds it again, and the answer carries the client's id.
+ */
+function senderAlias(p: Principal, messageId: string): string {
+  const hex = createHash('sha256').update(`chat-message-id\u0000${p.tenantId}\u0000${p.userId}\u0000${messageId.toLowerCase()}`).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+const isOtherSenders = (row: repo.ChatMessageRow, p: Principal) => row.tenant_id !== p.tenantId || row.from_user_id !== p.userId;
+
+/**
  * Stores one chat message and its push in one transaction; the answer (the acknowledgement)
  * is sent only after the commit. A retry with the same messageId finds the stored row and
  * gets the same answer; the first of two concurrent retries wins, the other reads its row.
@@ -55,11 +68,29 @@ function replayOf(existing: repo.ChatMessageRow, p: Principal, input: SendInput,
 export async function sendMessage(deps: ChatDeps, p: Principal, input: SendInput): Promise<{ message: ChatMessageDto; replayed: boolean }> {
   const text = input.message.trim();
   if (!text) throw ValidationFailure.field('message', 'The message field is required.');
-  const id = input.messageId ?? randomUUID();
+  let id = input.messageId ?? randomUUID();
   if (input.messageId) {
-    const existing = await repo.findMessage(deps.db, id);
-    if (existing) return { message: replayOf(existing, p, input, text), replayed: true };
+    let existing = await repo.findMessage(deps.db, id);
+    if (existing && isOtherSenders(existing, p)) {
+      id = senderAlias(p, input.messageId);
+      existing = await repo.findMessage(deps.db, id);
+    }
+    if (existing) return { message: asSent(replayOf(existing, p, input, text), input), replayed: true };
   }
+  const result = await store(deps, p, input, text, id).catch(async (error: unknown) => {
+    // Another sender took this id between the look-up and the insert: go on under the alias.
+    if (!(error instanceof IdTakenByOther) || !input.messageId) throw error;
+    return store(deps, p, input, text, senderAlias(p, input.messageId));
+  });
+  return { message: asSent(result.message, input), replayed: result.replayed };
+}
+
+class IdTakenByOther extends Error {}
+
+/** The answer names the id the client sent, also when the row is stored under the sender's alias. */
+const asSent = (message: ChatMessageDto, input: SendInput): ChatMessageDto => (input.messageId ? { ...message, messageId: input.messageId.toLowerCase() } : message);
+
+async function store(deps: ChatDeps, p: Principal, input: SendInput, text: string, id: string): Promise<{ message: ChatMessageDto; replayed: boolean }> {
   try {
     const message = await deps.db.transaction(async (tx) => {
       const ticket = await loadInReach(tx, p, input.ticketId, 'any');
@@ -93,6 +124,7 @@ export async function sendMessage(deps: ChatDeps, p: Principal, input: SendInput
     if (!(error instanceof IdTaken) && !isUniqueViolation(error)) throw error;
     const existing = await repo.findMessage(deps.db, id);
     if (!existing) throw error;
+    if (isOtherSenders(existing, p) && id === input.messageId) throw new IdTakenByOther();
     return { message: replayOf(existing, p, input, text), replayed: true };
   }
 }

@@ -35,6 +35,7 @@ import { recordLoginEvent } from './login-history-repository.ts';
 import { passwordMessages, passwordProblems } from './password-policy.ts';
 import { endSessions, signAccessToken } from './sessions-service.ts';
 import { randomToken, tokenHash } from './token-crypto.ts';
+import { isWithinReach, usersBeyondReach } from './user-reach.ts';
 
 /** Role and user type of self-registered accounts (docs/decisions/0030). */
 export const SELF_REGISTERED_ROLE = 'Candidate';
@@ -246,11 +247,17 @@ export async function changePassword(
  */
 export async function logout(ctx: IdentityContext, meta: RequestMeta, principal: Principal, userId: string) {
   const now = ctx.clock.now();
-  if (userId !== principal.userId && !principal.permissions.has(P.Users.Update)) {
-    throw forbidden(identityMessages.logoutOthersForbidden);
-  }
-  const account = await findAccountById(ctx.db, principal.tenantId, userId);
-  if (!account) throw notFound(identityMessages.userNotFound);
+  const isSelf = userId === principal.userId;
+  // Another user: Users.Update, in the caller's scope and within reach (issue 23 rule 2). Anything
+  // else answers exactly as an unknown id, so the route cannot be used to learn which ids exist.
+  const [account] =
+    isSelf || principal.permissions.has(P.Users.Update)
+      ? await findAccountsByIds(ctx.db, principal.tenantId, [userId], {
+          instituteId: isSelf ? null : principal.instituteId,
+          resellerId: isSelf ? null : principal.resellerId,
+        })
+      : [];
+  if (!account || !(await isWithinReach(ctx.db, principal, account.id))) throw notFound(identityMessages.userNotFound);
   await ctx.db.transaction((tx) => endSessions(tx, account.id, 'logout', now));
   await recordLoginEvent(ctx.db, {
     tenantId: account.tenantId,
@@ -372,6 +379,7 @@ export async function updateFirstTimeLogin(
     resellerId: isSelf ? null : principal.resellerId,
   });
   if (!account) throw notFound(identityMessages.userNotFound);
+  if (!isSelf && !(await isWithinReach(ctx.db, principal, account.id))) throw forbidden(identityMessages.beyondReach);
   if (isSelf && !mayUpdateUsers) {
     if (input.isFirstTimeLogin) throw forbidden(identityMessages.firstTimeLoginOthersForbidden);
     if (account.isFirstTimeLogin && account.loginType === 'local') {
@@ -400,7 +408,9 @@ export async function sendInvitationOrConfirmation(
     instituteId: principal.instituteId,
     resellerId: principal.resellerId,
   });
-  const byId = new Map(accounts.map((a) => [a.id, a]));
+  const beyondReach = await usersBeyondReach(ctx.db, principal, accounts.map((a) => a.id).filter((id) => id !== principal.userId));
+  // Users holding permissions the caller lacks are answered as unknown (issue 23 rule 1).
+  const byId = new Map(accounts.filter((a) => !beyondReach.has(a.id)).map((a) => [a.id, a]));
   const results: Array<{ userId: string; outcome: InvitationOutcome }> = [];
   for (const userId of ids) {
     const account = byId.get(userId);

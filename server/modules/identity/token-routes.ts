@@ -117,12 +117,12 @@ export async function tokenRoutes(app: FastifyInstance) {
         tags,
         summary: 'Sign out (every tab and device)',
         description:
-          'Ends every session of the user and makes every access token already issued fail. A user may sign out only themselves, ' +
-          'unless they hold Permissions.Users.Update.',
+          'Ends every session of the user and makes every access token already issued fail. Yourself, or with ' +
+          'Permissions.Users.Update a user of your scope whose permissions you all hold; anyone else answers 404 like an unknown id.',
         security: bearer,
         params: UserIdParams,
         body: LogoutBody,
-        response: responses(MessageResponse, [400, 401, 403, 404]),
+        response: responses(MessageResponse, [400, 401, 404]),
       },
     },
     async (request) => {

@@ -25,7 +25,7 @@ export async function findBotMatch(db: Queryable, tenantId: string, ticketId: nu
      candidates as (
        select t.id, t.answer, t.search
        from support_tickets t, query_terms q
-       where t.tenant_id = $1 and t.id <> $2 and t.status_id in (5, 6) and t.answer is not null
+       where t.tenant_id = $1 and t.id <> $2 and t.status_id in (5, 6) and t.answer is not null and t.answer_reusable
          and cardinality(q.terms) > 0
          and t.search @@ to_tsquery('english', array_to_string(array(select quote_literal(term) from unnest(q.terms) term), ' | '))
        order by ts_rank_cd(t.search, to_tsquery('english', array_to_string(array(select quote_literal(term) from unnest(q.terms) term), ' | ')), 32) desc

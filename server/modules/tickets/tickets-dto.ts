@@ -2,7 +2,7 @@ import { statusName } from '#machines/ticket-lifecycle.machine.ts';
 import type { Queryable } from '#server/db/client.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import * as repo from './tickets-repository.ts';
-import { partiesFor } from './tickets-service.ts';
+import { openableTickets, partiesFor, seesAsStaff } from './tickets-service.ts';
 
 export function toSummary(t: repo.TicketListRow) {
   return {
@@ -44,12 +44,16 @@ export function toDocument(d: repo.DocumentRow) {
 export async function toDetail(db: Queryable, p: Principal, ticketId: number) {
   const t = await repo.findTicket(db, p.tenantId, ticketId);
   if (!t) throw new Error(`ticket ${ticketId} vanished`);
-  const [documents, bot, children, viewer] = await Promise.all([
+  const [documents, bot, allChildren, viewer, staff] = await Promise.all([
     repo.listDocuments(db, t.id),
     repo.botAnswerFor(db, t.id),
     repo.childrenOf(db, t.id),
     partiesFor(db, p, t),
+    seesAsStaff(db, p, t),
   ]);
+  // A child ticket is listed only to those who may open it (issue 23).
+  const openable = await openableTickets(db, p, allChildren.map((c) => c.id));
+  const children = allChildren.filter((c) => openable.has(c.id));
   return {
     ...toSummary(t),
     answer: t.answer,
@@ -58,7 +62,7 @@ export async function toDetail(db: Queryable, p: Principal, ticketId: number) {
     version: t.version,
     supportTicketBotId: bot?.id ?? null,
     botSuggestion: bot
-      ? { supportTicketBotId: bot.id, answer: bot.answer, sourceTicketId: bot.source_ticket_id, score: bot.score, accepted: bot.accepted_at !== null }
+      ? { supportTicketBotId: bot.id, answer: bot.answer, sourceTicketId: staff ? bot.source_ticket_id : null, score: bot.score, accepted: bot.accepted_at !== null }
       : null,
     documents: documents.map(toDocument),
     children: children.map((c) => ({
@@ -93,4 +97,35 @@ export function toHistory(h: repo.HistoryRow) {
     details: h.details,
     createdOn: h.created_at.toISOString(),
   };
+}
+
+type HistoryDto = ReturnType<typeof toHistory>;
+
+/**
+ * What the requester may not read in a ticket's history (issue 23): the escalation instruction
+ * (written for the other group), which agents a ticket moved between, and other tickets' ids.
+ * The entries themselves stay, so the requester still sees every status change.
+ */
+const STAFF_ONLY_REASONS = new Set(['ticket.escalate']);
+const STAFF_ONLY_DETAILS = ['childTicketId', 'sourceTicketId', 'fromAssigneeId', 'toSupportUserId', 'supportTicketBotId', 'escalatedFrom'];
+const TICKET_LINKS = ['childTicketId', 'escalatedFrom'];
+
+/**
+ * The history as this caller may read it: desk staff in reach see it all except links to
+ * tickets they cannot open; everyone else (the requester) gets it without staff-only content.
+ */
+export async function historyFor(db: Queryable, p: Principal, t: repo.TicketRow, history: HistoryDto[]): Promise<HistoryDto[]> {
+  if (await seesAsStaff(db, p, t)) {
+    const linked = history.flatMap((h) => TICKET_LINKS.map((key) => h.details[key]).filter((v): v is number => typeof v === 'number'));
+    const openable = await openableTickets(db, p, [...new Set(linked)]);
+    return history.map((h) => {
+      const hidden = TICKET_LINKS.filter((key) => typeof h.details[key] === 'number' && !openable.has(h.details[key] as number));
+      return hidden.length ? { ...h, details: Object.fromEntries(Object.entries(h.details).filter(([key]) => !hidden.includes(key))) } : h;
+    });
+  }
+  return history.map((h) => ({
+    ...h,
+    reason: STAFF_ONLY_REASONS.has(h.event) ? null : h.reason,
+    details: Object.fromEntries(Object.entries(h.details).filter(([key]) => !STAFF_ONLY_DETAILS.includes(key))),
+  }));
 }

@@ -99,9 +99,9 @@ function countsAnswer(reach: TicketReach, filters: TicketFilters): boolean {
   return reach.kind === 'tenant' && !filters.keyword && !filters.userId;
 }
 
-function keptCountsWhere(reach: TicketReach, filters: TicketFilters): { sql: string; params: unknown[] } {
-  const params: unknown[] = [reach.tenantId];
-  const where = ['tenant_id = $1'];
+/** The kept-counts condition; with `params` given, its values are appended there (one statement). */
+function keptCountsWhere(reach: TicketReach, filters: TicketFilters, params: unknown[] = []): { sql: string; params: unknown[] } {
+  const where = [`tenant_id = $${params.push(reach.tenantId)}`];
   if (filters.statusId) where.push(`status_id = $${params.push(filters.statusId)}`);
   if (filters.supportGroupId) where.push(`support_group_id = $${params.push(filters.supportGroupId)}`);
   return { sql: where.join(' and '), params };
@@ -124,7 +124,9 @@ async function ticketsVersion(db: Queryable): Promise<string> {
 async function countTickets(db: Queryable, reach: TicketReach, filters: TicketFilters, sql: string, params: unknown[]): Promise<number> {
   if (countsAnswer(reach, filters)) {
     const kept = keptCountsWhere(reach, filters);
-    const { rows } = await db.query<{ n: number }>(`select coalesce(sum(delta), 0)::int as n from support_ticket_count_deltas where ${kept.sql}`, kept.params);
+    const { rows } = await db.query<{ n: number }>(`select coalesce(sum(delta), 0)::int as n from support_ticket_count_deltas where ${kept.sql}`, kept.params, {
+      prepare: true,
+    });
     return rows[0].n;
   }
   const cacheable = reach.kind === 'tenant' && !!filters.keyword;
@@ -177,12 +179,27 @@ export async function searchTickets(
   };
   const { sql, params } = whereClause(reach, filters);
   const order = orderByClause(request.orderBy, ticketOrderColumns, 't.created_at desc', 't.id desc');
+  // Limit and offset are parameters, so the text has few variants and stays prepared.
+  const pageParams = [...params, window.limit, window.offset];
+  const limits = `limit $${params.length + 1} offset $${params.length + 2}`;
+  if (countsAnswer(reach, filters)) {
+    // One round trip: the kept total rides along as a column (an InitPlan, computed once). An
+    // empty page carries no total, so then it is asked for on its own.
+    const kept = keptCountsWhere(reach, filters, pageParams);
+    const { rows } = await db.query<TicketListRow & { total_count: number }>(
+      `select ${listColumns}, (select coalesce(sum(delta), 0)::int from support_ticket_count_deltas where ${kept.sql}) as total_count
+       from support_tickets t ${listJoins}
+       where ${sql} order by ${order} ${limits}`,
+      pageParams,
+      { prepare: true },
+    );
+    const total = rows.length ? rows[0].total_count : await countTickets(db, reach, filters, sql, params);
+    return { rows, total, window };
+  }
   const [page, total] = await Promise.all([
-    db.query<TicketListRow>(
-      `select ${listColumns} from support_tickets t ${listJoins}
-       where ${sql} order by ${order} limit ${window.limit} offset ${window.offset}`,
-      params,
-    ),
+    db.query<TicketListRow>(`select ${listColumns} from support_tickets t ${listJoins} where ${sql} order by ${order} ${limits}`, pageParams, {
+      prepare: true,
+    }),
     countTickets(db, reach, filters, sql, params),
   ]);
   return { rows: page.rows, total, window };
@@ -245,6 +262,7 @@ export interface TicketChanges {
   assignee_id?: string | null;
   support_group_id?: number;
   answer?: string | null;
+  answer_reusable?: boolean;
   resolved_at?: Date | null;
   closed_at?: Date | null;
   title?: string;

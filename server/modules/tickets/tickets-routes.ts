@@ -11,7 +11,7 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { findBotAnswer } from './tickets-repository.ts';
 import * as repo from './tickets-repository.ts';
 import * as S from './tickets-schemas.ts';
-import { toDetail, toDocument, toHistory, toSummary } from './tickets-dto.ts';
+import { historyFor, toDetail, toDocument, toHistory, toSummary } from './tickets-dto.ts';
 import { listTicketDocuments, MAX_DOCUMENT_BYTES, readDocument, removeDocument, uploadDocuments, type UploadedFile } from './tickets-documents.ts';
 import {
   applyTransition,
@@ -123,8 +123,10 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
       schema: { tags, security, summary: 'Every transition, edit, document change and reassignment, in order', querystring: S.TicketIdQuery, response: { 200: Type.Array(S.HistoryEntry) } },
     },
     async (request) => {
-      const ticket = await loadInReach(deps.db, requirePrincipal(request), request.query.ticketId, 'any');
-      return (await repo.listHistory(deps.db, ticket.id)).map(toHistory);
+      const p = requirePrincipal(request);
+      const ticket = await loadInReach(deps.db, p, request.query.ticketId, 'any');
+      const history = (await repo.listHistory(deps.db, ticket.id)).map(toHistory);
+      return historyFor(deps.db, p, ticket, history);
     },
   );
 
@@ -321,7 +323,7 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.resolveByUserId, 'resolveByUserId');
-      return transition(request, request.query.ticketId, { type: 'ticket.resolve', answer: request.body.answer });
+      return transition(request, request.query.ticketId, { type: 'ticket.resolve', answer: request.body.answer, reusableAnswer: request.body.reusableAnswer });
     },
   );
 

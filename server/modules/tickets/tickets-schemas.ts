@@ -43,7 +43,13 @@ export const CloseBody = Type.Object({ ticketId: Type.Optional(TicketId), closeB
 export const CancelBody = Type.Object({ cancelByUserId: NullableUuid, cancelReason: Reason('Why the ticket is withdrawn') });
 export const ReopenBody = Type.Object({ reopenByUserId: NullableUuid, reopenReason: Reason('Why the ticket needs more work') });
 export const HoldBody = Type.Object({ onHoldByUserId: NullableUuid, onHoldReason: Reason('What the ticket is waiting for') });
-export const ResolveBody = Type.Object({ resolveByUserId: NullableUuid, answer: Type.String({ minLength: 1, maxLength: 20_000 }) });
+export const ResolveBody = Type.Object({
+  resolveByUserId: NullableUuid,
+  answer: Type.String({ minLength: 1, maxLength: 20_000 }),
+  reusableAnswer: Type.Optional(
+    Type.Boolean({ description: 'true: the answer holds nothing personal and the answer bot may suggest it for similar tickets (default false).' }),
+  ),
+});
 export const ReassignBody = Type.Object(
   {
     toSupportGroupId: Type.Optional(Type.Union([GroupId, Type.Null()])),
@@ -114,7 +120,7 @@ export const TicketDetail = Type.Object({
     Type.Object({
       supportTicketBotId: Uuid,
       answer: Type.String(),
-      sourceTicketId: TicketId,
+      sourceTicketId: Type.Union([TicketId, Type.Null()], { description: 'The ticket the answer comes from; null for the requester.' }),
       score: Type.Number(),
       accepted: Type.Boolean(),
     }),

@@ -38,6 +38,22 @@ export function staffReach(p: Principal): TicketReach | undefined {
   return undefined;
 }
 
+/** Whether the caller sees this ticket as desk staff: a support admin, or an agent of its group or its assignee. */
+export const seesAsStaff = (db: Queryable, p: Principal, t: TicketRow) => isInStaffReach(db, p, t);
+
+/** The ids among these tickets that the caller may open (the others would answer 404). */
+export async function openableTickets(db: Queryable, p: Principal, ids: readonly number[]): Promise<Set<number>> {
+  const open = new Set<number>();
+  for (const id of ids) {
+    const reachable = await loadInReach(db, p, id, 'any').then(
+      () => true,
+      () => false,
+    );
+    if (reachable) open.add(id);
+  }
+  return open;
+}
+
 async function isInStaffReach(db: Queryable, p: Principal, t: TicketRow): Promise<boolean> {
   if (isSupportAdmin(p)) return true;
   if (!isAgent(p)) return false;
@@ -180,6 +196,8 @@ type LifecycleEventType = Exclude<TicketEvent['type'], 'ticket.edit'>;
 
 export interface TransitionRequest extends TicketEventFields {
   type: LifecycleEventType;
+  /** On resolve: the agent offers the answer to the answer bot for similar tickets. */
+  reusableAnswer?: boolean;
 }
 
 const verbs: Record<LifecycleEventType, string> = {
@@ -339,6 +357,7 @@ async function transitionInTx(
     }
     case 'ticket.resolve':
       changes.answer = request.answer!.trim();
+      changes.answer_reusable = request.reusableAnswer === true;
       changes.resolved_at = now;
       reason = changes.answer;
       break;
@@ -348,6 +367,7 @@ async function transitionInTx(
       if (bot.accepted_at) throw conflict('This suggested answer was already accepted.');
       await tx.query(`update support_ticket_bot_answers set accepted_at = $2, accepted_by = $3 where id = $1`, [bot.id, now, actorId]);
       changes.answer = bot.answer;
+      changes.answer_reusable = false;
       changes.resolved_at = now;
       if (!ticket.assignee_id) changes.assignee_id = actorId;
       reason = bot.answer;
@@ -362,6 +382,7 @@ async function transitionInTx(
       reason = request.reopenReason!.trim();
       changes.assignee_id = null;
       changes.answer = null;
+      changes.answer_reusable = false;
       changes.resolved_at = null;
       changes.closed_at = null;
       break;

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { JobHandler } from '#server/lib/jobs.ts';
+import { rolesRoutes } from './roles-routes.ts';
 import { userActivityRoutes } from './user-activity-routes.ts';
 import { runBulkUpload, type BulkDeps } from './users-bulk.ts';
 import { usersBulkRoutes } from './users-bulk-routes.ts';
@@ -11,6 +12,7 @@ export { BULK_UPLOAD_JOB } from './users-bulk.ts';
 /** Issue 6: users and roles, directory users, login history and user languages, bulk upload and export (under /api). */
 export async function usersModule(api: FastifyInstance, deps: UsersDeps & BulkDeps) {
   await api.register(usersRoutes, deps);
+  await api.register(rolesRoutes, deps);
   await api.register(userActivityRoutes, deps);
   await api.register(usersBulkRoutes, deps);
 }

@@ -104,11 +104,44 @@ export async function searchUsers(
   const window = pageWindow(request);
   const { sql, params } = userWhere(scope, request);
   const order = orderByClause(request.orderBy, orderColumns, 'u.created_at desc', 'u.id desc');
+  // Limit and offset are parameters, so the text has few variants and stays prepared.
+  const pageParams = [...params, window.limit, window.offset];
+  const limits = `limit $${params.length + 1} offset $${params.length + 2}`;
+  if (keptCountAnswers(request)) {
+    // One round trip: the kept total rides along as a column (an InitPlan, computed once). An
+    // empty page carries no total, so then it is asked for on its own.
+    const kept = keptCountSql(pageParams.length + 1);
+    const { rows } = await db.query<UserRow & { totalCount?: number }>(
+      `select ${userColumns}, (${kept}) as "totalCount" from users u where ${sql} order by ${order} ${limits}`,
+      [...pageParams, ...keptCountParams(scope, request)],
+      { prepare: true },
+    );
+    if (!rows.length) return { rows: [], total: await countUsers(db, scope, request), window };
+    const total = rows[0].totalCount!;
+    for (const row of rows) delete row.totalCount;
+    return { rows, total, window };
+  }
   const [page, total] = await Promise.all([
-    db.query<UserRow>(`select ${userColumns} from users u where ${sql} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
+    db.query<UserRow>(`select ${userColumns} from users u where ${sql} order by ${order} ${limits}`, pageParams, { prepare: true }),
     countUsers(db, scope, request),
   ]);
   return { rows: page.rows, total, window };
+}
+
+/** Whether the trigger-kept `user_counts` answer the count (no keyword, role or login type). */
+function keptCountAnswers(filters: UserFilters): boolean {
+  return !searchKeyword(filters) && !filters.roleId && !filters.loginType;
+}
+
+function keptCountSql(first: number): string {
+  const n = (i: number) => `$${first + i}`;
+  return `select coalesce(sum(n), 0)::int as n from user_counts
+       where tenant_id = ${n(0)} and (${n(1)}::uuid is null or institute_key = ${n(1)}) and (${n(2)}::uuid is null or reseller_key = ${n(2)})
+         and (${n(3)}::boolean is null or is_active = ${n(3)}) and (${n(4)}::boolean is null or email_confirmed = ${n(4)})`;
+}
+
+function keptCountParams(scope: UserScope, filters: UserFilters): unknown[] {
+  return [scope.tenantId, scope.instituteId, scope.resellerId, filters.isActive ?? null, filters.emailConfirmed ?? null];
 }
 
 
@@ -118,13 +151,8 @@ export async function searchUsers(
  * or a login type counts the matching rows (the keyword through the trigram index).
  */
 export async function countUsers(db: Queryable, scope: UserScope, filters: UserFilters): Promise<number> {
-  if (!searchKeyword(filters) && !filters.roleId && !filters.loginType) {
-    const { rows } = await db.query<{ n: number }>(
-      `select coalesce(sum(n), 0)::int as n from user_counts
-       where tenant_id = $1 and ($2::uuid is null or institute_key = $2) and ($3::uuid is null or reseller_key = $3)
-         and ($4::boolean is null or is_active = $4) and ($5::boolean is null or email_confirmed = $5)`,
-      [scope.tenantId, scope.instituteId, scope.resellerId, filters.isActive ?? null, filters.emailConfirmed ?? null],
-    );
+  if (keptCountAnswers(filters)) {
+    const { rows } = await db.query<{ n: number }>(keptCountSql(1), keptCountParams(scope, filters), { prepare: true });
     return rows[0].n;
   }
   const { sql, params } = userWhere(scope, filters);

@@ -8,6 +8,7 @@ import type { IdentityContext, RequestMeta } from '#server/modules/identity/iden
 import { recordLoginEvent } from '#server/modules/identity/login-history-repository.ts';
 import { passwordMessages, passwordProblems } from '#server/modules/identity/password-policy.ts';
 import { endSessions } from '#server/modules/identity/sessions-service.ts';
+import { isWithinReach } from '#server/modules/identity/user-reach.ts';
 import type { DirectoryService } from './users-directory.ts';
 import * as repo from './users-repository.ts';
 import type { CreateUserBody, EditUserBody } from './users-schemas.ts';
@@ -22,6 +23,8 @@ export const usersMessages = {
   roleNotGrantable: 'You cannot grant or remove a role that has permissions you do not have.',
   ownRoles: 'You cannot change your own roles.',
   ownStatus: 'You cannot deactivate your own account.',
+  ownEmailStatus: 'You cannot confirm or unconfirm your own e-mail address.',
+  beyondReach: 'You cannot manage a user who holds permissions you do not have.',
   outsideScope: 'You can only manage users of your own institute or reseller.',
   passwordOrInvitation: 'Set a password (with confirmPassword) or send an invitation.',
   emailRequired: 'The email field is required.',
@@ -50,6 +53,16 @@ export const scopeOf = (p: Principal): repo.UserScope => ({ tenantId: p.tenantId
 export async function loadInScope(deps: UsersDeps, p: Principal, userId: string): Promise<repo.UserRow> {
   const user = await repo.findUser(deps.identity.db, scopeOf(p), userId);
   if (!user) throw notFound(usersMessages.userNotFound);
+  return user;
+}
+
+/**
+ * A user the caller may manage: in tenant and scope (else 404) and holding no permission the
+ * caller lacks (else 403; issue 23 rule 1, see identity/user-reach.ts).
+ */
+export async function loadManageable(deps: UsersDeps, p: Principal, userId: string): Promise<repo.UserRow> {
+  const user = await loadInScope(deps, p, userId);
+  if (!(await isWithinReach(deps.identity.db, p, user.id))) throw forbidden(usersMessages.beyondReach);
   return user;
 }
 
@@ -191,7 +204,7 @@ export async function editUser(deps: UsersDeps, meta: RequestMeta, p: Principal,
   const userId = body.id ?? body.userId;
   if (!userId) throw ValidationFailure.field('id', 'The id field is required.');
   if (body.id && body.userId && body.id.toLowerCase() !== body.userId.toLowerCase()) throw ValidationFailure.field('userId', usersMessages.bodyUserIdMismatch);
-  const user = await loadInScope(deps, p, userId);
+  const user = await loadManageable(deps, p, userId);
   const errors: Record<string, string[]> = {};
   checkDateOfBirth(errors, body.dateOfBirth, now);
   const email = body.email?.trim();
@@ -258,6 +271,7 @@ export async function activeRoles(deps: UsersDeps, p: Principal, userId: string)
 export async function setRoles(deps: UsersDeps, p: Principal, userId: string, entries: Array<{ roleId: string; enabled: boolean }>) {
   const user = await loadInScope(deps, p, userId);
   if (user.id === p.userId) throw forbidden(usersMessages.ownRoles);
+  if (!(await isWithinReach(deps.identity.db, p, user.id))) throw forbidden(usersMessages.beyondReach);
   const roles = new Map((await repo.tenantRoles(deps.identity.db, p.tenantId)).map((r) => [r.id, r]));
   const current = await repo.roleIdsOf(deps.identity.db, user.id);
   const add: string[] = [];
@@ -278,7 +292,9 @@ export async function toggleStatus(deps: UsersDeps, meta: RequestMeta, p: Princi
   const { db, clock } = deps.identity;
   const now = clock.now();
   const user = await loadInScope(deps, p, userId);
-  if (user.id === p.userId && !activate) throw conflict(usersMessages.ownStatus, { reason: 'ownAccount' });
+  // Never one's own activation, in either direction.
+  if (user.id === p.userId) throw conflict(usersMessages.ownStatus, { reason: 'ownAccount' });
+  if (!(await isWithinReach(db, p, user.id))) throw forbidden(usersMessages.beyondReach);
   if (user.isActive !== activate) {
     await db.transaction(async (tx) => {
       await repo.setActive(tx, user.id, activate, now);
@@ -308,6 +324,9 @@ export async function toggleStatus(deps: UsersDeps, meta: RequestMeta, p: Princi
 /** POST /users/{id}/toggle-email-status. */
 export async function toggleEmailStatus(deps: UsersDeps, p: Principal, userId: string, confirmed: boolean) {
   const user = await loadInScope(deps, p, userId);
+  // Confirming one's own (possibly just changed) address would skip the mailed proof of owning it.
+  if (user.id === p.userId) throw forbidden(usersMessages.ownEmailStatus);
+  if (!(await isWithinReach(deps.identity.db, p, user.id))) throw forbidden(usersMessages.beyondReach);
   if (user.emailConfirmed !== confirmed) await repo.setEmailConfirmed(deps.identity.db, user.id, confirmed, deps.identity.clock.now());
   return {
     userId: user.id,

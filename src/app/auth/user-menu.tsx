@@ -1,7 +1,7 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuTrigger } from '#src/components/ui/menu.tsx';
@@ -31,7 +31,7 @@ export function UserMenu() {
   if (!ready) return null;
   if (!user) {
     return (
-      <Link href="/login" className={trigger} data-testid="sign-in-link">
+      <Link to="/login" className={trigger} data-testid="sign-in-link">
         {t('menu.signIn')}
       </Link>
     );
@@ -45,10 +45,10 @@ export function UserMenu() {
       </MenuTrigger>
       <MenuContent aria-label={name}>
         <MenuItem value="account" asChild>
-          <Link href="/account">{t('nav.account', { ns: 'common' })}</Link>
+          <Link to="/account">{t('nav.account', { ns: 'common' })}</Link>
         </MenuItem>
         <MenuItem value="change-password" asChild>
-          <Link href="/change-password">{t('menu.changePassword')}</Link>
+          <Link to="/change-password">{t('menu.changePassword')}</Link>
         </MenuItem>
         <MenuItem
           value="sign-out"

@@ -1,28 +1,25 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { appConfig } from '#src/lib/config.ts';
-import { findNavItem, type NavGroup } from '../navigation.ts';
+import { crumbsOf } from '../routing/route-handle.ts';
+import { useRouteMatches } from '../routing/use-route-matches.ts';
 import { menuStore } from '../stores/menu-store.ts';
 
 const list = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1', listStyle: 'none', m: 0, p: 0, fontSize: 'sm' });
 const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { transform: 'scaleX(-1)' } });
 
-/** Home › group › page, then any dynamic crumbs a screen set (e.g. a ticket title). */
-export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
+/** Home › group › page (from the route table), then any dynamic crumbs a screen set (e.g. a ticket title). */
+export function Breadcrumbs() {
   const { t } = useTranslation();
-  const [pathname] = useLocation();
+  const matches = useRouteMatches();
   const dynamic = useStoreValue(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
-  const match = findNavItem(pathname, groups);
 
   // Home is where the app lands (runtime configuration `defaultPath`, '/' by default).
   const crumbs: Array<{ label: string; to?: string }> = [{ label: t('shell.home'), to: appConfig.defaultPath }];
-  if (match) {
-    crumbs.push({ label: t(match.group.titleKey, { ns: match.group.ns ?? 'common' }) });
-    crumbs.push({ label: t(match.item.titleKey, { ns: match.item.ns ?? 'common' }), to: match.item.url });
-  }
+  for (const crumb of crumbsOf(matches)) crumbs.push({ label: t(crumb.text.key, { ns: crumb.text.ns ?? 'common' }), to: crumb.to });
   for (const crumb of dynamic ?? []) crumbs.push({ label: crumb.title, to: crumb.path });
 
   return (
@@ -42,7 +39,7 @@ export function Breadcrumbs({ groups }: { groups: NavGroup[] }) {
                   {crumb.label}
                 </span>
               ) : (
-                <Link href={crumb.to} className={css({ color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
+                <Link to={crumb.to} className={css({ color: 'primary.main', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
                   {crumb.label}
                 </Link>
               )}

@@ -1,11 +1,14 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { Suspense, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect } from 'react';
+import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
 import { Spinner } from '#src/components/ui/spinner.tsx';
 import { useIsLargeScreen } from '#src/lib/use-media-query.ts';
 import { ContentRendered } from '../content-rendered.tsx';
-import { visibleNavigation } from '../navigation.ts';
+import { RouteAccess } from '../routing/route-access.tsx';
+import { drawerOf, visibleDrawer } from '../routing/route-handle.ts';
+import { routes } from '../routing/routes.tsx';
 import { layoutConfigStore } from '../stores/layout-config-store.ts';
 import { menuStore } from '../stores/menu-store.ts';
 import { AppHeader } from './header.tsx';
@@ -36,15 +39,18 @@ export function PageLoader() {
   );
 }
 
-/** The dashboard layout of spec §2: header, side drawer, breadcrumbs and the content container. */
-export function DashboardLayout({ children }: { children: ReactNode }) {
+/** Every drawer entry of the route table (the table does not change while the app runs). */
+const drawer = drawerOf(routes);
+
+/** The dashboard layout of spec §2: header, side drawer, breadcrumbs and the content container around the current page. */
+export function DashboardLayout() {
   const { t } = useTranslation();
   const large = useIsLargeScreen();
   const miniDrawer = useStoreValue(layoutConfigStore, (s) => s.context.miniDrawer);
   const container = useStoreValue(layoutConfigStore, (s) => s.context.container);
   // Permissions arrive with sign-in (the userPermissions slice); entries needing others are hidden.
   const permissions = useStoreValue(userPermissionsStore, (s) => s.context.permissions);
-  const groups = visibleNavigation((permission) => permissions.includes(permission));
+  const groups = visibleDrawer(drawer, (permission) => permissions.includes(permission));
 
   // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.
   useEffect(() => {
@@ -67,10 +73,12 @@ export function DashboardLayout({ children }: { children: ReactNode }) {
             container && css({ maxWidth: '1200px', mx: 'auto', width: '100%' }),
           )}
         >
-          <Breadcrumbs groups={groups} />
+          <Breadcrumbs />
           <Suspense fallback={<PageLoader />}>
             <ContentRendered>
-              {children}
+              <RouteAccess>
+                <Outlet />
+              </RouteAccess>
             </ContentRendered>
           </Suspense>
         </main>

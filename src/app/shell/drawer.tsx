@@ -1,10 +1,11 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css, cx } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
-import { findNavItem, type NavGroup } from '../navigation.ts';
+import { currentDrawerEntry, type DrawerGroup } from '../routing/route-handle.ts';
+import { useRouteMatches } from '../routing/use-route-matches.ts';
 import { menuStore } from '../stores/menu-store.ts';
 
 const navLink = css({
@@ -34,28 +35,27 @@ const groupTitle = css({
 });
 
 /** The list of navigation groups; `mini` shows icons only (60 px drawer). */
-function DrawerNav({ groups, mini, onNavigate }: { groups: NavGroup[]; mini: boolean; onNavigate?: () => void }) {
+function DrawerNav({ groups, mini, onNavigate }: { groups: DrawerGroup[]; mini: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
-  const [pathname] = useLocation();
-  const current = findNavItem(pathname, groups);
+  const current = currentDrawerEntry(useRouteMatches());
   return (
     <nav aria-label={t('shell.mainNavigation')} className={css({ py: '2' })}>
       {groups.map((group) => (
         <div key={group.id} role="group" aria-labelledby={mini ? undefined : `nav-group-${group.id}`}>
           {mini ? null : (
             <div id={`nav-group-${group.id}`} className={groupTitle}>
-              {t(group.titleKey, { ns: group.ns ?? 'common' })}
+              {t(group.title.key, { ns: group.title.ns ?? 'common' })}
             </div>
           )}
           <ul className={css({ listStyle: 'none', m: 0, p: 0 })}>
-            {group.children.map((item) => {
-              const title = t(item.titleKey, { ns: item.ns ?? 'common' });
+            {group.items.map((item) => {
+              const title = t(item.title.key, { ns: item.title.ns ?? 'common' });
               return (
                 <li key={item.id}>
                   <Link
-                    href={item.url}
+                    to={item.url}
                     className={cx(navLink, mini && css({ justifyContent: 'center', px: '0' }))}
-                    aria-current={current?.item.id === item.id ? 'page' : undefined}
+                    aria-current={current?.id === item.id ? 'page' : undefined}
                     aria-label={mini ? title : undefined}
                     title={mini ? title : undefined}
                     onClick={() => {
@@ -117,7 +117,7 @@ function Brand({ mini }: { mini: boolean }) {
  * The side drawer: persistent from lg up (260 px, or 60 px mini when closed with the mini
  * drawer on, hidden when closed otherwise), a temporary modal drawer below lg.
  */
-export function AppDrawer({ groups, large, miniDrawer }: { groups: NavGroup[]; large: boolean; miniDrawer: boolean }) {
+export function AppDrawer({ groups, large, miniDrawer }: { groups: DrawerGroup[]; large: boolean; miniDrawer: boolean }) {
   const { t } = useTranslation();
   const drawerOpen = useStoreValue(menuStore, (s) => s.context.drawerOpen);
 
@@ -162,7 +162,7 @@ const temporaryDialog = css({
  * Below lg: a modal drawer on the native <dialog>, which makes the page behind it inert,
  * keeps focus inside and closes on Escape; a click on the backdrop closes it too.
  */
-function TemporaryDrawer({ groups, open }: { groups: NavGroup[]; open: boolean }) {
+function TemporaryDrawer({ groups, open }: { groups: DrawerGroup[]; open: boolean }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const close = () => menuStore.trigger.openDrawer({ drawerOpen: false });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { Link, useSearchParams } from 'react-router-dom';
 import { LoadingState } from '#src/components/ui/states.tsx';
 import { accountApi } from './api/account-api.ts';
 import { AuthLayout, FormAlert, FormSuccess, linkStyle } from './components/auth-layout.tsx';
@@ -20,7 +20,7 @@ function confirmOnce(query: { tenant: string; userId: string; code: string }) {
 /** /confirm-email?tenant=&userId=&code= — the landing page of the confirmation link: GET /users/confirm-email with the same query. */
 export default function ConfirmEmailPage() {
   const { t } = useTranslation('auth');
-  const search = new URLSearchParams(useSearch());
+  const [search] = useSearchParams();
   const tenant = search.get('tenant') ?? '';
   const userId = search.get('userId') ?? '';
   const code = search.get('code') ?? '';
@@ -43,7 +43,7 @@ export default function ConfirmEmailPage() {
     <AuthLayout
       title={t('confirm.title')}
       footer={
-        <Link href="/login" className={linkStyle}>
+        <Link to="/login" className={linkStyle}>
           {t('common.goToSignIn')}
         </Link>
       }

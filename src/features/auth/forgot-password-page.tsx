@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { Link, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { TextField } from '#src/components/ui/field.tsx';
@@ -11,7 +11,7 @@ import { isEmail, reasonOf } from './components/password-rules.ts';
 /** /forgot-password — POST /users/forgot-password {email,redirectUrl}; the same answer whatever the address. */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
-  const search = new URLSearchParams(useSearch());
+  const [search] = useSearchParams();
   const tenant = search.get('tenant');
   const [email, setEmail] = useState(search.get('email') ?? '');
   const [touched, setTouched] = useState(false);
@@ -36,7 +36,7 @@ export default function ForgotPasswordPage() {
       title={t('forgot.title')}
       description={t('forgot.description')}
       footer={
-        <Link href="/login" className={linkStyle}>
+        <Link to="/login" className={linkStyle}>
           {t('common.backToSignIn')}
         </Link>
       }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { Link, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
@@ -29,7 +29,7 @@ function localProblems(fields: Fields): Partial<Record<keyof Fields, string>> {
 /** /register — self-registration (POST /users/self-register); a confirmation link is e-mailed. */
 export default function RegisterPage() {
   const { t } = useTranslation('auth');
-  const tenant = new URLSearchParams(useSearch()).get('tenant');
+  const tenant = useSearchParams()[0].get('tenant');
   const [fields, setFields] = useState<Fields>(empty);
   const [touched, setTouched] = useState(false);
   const [state, setState] = useState<
@@ -69,7 +69,7 @@ export default function RegisterPage() {
       title={t('register.title')}
       description={t('register.description')}
       footer={
-        <Link href="/login" className={linkStyle}>
+        <Link to="/login" className={linkStyle}>
           {t('register.haveAccount')}
         </Link>
       }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearch } from 'wouter';
+import { Link, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
@@ -16,7 +16,7 @@ import { PASSWORD_MIN_LENGTH, passwordProblem, problemErrors, reasonOf } from '.
  */
 export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
   const { t } = useTranslation('auth');
-  const search = new URLSearchParams(useSearch());
+  const [search] = useSearchParams();
   const email = search.get('email') ?? '';
   const token = search.get('token') ?? '';
   const tenant = search.get('tenant');
@@ -32,7 +32,7 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
 
   if (!email || !token) {
     return (
-      <AuthLayout title={t(`${prefix}.title`)} footer={<Link href="/forgot-password" className={linkStyle}>{t('reset.askAgain')}</Link>}>
+      <AuthLayout title={t(`${prefix}.title`)} footer={<Link to="/forgot-password" className={linkStyle}>{t('reset.askAgain')}</Link>}>
         <FormAlert>{t('reset.incompleteLink')}</FormAlert>
       </AuthLayout>
     );
@@ -75,7 +75,7 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
       {state.status === 'done' ? (
         <>
           <FormSuccess>{t(`${prefix}.done`)}</FormSuccess>
-          <Link href={signInHref} className={linkStyle}>
+          <Link to={signInHref} className={linkStyle}>
             {t('common.goToSignIn')}
           </Link>
         </>

@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useSearch } from 'wouter';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
@@ -19,8 +19,8 @@ const CodeStep = lazy(async () => ({ default: (await import('./components/code-s
  */
 export default function SignInPage() {
   const { t } = useTranslation('auth');
-  const [, navigate] = useLocation();
-  const search = new URLSearchParams(useSearch());
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
   const snapshot = useAuthSnapshot();
   const signedIn = useStoreValue(authUserStore, (s) => hasSession(s.context));
   const redirectUrl = useStoreValue(authUserStore, (s) => s.context.redirectUrl);
@@ -31,9 +31,12 @@ export default function SignInPage() {
   const [confirmation, setConfirmation] = useState<'idle' | 'sending' | 'sent'>('idle');
   const [confirmationFailure, setConfirmationFailure] = useState<string | null>(null);
 
-  // Signed in (here, or in another tab): honour the remembered redirect URL.
+  // Signed in (here, or in another tab): honour the remembered redirect URL, once — clearing it
+  // re-runs this effect before the router has left the page, and must not send the user home.
+  const leaving = useRef(false);
   useEffect(() => {
-    if (!signedIn) return;
+    if (!signedIn || leaving.current) return;
+    leaving.current = true;
     const target = safeRedirect(redirectUrl) ?? '/';
     void loadAuthSession().then(({ authSession }) => authSession.send({ type: 'redirect.remember', url: null }));
     navigate(target, { replace: true });
@@ -84,10 +87,10 @@ export default function SignInPage() {
       description={t('signIn.description')}
       footer={
         <>
-          <Link href="/forgot-password" className={linkStyle}>
+          <Link to="/forgot-password" className={linkStyle}>
             {t('signIn.forgot')}
           </Link>
-          <Link href="/register" className={linkStyle}>
+          <Link to="/register" className={linkStyle}>
             {t('signIn.register')}
           </Link>
         </>

@@ -34,6 +34,8 @@ export const machineCatalogue: CatalogueEntry[] = [
   { id: 'pagedSearch', file: 'machines/paged-search.machine.ts', load: async () => ({ machine: (await import('#machines/paged-search.machine.ts')).pagedSearchMachine, paths: (await import('#machines/paged-search.model.ts')).pagedSearchTestPaths as () => TestPath[] }) },
   { id: 'auth-session', file: 'machines/auth-session.machine.ts', load: async () => ({ machine: (await import('#machines/auth-session.machine.ts')).authSessionMachine, paths: (await import('#machines/auth-session.model.ts')).authSessionTestPaths as () => TestPath[] }) },
   { id: 'realtime-connection', file: 'machines/realtime-connection.machine.ts', load: async () => ({ machine: (await import('#machines/realtime-connection.machine.ts')).realtimeConnectionMachine, paths: (await import('#machines/realtime-connection.model.ts')).realtimeConnectionTestPaths as () => TestPath[] }) },
+  { id: 'projectStatus', file: 'machines/exams/project-status.machine.ts', load: async () => ({ machine: (await import('#machines/exams/project-status.machine.ts')).projectStatusMachine, paths: (await import('#machines/exams/exam-records.model.ts')).projectStatusTestPaths as () => TestPath[] }) },
+  { id: 'examStatus', file: 'machines/exams/exam-status.machine.ts', load: async () => ({ machine: (await import('#machines/exams/exam-status.machine.ts')).examStatusMachine, paths: (await import('#machines/exams/exam-records.model.ts')).examStatusTestPaths as () => TestPath[] }) },
 ];
 
 export function findCatalogueEntry(id: string): CatalogueEntry | undefined {

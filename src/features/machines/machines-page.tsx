@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
@@ -33,10 +33,11 @@ function statusOf(error: unknown): number | undefined {
  * The server decides who may audit: the coverage call needs Permissions.Machines.View, and a
  * refusal shows no diagrams (docs/decisions/0071).
  */
-export default function MachinesPage({ params }: { params?: { machineId?: string } }) {
+export default function MachinesPage() {
   const { t } = useTranslation('machines');
+  const params = useParams<{ machineId?: string }>();
   const [coverage, setCoverage] = useState<CoverageState | { status: 'denied' }>({ status: 'loading' });
-  const selectedId = params?.machineId ?? machineCatalogue[0].id;
+  const selectedId = params.machineId ?? machineCatalogue[0].id;
   const entry = findCatalogueEntry(selectedId);
 
   const loadCoverage = useCallback(() => {
@@ -71,7 +72,7 @@ export default function MachinesPage({ params }: { params?: { machineId?: string
             <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
               {machineCatalogue.map((item) => (
                 <li key={item.id}>
-                  <Link href={`/machines/${item.id}`} className={navLink} aria-current={item.id === selectedId ? 'page' : undefined}>
+                  <Link to={`/machines/${item.id}`} className={navLink} aria-current={item.id === selectedId ? 'page' : undefined}>
                     {item.id}
                   </Link>
                 </li>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -19,7 +19,7 @@ import { useLiveTicketList } from './use-live-list.ts';
 /** The requester's tickets: status filter with counts, search, paging, and raising a new one. */
 export default function MyTicketsPage() {
   const { t } = useTranslation('tickets');
-  const [, navigate] = useLocation();
+  const navigate = useNavigate();
   const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search('mine', query), { orderBy: ['lastModifiedOn desc'] });
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [creating, setCreating] = useState(false);

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'wouter';
+import { useNavigate } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import { css } from '#styled-system/css';
@@ -32,7 +32,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   });
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [claiming, setClaiming] = useState<number | null>(null);
-  const [, navigate] = useLocation();
+  const navigate = useNavigate();
   const errorText = useErrorText(search.error);
   const statusId = (search.query.filters.statusId as number | null | undefined) ?? null;
   const groupId = (search.query.filters.supportGroupId as number | null | undefined) ?? null;
@@ -53,7 +53,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
     try {
       await ticketsApi.perform(ticket.ticketId, 'ticket.claim', {});
       void notify.success(t('desk.claimed', { id: ticket.ticketId }));
-      navigate(`/tickets/${ticket.ticketId}`);
+      navigate(`/support/tickets/${ticket.ticketId}`);
     } catch (error) {
       // Someone else was faster (409): say so and show the queue as it is now.
       void notify.error(error);

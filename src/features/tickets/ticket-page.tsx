@@ -1,7 +1,7 @@
 import { useMachine, useSelector } from '@xstate/react';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { P } from '#machines/permissions.ts';
 import type { TicketChangedData } from '#machines/realtime-protocol.ts';
@@ -52,13 +52,23 @@ export function stillInReach(ticket: TicketDetail, change: Pick<TicketChangedDat
   return userId !== null && change.assigneeId === userId;
 }
 
-export default function TicketPage({ params }: { params: { ticketId: string } }) {
+/** /tickets/:ticketId, and /support/tickets/:ticketId for a ticket opened from the support desk. */
+export default function TicketPage() {
+  const { ticketId } = useParams<{ ticketId: string }>();
   // A new ticket id is a new ticket: a fresh actor, not the last ticket's state (a link from a
   // parent to its escalation stays on this route).
-  return <TicketView key={params.ticketId} ticketId={Number(params.ticketId)} />;
+  return <TicketView key={ticketId} ticketId={Number(ticketId)} />;
+}
+
+/** Links to other tickets stay where this one was opened: under My tickets or under the support desk. */
+function useTicketPaths() {
+  const { pathname } = useLocation();
+  const fromDesk = pathname.startsWith('/support/');
+  return { fromDesk, ticketPath: (id: number) => `${fromDesk ? '/support/tickets' : '/tickets'}/${id}`, listPath: fromDesk ? '/support' : '/tickets' };
 }
 
 function TicketView({ ticketId }: { ticketId: number }) {
+  const paths = useTicketPaths();
   const { t } = useTranslation('tickets');
   const format = useFormat();
   const staff = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportTickets.Work));
@@ -103,7 +113,7 @@ function TicketView({ ticketId }: { ticketId: number }) {
   // The ticket's title as the last breadcrumb.
   useEffect(() => {
     if (!ticket) return;
-    menuStore.trigger.setDynamicBreadcrumb({ data: [{ path: `/tickets/${ticket.ticketId}`, title: `#${ticket.ticketId} ${ticket.title}` }], name: 'ticket' });
+    menuStore.trigger.setDynamicBreadcrumb({ data: [{ path: paths.ticketPath(ticket.ticketId), title: `#${ticket.ticketId} ${ticket.title}` }], name: 'ticket' });
     return () => menuStore.trigger.setDynamicBreadcrumb({ data: null, name: null });
   }, [ticket?.ticketId, ticket?.title, ticket]);
 
@@ -125,8 +135,8 @@ function TicketView({ ticketId }: { ticketId: number }) {
           {t('view.unavailable', { id: ticketId })}
         </h1>
         <ErrorState message={loadErrorText} onRetry={() => send({ type: 'ticket.reload' })} />
-        <Link href="/tickets" className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
-          {t('view.backToList')}
+        <Link to={paths.listPath} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
+          {paths.fromDesk ? t('view.backToDesk') : t('view.backToList')}
         </Link>
       </section>
     );
@@ -234,7 +244,7 @@ function TicketView({ ticketId }: { ticketId: number }) {
           <ul className={css({ listStyle: 'none', p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
             {ticket.children.map((child) => (
               <li key={child.ticketId} className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-                <Link href={`/tickets/${child.ticketId}`} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
+                <Link to={paths.ticketPath(child.ticketId)} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
                   #{child.ticketId}
                 </Link>
                 <span>{child.supportGroupName}</span>

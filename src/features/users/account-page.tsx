@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { authUserStore } from '#src/app/auth/auth-user-store.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -161,7 +161,7 @@ export default function AccountPage() {
         title={t('account.title')}
         description={user ? t('account.signedInAs', { name: [user.name, user.surname].filter(Boolean).join(' ') || user.emailaddress || '' }) : undefined}
         actions={
-          <Link href="/account/login-history" className={css({ color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
+          <Link to="/account/login-history" className={css({ color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
             {t('account.loginHistory')}
           </Link>
         }

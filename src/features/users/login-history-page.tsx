@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
 import { PermissionGate } from './components/permission-gate.tsx';
-import { useParams } from 'wouter';
+import { useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionGate } from './components/permission-gate.tsx';
-import { Link, useLocation } from 'wouter';
+import { Link, useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -29,7 +29,7 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 /** User administration (spec §7 "Users and roles"): search, filter, sort, page, and act on each user. */
 function UsersPage() {
   const { t } = useTranslation('users');
-  const [, navigate] = useLocation();
+  const navigate = useNavigate();
   const { confirm, element: confirmation } = useConfirm();
   const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
   const errorText = useErrorText(search.error);
@@ -151,7 +151,7 @@ function UsersPage() {
         actions={
           <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
             {can.import ? (
-              <Link href="/users/bulk-upload" className={css({ alignSelf: 'center', color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
+              <Link to="/users/bulk-upload" className={css({ alignSelf: 'center', color: 'primary.dark', textDecoration: 'underline', fontSize: 'sm' })}>
                 {t('bulk.link')}
               </Link>
             ) : null}

@@ -70,15 +70,30 @@ describeEachDatabase('support chat API', (get) => {
       expect(seqs.rows.map((r) => Number(r.seq))).toEqual(seqs.rows.map((_, i) => i + 1));
     });
 
-    it('should refuse with 409 when a message id is reused for another message', async () => {
+    it('should refuse with 409 when the sender reuses their own message id for another message', async () => {
       const { app } = get();
       const messageId = randomUUID();
       expect((await send(app, f.requester, { ticketId, message: 'Original', messageId })).statusCode).toBe(201);
       const other = await send(app, f.requester, { ticketId, message: 'Different text', messageId });
       expect(other.statusCode).toBe(409);
-      const stolen = await send(app, f.agentA, { ticketId, message: 'Original', messageId });
-      expect(stolen.statusCode).toBe(409);
-      expect(stolen.body).not.toContain('Original');
+    });
+
+    it("should answer another sender's message id as an unknown one, without revealing or touching that message (issue 23)", async () => {
+      const { app, db } = get();
+      const messageId = randomUUID();
+      expect((await send(app, f.requester, { ticketId, message: 'Original', messageId })).statusCode).toBe(201);
+      const reused = await send(app, f.agentA, { ticketId, message: 'Agent text', messageId });
+      const fresh = await send(app, f.agentA, { ticketId, message: 'Agent text', messageId: randomUUID() });
+      expect(reused.statusCode).toBe(fresh.statusCode);
+      expect(Object.keys(reused.json()).sort()).toEqual(Object.keys(fresh.json()).sort());
+      expect(reused.json()).toMatchObject({ messageId, message: 'Agent text', fromUserId: f.agentA.id });
+      expect(reused.body).not.toContain('Original');
+      // A retry of that send is idempotent like any other.
+      const retry = await send(app, f.agentA, { ticketId, message: 'Agent text', messageId });
+      expect(retry.statusCode).toBe(201);
+      expect(retry.json().seq).toBe(reused.json().seq);
+      const { rows } = await db.query<{ message: string; from_user_id: string }>('select message, from_user_id from chat_messages where id = $1', [messageId]);
+      expect(rows).toEqual([{ message: 'Original', from_user_id: f.requester.id }]);
     });
 
     it('should answer 404 to users outside the ticket and 403 without the chat permission', async () => {

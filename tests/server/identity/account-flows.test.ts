@@ -1,8 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
-import { identityMessages } from '#server/modules/identity/identity-messages.ts';
-import { passwordMessages } from '#server/modules/identity/password-policy.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import {
   call,
@@ -49,7 +47,7 @@ describeEachDatabase(
         const body = registration();
         const res = await post('/api/users/self-register', body, { headers: { 'accept-language': 'fr-CA, en;q=0.5' } });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ message: identityMessages.registered });
+        expect(res.json()).toEqual({ message: 'Thank you for registering. We have sent a link to confirm your e-mail address; please check your inbox.' });
 
         const { rows } = await db.query<Record<string, unknown>>(
           `select u.id, u.email_confirmed, u.user_type, u.login_type, u.preferred_language, u.phone_number,
@@ -83,9 +81,9 @@ describeEachDatabase(
 
         const confirm = await call(app, 'GET', `/api/users/confirm-email${link.search}`);
         expect(confirm.statusCode).toBe(200);
-        expect(confirm.json()).toEqual({ message: identityMessages.emailConfirmed });
+        expect(confirm.json()).toEqual({ message: 'Your e-mail address is confirmed. You can sign in now.' });
         const again = await call(app, 'GET', `/api/users/confirm-email${link.search}`);
-        expect(again.json()).toEqual({ message: identityMessages.emailAlreadyConfirmed });
+        expect(again.json()).toEqual({ message: 'Your e-mail address is already confirmed. You can sign in.' });
 
         const session = await signIn(app, body);
         expect((await permissionsOf(session.token)).json()).toContain('Permissions.SupportTickets.Create');
@@ -127,13 +125,13 @@ describeEachDatabase(
         );
         expect(res.statusCode).toBe(400);
         expect(res.json().errors).toEqual({
-          password: [passwordMessages.personal],
-          confirmPassword: [passwordMessages.mismatch],
-          dateOfBirth: [identityMessages.dateOfBirthInFuture],
-          userName: [identityMessages.userNameTaken],
+          password: ['The password must not contain your name, user name or e-mail address.'],
+          confirmPassword: ['The passwords do not match.'],
+          dateOfBirth: ['The date of birth cannot be in the future.'],
+          userName: ['This user name is already taken.'],
         });
         const short = await post('/api/users/self-register', registration({ password: 'short pass', confirmPassword: 'short pass' }));
-        expect(short.json().errors).toEqual({ password: [passwordMessages.tooShort] });
+        expect(short.json().errors).toEqual({ password: ['Passwords must be at least 12 characters long.'] });
         const invalid = await post('/api/users/self-register', registration({ email: 'not-an-email', userName: 'x' }));
         expect(invalid.statusCode).toBe(400);
         expect(Object.keys(invalid.json().errors).sort()).toEqual(['email', 'userName']);
@@ -151,7 +149,7 @@ describeEachDatabase(
 
         const wrongUser = await call(app, 'GET', `/api/users/confirm-email?tenant=root&userId=${other.id}&code=${code}`);
         expect(wrongUser.statusCode).toBe(400);
-        expect(wrongUser.json().messages).toEqual([identityMessages.invalidConfirmationLink]);
+        expect(wrongUser.json().messages).toEqual(['The confirmation link is not valid or has expired. Please request a new one.']);
         expect((await call(app, 'GET', `/api/users/confirm-email?tenant=root&userId=${user.id}&code=nope`)).statusCode).toBe(400);
 
         clock.advance(24 * HOUR);
@@ -174,7 +172,7 @@ describeEachDatabase(
         answers.push(await post('/api/users/resend-verification', { email: waiting.email }));
         answers.push(await post('/api/users/resend-verification', { email: confirmed.email }));
         answers.push(await post('/api/users/resend-verification', { email: uniqueEmail('nobody') }));
-        for (const res of answers) expect(res.json()).toEqual({ message: identityMessages.verificationSent });
+        for (const res of answers) expect(res.json()).toEqual({ message: 'If an account with this e-mail address is waiting for confirmation, we have sent it a new confirmation link.' });
         expect(await countMailsTo(app, waiting.email)).toBe(2);
         expect(await countMailsTo(app, confirmed.email)).toBe(0);
 
@@ -194,7 +192,7 @@ describeEachDatabase(
           { email: user.email.toUpperCase(), redirectUrl: 'https://evil.example/steal' },
           { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } },
         );
-        expect(res.json()).toEqual({ message: identityMessages.forgotPasswordSent });
+        expect(res.json()).toEqual({ message: 'If an account exists for this e-mail address, we have sent it a link to reset the password.' });
         const [mail] = await mailsTo(app, user.email);
         expect(mail.subject).toBe('Reset your Exam Portal password');
         const link = linkIn(mail);
@@ -212,10 +210,10 @@ describeEachDatabase(
 
         const reset = await post('/api/users/reset-password', { email: user.email, password: OTHER_GOOD_PASSWORD, token, isFirstTimeLogin: false });
         expect(reset.statusCode).toBe(200);
-        expect(reset.json()).toEqual({ message: identityMessages.passwordReset });
+        expect(reset.json()).toEqual({ message: 'Your password has been set. You can sign in now.' });
         const reused = await post('/api/users/reset-password', { email: user.email, password: GOOD_PASSWORD, token, isFirstTimeLogin: false });
         expect(reused.statusCode).toBe(400);
-        expect(reused.json().messages).toEqual([identityMessages.invalidResetLink]);
+        expect(reused.json().messages).toEqual(['The link is not valid or has expired. Please request a new one.']);
 
         expect((await permissionsOf(session.token)).statusCode).toBe(401);
         expect((await post('/api/tokens', { email: user.email, password: GOOD_PASSWORD })).statusCode).toBe(401);
@@ -236,7 +234,7 @@ describeEachDatabase(
           token: link.searchParams.get('token'),
         });
         expect(late.statusCode).toBe(400);
-        expect(late.json()).toMatchObject({ messages: [identityMessages.invalidResetLink], reason: 'invalidToken' });
+        expect(late.json()).toMatchObject({ messages: ['The link is not valid or has expired. Please request a new one.'], reason: 'invalidToken' });
       });
 
       it('should answer the same for an unknown e-mail and send nothing', async () => {
@@ -244,7 +242,7 @@ describeEachDatabase(
         const nobody = uniqueEmail('nobody');
         const res = await post('/api/users/forgot-password', { email: nobody, redirectUrl: '/login' });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ message: identityMessages.forgotPasswordSent });
+        expect(res.json()).toEqual({ message: 'If an account exists for this e-mail address, we have sent it a link to reset the password.' });
         expect(await countMailsTo(app, nobody)).toBe(0);
       });
 
@@ -302,7 +300,7 @@ describeEachDatabase(
         const { app, db } = get();
         const invited = await createUser(db, { password: null, isFirstTimeLogin: true });
         const first = await post('/api/users/resendemailtofirsttime', { email: invited.email });
-        expect(first.json()).toEqual({ message: identityMessages.invitationResent });
+        expect(first.json()).toEqual({ message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.' });
         const oldToken = linkIn((await mailsTo(app, invited.email))[0]).searchParams.get('token');
         clock.advance(MINUTE);
         await post('/api/users/resendemailtofirsttime', { email: invited.email });
@@ -314,7 +312,7 @@ describeEachDatabase(
         expect(late.statusCode).toBe(400);
 
         const other = await post('/api/users/resendemailtofirsttime', { email: uniqueEmail('nobody') });
-        expect(other.json()).toEqual({ message: identityMessages.invitationResent });
+        expect(other.json()).toEqual({ message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.' });
       });
 
       it('should report what it sent to each user and refuse callers without the permission', async () => {
@@ -350,7 +348,7 @@ describeEachDatabase(
         expect(decodeJwt(session.token).isFirstTimeLogin).toBe(true);
         const early = await post('/api/users/updatefirsttimelogin', { userId: user.id, isFirstTimeLogin: false }, { token: session.token });
         expect(early.statusCode).toBe(409);
-        expect(early.json()).toMatchObject({ messages: [identityMessages.firstTimeLoginNeedsPassword], reason: 'passwordRequired' });
+        expect(early.json()).toMatchObject({ messages: ['Choose a new password to finish your first sign-in.'], reason: 'passwordRequired' });
 
         const changed = await post(
           `/api/users/change-password/?userId=${user.id}`,
@@ -362,7 +360,7 @@ describeEachDatabase(
         expect(decodeJwt(token).isFirstTimeLogin).toBe(false);
         const confirmed = await post('/api/users/updatefirsttimelogin', { userId: user.id, isFirstTimeLogin: false }, { token });
         expect(confirmed.statusCode).toBe(200);
-        expect(confirmed.json()).toEqual({ userId: user.id, isFirstTimeLogin: false, message: identityMessages.firstTimeLoginUpdated });
+        expect(confirmed.json()).toEqual({ userId: user.id, isFirstTimeLogin: false, message: 'The first-time sign-in setting has been updated.' });
       });
 
       it('should let holders of Users.Update require a new password at the next sign-in', async () => {
@@ -392,7 +390,7 @@ describeEachDatabase(
           { token: session.token },
         );
         expect(wrong.statusCode).toBe(400);
-        expect(wrong.json().errors).toEqual({ currentPassword: [identityMessages.currentPasswordWrong] });
+        expect(wrong.json().errors).toEqual({ currentPassword: ['The current password is not correct.'] });
         const { rows } = await db.query<{ consecutive_failures: number }>(
           `select consecutive_failures from sign_in_failures where user_id = $1`,
           [user.id],
@@ -405,8 +403,8 @@ describeEachDatabase(
           { token: session.token },
         );
         expect(same.json().errors).toEqual({
-          newPassword: [passwordMessages.sameAsCurrent],
-          confirmNewPassword: [passwordMessages.mismatch],
+          newPassword: ['The new password must be different from the current one.'],
+          confirmNewPassword: ['The passwords do not match.'],
         });
         const missing = await post(`/api/users/change-password/?userId=${user.id}`, { newPassword: 'x', confirmNewPassword: 'x' }, { token: session.token });
         expect(missing.json().errors).toEqual({ currentPassword: ['The currentPassword field is required.'] });
@@ -424,7 +422,7 @@ describeEachDatabase(
           { token: here.token },
         );
         expect(res.statusCode).toBe(200);
-        expect(res.json().message).toBe(identityMessages.passwordChanged);
+        expect(res.json().message).toBe('Your password has been changed. Every other session has been signed out.');
         const token = res.json().token;
 
         expect((await permissionsOf(elsewhere.token)).statusCode).toBe(401);
@@ -451,7 +449,7 @@ describeEachDatabase(
           { token: session.token },
         );
         expect(res.statusCode).toBe(403);
-        expect(res.json().messages).toEqual([identityMessages.changeOwnPasswordOnly]);
+        expect(res.json().messages).toEqual(['You can change only your own password.']);
         expect((await post(`/api/users/change-password/?userId=${user.id}`, {})).statusCode).toBe(401);
       });
     });
@@ -462,11 +460,11 @@ describeEachDatabase(
         const user = await createUser(db);
         const known = await post(`/api/users/validateemail?email=${encodeURIComponent(` ${user.email.toUpperCase()} `)}`, undefined);
         const unknown = await post(`/api/users/validateemail?email=${encodeURIComponent(uniqueEmail('nobody'))}`, undefined);
-        expect(known.json()).toEqual({ email: user.email, isValid: true, message: identityMessages.validEmail });
+        expect(known.json()).toEqual({ email: user.email, isValid: true, message: 'The e-mail address is valid.' });
         expect(Object.keys(unknown.json())).toEqual(Object.keys(known.json()));
         expect(unknown.json().isValid).toBe(true);
         const bad = await post('/api/users/validateemail?email=not%20an%20address', undefined);
-        expect(bad.json()).toEqual({ email: 'not an address', isValid: false, message: identityMessages.invalidEmail });
+        expect(bad.json()).toEqual({ email: 'not an address', isValid: false, message: 'This is not a valid e-mail address.' });
       });
     });
   },

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
 import { identityLimits } from '#server/modules/identity/identity-limits.ts';
-import { identityMessages } from '#server/modules/identity/identity-messages.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import {
   call,
@@ -66,9 +65,9 @@ describeEachDatabase(
           status: 401,
           headers: { 'content-type': 'application/json; charset=utf-8' },
           body: {
-            messages: [identityMessages.invalidCredentials],
+            messages: ['The e-mail address or password is incorrect.'],
             source: 'POST /api/tokens',
-            exception: identityMessages.invalidCredentials,
+            exception: 'The e-mail address or password is incorrect.',
             statusCode: 401,
             reason: 'invalidCredentials',
           },
@@ -92,7 +91,7 @@ describeEachDatabase(
         const lockedAt = clock.now().getTime();
         const during = await startSignIn(user.email, user.password);
         expect(during.statusCode).toBe(401);
-        expect(during.json().messages).toEqual([identityMessages.invalidCredentials]);
+        expect(during.json().messages).toEqual(['The e-mail address or password is incorrect.']);
         expect(await countMailsTo(app, user.email)).toBe(0);
 
         clock.advance(15 * MINUTE - 1000);
@@ -123,10 +122,10 @@ describeEachDatabase(
 
         const deactivated = await startSignIn(inactive.email, inactive.password);
         expect(deactivated.statusCode).toBe(403);
-        expect(deactivated.json()).toMatchObject({ messages: [identityMessages.accountDeactivated], reason: 'accountDeactivated' });
+        expect(deactivated.json()).toMatchObject({ messages: ['This account is deactivated. Please contact your administrator.'], reason: 'accountDeactivated' });
         const notConfirmed = await startSignIn(unconfirmed.email, unconfirmed.password);
         expect(notConfirmed.statusCode).toBe(403);
-        expect(notConfirmed.json()).toMatchObject({ messages: [identityMessages.emailNotConfirmed], reason: 'emailNotConfirmed' });
+        expect(notConfirmed.json()).toMatchObject({ messages: ['Please confirm your e-mail address before signing in. Use the link we sent you, or ask for a new one.'], reason: 'emailNotConfirmed' });
         expect(await countMailsTo(app, inactive.email)).toBe(0);
         expect(await countMailsTo(app, unconfirmed.email)).toBe(0);
       });
@@ -202,7 +201,7 @@ describeEachDatabase(
         expect(Object.keys(first.json()).sort()).toEqual(['refreshToken', 'refreshTokenExpiryTime', 'token']);
         const again = await enterCode(user.email, challenge.token, code);
         expect(again.statusCode).toBe(401);
-        expect(again.json()).toMatchObject({ messages: [identityMessages.codeUsed], reason: 'codeUsed' });
+        expect(again.json()).toMatchObject({ messages: ['This code has already been used. Please sign in again.'], reason: 'codeUsed' });
       });
 
       it('should accept the code until 10 minutes have passed and refuse it afterwards', async () => {
@@ -217,7 +216,7 @@ describeEachDatabase(
         clock.advance(10 * MINUTE);
         const refused = await enterCode(user.email, late.token, codeIn((await mailsTo(app, user.email))[0]));
         expect(refused.statusCode).toBe(401);
-        expect(refused.json()).toMatchObject({ messages: [identityMessages.codeExpired], reason: 'codeExpired' });
+        expect(refused.json()).toMatchObject({ messages: ['The code has expired. Please request a new code.'], reason: 'codeExpired' });
       });
 
       it('should burn the code after 5 wrong codes so that the right one fails too', async () => {
@@ -235,7 +234,7 @@ describeEachDatabase(
         expect(remaining).toEqual([4, 3, 2, 1, 0]);
         const right = await enterCode(user.email, challenge.token, code);
         expect(right.statusCode).toBe(401);
-        expect(right.json()).toMatchObject({ messages: [identityMessages.codeAttemptsExceeded], reason: 'codeAttemptsExceeded' });
+        expect(right.json()).toMatchObject({ messages: ['Too many wrong codes. Please request a new code.'], reason: 'codeAttemptsExceeded' });
       });
 
       it('should refuse the challenge token with another e-mail address or when tampered with', async () => {
@@ -271,7 +270,7 @@ describeEachDatabase(
         const now = await call(app, 'POST', '/api/tokens/resendotp', { email: user.email, password: user.password });
         expect(now.statusCode).toBe(429);
         expect(now.headers['retry-after']).toBe('30');
-        expect(now.json()).toMatchObject({ messages: [identityMessages.resendCooldown(30)], reason: 'resendCooldown' });
+        expect(now.json()).toMatchObject({ messages: ['Please wait 30 seconds before asking for another code.'], reason: 'resendCooldown' });
         clock.advance(20_000);
         const later = await call(app, 'POST', '/api/tokens/resendotp', { email: user.email, password: user.password });
         expect(later.statusCode).toBe(429);
@@ -295,7 +294,7 @@ describeEachDatabase(
 
         const old = await enterCode(user.email, first.token, oldCode);
         expect(old.statusCode).toBe(401);
-        expect(old.json()).toMatchObject({ messages: [identityMessages.codeReplaced], reason: 'codeReplaced' });
+        expect(old.json()).toMatchObject({ messages: ['A newer code has been sent. Please enter the code from the latest e-mail.'], reason: 'codeReplaced' });
         expect((await enterCode(user.email, second.token, newCode)).statusCode).toBe(200);
       });
 
@@ -304,7 +303,7 @@ describeEachDatabase(
         const user = await createUser(db);
         const res = await call(get().app, 'POST', '/api/tokens/resendotp', { email: user.email, password: 'wrong password here' });
         expect(res.statusCode).toBe(401);
-        expect(res.json().messages).toEqual([identityMessages.invalidCredentials]);
+        expect(res.json().messages).toEqual(['The e-mail address or password is incorrect.']);
         const failures = await db.query<{ consecutive_failures: number }>(
           `select consecutive_failures from sign_in_failures where user_id = $1`,
           [user.id],

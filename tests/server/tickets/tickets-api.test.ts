@@ -224,7 +224,7 @@ describeEachDatabase(
           method: 'PATCH',
           url: `/api/v1/supportticket/resolveticket?ticketId=${first.ticketId}`,
           headers: as(f.agentA),
-          payload: { answer: 'Allow pop-ups for the portal, then download the admit card again.' },
+          payload: { answer: 'Allow pop-ups for the portal, then download the admit card again.', reusableAnswer: true },
         });
         const second = await raiseTicket(app, f.otherRequester, {
           supportGroupId: f.groups.general,
@@ -232,7 +232,10 @@ describeEachDatabase(
           description: 'Downloading my admit card fails in Chrome.',
         });
         expect(second.supportTicketBotId).toEqual(expect.any(String));
-        expect(second.botSuggestion).toMatchObject({ answer: 'Allow pop-ups for the portal, then download the admit card again.', sourceTicketId: first.ticketId, accepted: false });
+        // The requester is not told which ticket the answer came from; the desk is.
+        expect(second.botSuggestion).toMatchObject({ answer: 'Allow pop-ups for the portal, then download the admit card again.', sourceTicketId: null, accepted: false });
+        const desk = await app.inject({ method: 'GET', url: `/api/v1/supportticket/byadmin?ticketId=${second.ticketId}`, headers: as(f.agentB) });
+        expect(desk.json().botSuggestion).toMatchObject({ sourceTicketId: first.ticketId });
         const unrelated = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, title: 'Change my surname', description: 'I married and need the new surname on certificates.' });
         expect(unrelated.supportTicketBotId).toBeNull();
 

@@ -147,7 +147,7 @@ describeEachDatabase('users API', (get) => {
     const { app, db } = get();
     const user = await createSignedInUser(app, { roles: ['Candidate'] });
     const roles = (await callAs(app, admin, 'GET', `/api/users/${user.id}/roles`)).json();
-    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Candidate', 'ExamManager', 'SupportAdmin', 'SupportAgent', 'Tester']);
+    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
     expect(roles.filter((r: { enabled: boolean }) => r.enabled).map((r: { roleName: string }) => r.roleName)).toEqual(['Candidate']);
     const agent = await roleId(db, 'SupportAgent');
     const set = await callAs(app, admin, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: agent, enabled: true }] });
@@ -164,11 +164,15 @@ describeEachDatabase('users API', (get) => {
     const managerRole = await createRole(db, `UserManager${Date.now()}`, [P.Users.View, P.Users.Search, P.Users.Update, P.UserRoles.View, P.UserRoles.Update, P.Dashboard.View, P.SupportTickets.Create, P.SupportTickets.View, P.SupportChat.Use]);
     const manager = await createSignedInUser(app, { roles: [] });
     await db.query(`insert into user_roles (user_id, role_id) values ($1, $2)`, [manager.id, managerRole]);
-    const escalate = await callAs(app, manager, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] });
+    // A plain candidate: the SupportAgent above holds permissions the manager lacks (issue 23 rule 1).
+    const managed = await createUser(db, { roles: ['Candidate'] });
+    const escalate = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] });
     expect(escalate.statusCode).toBe(403);
     expect(escalate.json().messages).toEqual(['You cannot grant or remove a role that has permissions you do not have.']);
-    const allowed = await callAs(app, manager, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }] });
+    const allowed = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }] });
     expect(allowed.statusCode).toBe(200);
+    const beyond = await callAs(app, manager, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }] });
+    expect(beyond.statusCode).toBe(403);
     const unknown = await callAs(app, admin, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: randomUUID(), enabled: true }] });
     expect(unknown.statusCode).toBe(400);
   });

@@ -40,7 +40,7 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(rows[0]).toEqual(templateHeader);
     expect(rows[1].slice(0, 4)).toEqual(['Asha', 'Patel', 'asha.patel@example.com', 'asha.patel']);
     expect(users.getCell('G2').dataValidation).toMatchObject({ type: 'list', formulae: ['Roles!$A$2:$A$7'] });
-    expect(rowsOf(book.getWorksheet('Roles')!).flat()).toEqual(['roleName', 'Admin', 'Candidate', 'ExamManager', 'SupportAdmin', 'SupportAgent', 'Tester']);
+    expect(rowsOf(book.getWorksheet('Roles')!).flat()).toEqual(['roleName', 'Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
   });
 
   it('should create the good rows with invitations, refuse each bad row with its reason and list them in the error file', async () => {
@@ -100,7 +100,7 @@ describeEachDatabase('bulk upload and export', (get) => {
       5: '"not-an-email" is not a valid e-mail address.',
       6: 'The e-mail address is already used in row 2 of this file.',
       7: 'An account with this e-mail address already exists.',
-      8: 'Unknown role "Wizard". Use one of: Admin, Candidate, ExamManager, SupportAdmin, SupportAgent, Tester.',
+      8: 'Unknown role "Wizard". Use one of: Admin, Candidate, ExamManager, ExamStaff, SupportAdmin, SupportAgent, Tester.',
       9: 'The passwords do not match.',
       10: expect.stringContaining('common or breached'),
       11: "This is the template's example row; replace it with real data.",

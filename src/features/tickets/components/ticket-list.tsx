@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { DataTable, type Column, type SortState } from '#src/components/ui/data-table.tsx';
 import { useFormat } from '#src/lib/format.ts';
@@ -8,7 +8,7 @@ import { PriorityBadge, StatusBadge } from './ticket-badges.tsx';
 
 export interface TicketListProps {
   rows: readonly TicketSummary[];
-  /** The desk shows who raised and who holds each ticket. */
+  /** The desk shows who raised and who holds each ticket, and opens tickets under /support (drawer and breadcrumbs stay on the desk). */
   desk?: boolean;
   sort: SortState | null;
   onSort: (sort: SortState) => void;
@@ -31,7 +31,7 @@ export function TicketList({ rows, desk = false, sort, onSort, busy, rowAction, 
       sortKey: 'title',
       cell: (row) => (
         <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
-          <Link href={`/tickets/${row.ticketId}`} className={css({ color: 'primary.dark', fontWeight: 'semibold', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
+          <Link to={desk ? `/support/tickets/${row.ticketId}` : `/tickets/${row.ticketId}`} className={css({ color: 'primary.dark', fontWeight: 'semibold', textDecoration: 'underline', textUnderlineOffset: '2px' })}>
             {row.title}
           </Link>
           {unread?.[row.ticketId] ? (

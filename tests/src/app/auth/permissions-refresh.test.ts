@@ -1,6 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { navigation, visibleNavigation } from '#src/app/navigation.ts';
-import { defaultRolePermissions, hasPermission } from '#machines/permissions.ts';
 
 const sessionApi = vi.hoisted(() => ({ permissions: vi.fn() }));
 vi.mock('#src/app/auth/session-api.ts', () => ({ sessionApi }));
@@ -55,18 +53,5 @@ describe('the permissions refresh', () => {
     await vi.advanceTimersByTimeAsync(5_000);
     window.dispatchEvent(new Event('focus'));
     expect(sessionApi.permissions).toHaveBeenCalledTimes(3);
-  });
-});
-
-describe('the administration menu', () => {
-  const visibleFor = (role: keyof typeof defaultRolePermissions) =>
-    visibleNavigation((p) => hasPermission(defaultRolePermissions[role], p), navigation).flatMap((g) => g.children.map((i) => i.id));
-
-  it('should show users, roles and login history to admins only, the users list to support staff', () => {
-    expect(visibleFor('Admin')).toEqual(expect.arrayContaining(['users', 'roles', 'login-history']));
-    expect(visibleFor('SupportAgent')).toContain('users');
-    expect(visibleFor('SupportAgent')).not.toContain('roles');
-    expect(visibleFor('Candidate')).not.toEqual(expect.arrayContaining(['users']));
-    expect(visibleFor('Tester')).toContain('machines');
   });
 });

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { Route, Routes } from 'react-router-dom';
 import { accessClaims, fakeJwt } from '#machines/auth-session.model.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
 
 const session = vi.hoisted(() => ({
   requestCode: vi.fn(),
@@ -35,7 +35,7 @@ const { default: FirstLoginPage } = await import('#src/features/auth/first-login
 const { default: ConfirmEmailPage } = await import('#src/features/auth/confirm-email-page.tsx');
 const { default: RegisterPage } = await import('#src/features/auth/register-page.tsx');
 const { default: ChangePasswordPage } = await import('#src/features/auth/change-password-page.tsx');
-const { protectedRoute } = await import('#src/app/auth/require-session.tsx');
+const { RequireSession } = await import('#src/app/auth/require-session.tsx');
 const { loadAuthSession, rememberRedirect } = await import('#src/app/auth/auth-session-loader.ts');
 const { authUserStore } = await import('#src/app/auth/auth-user-store.ts');
 const { userPermissionsStore } = await import('#src/app/stores/slices.ts');
@@ -56,15 +56,15 @@ afterEach(async () => {
 });
 
 function renderAt(path: string, routes: ReactNode) {
-  const location = memoryLocation({ path, record: true });
+  const location = testRouter(path);
   const user = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={location.hook}>
+      <location.Router>
         <Suspense fallback={null}>
-          {routes}
+          <Routes>{routes}</Routes>
         </Suspense>
-      </Router>
+      </location.Router>
     </I18nextProvider>,
   );
   return { user, location };
@@ -78,7 +78,7 @@ async function signIn(user: ReturnType<typeof userEvent.setup>, password = 'lant
 
 describe('sign in', () => {
   it('should say what is missing before sending anything', async () => {
-    const { user } = renderAt('/login', <Route path="/login" component={SignInPage} />);
+    const { user } = renderAt('/login', <Route path="/login" element={<SignInPage />} />);
     await user.click(await screen.findByRole('button', { name: 'Continue' }));
     expect(screen.getByText('Enter your e-mail address.')).toBeTruthy();
     expect(screen.getByText('Enter your password.')).toBeTruthy();
@@ -89,7 +89,7 @@ describe('sign in', () => {
 
   it('should show the generic error for a refused password and stay on the first step', async () => {
     session.requestCode.mockRejectedValue(refused(401, 'invalidCredentials'));
-    const { user } = renderAt('/login', <Route path="/login" component={SignInPage} />);
+    const { user } = renderAt('/login', <Route path="/login" element={<SignInPage />} />);
     await signIn(user, 'wrong password');
     expect((await screen.findByRole('alert')).textContent).toBe('The e-mail address or password is incorrect.');
     expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeTruthy();
@@ -103,8 +103,8 @@ describe('sign in', () => {
     const { user, location } = renderAt(
       '/login',
       <>
-        <Route path="/login" component={SignInPage} />
-        <Route path="/tickets">{() => <h1>Tickets page</h1>}</Route>
+        <Route path="/login" element={<SignInPage />} />
+        <Route path="/tickets" element={<h1>Tickets page</h1>} />
       </>,
     );
     await signIn(user);
@@ -130,7 +130,7 @@ describe('sign in', () => {
     await user.paste('042917');
     await screen.findByRole('heading', { name: 'Tickets page' });
     expect(session.verifyCode).toHaveBeenCalledTimes(2);
-    expect(location.history?.at(-1)).toBe('/tickets?status=open');
+    expect(location.current()).toBe('/tickets?status=open');
     await waitFor(() => expect(userPermissionsStore.getSnapshot().context.permissions).toEqual(['Permissions.SupportTickets.View']));
     expect(authUserStore.getSnapshot().context).toMatchObject({ isLoggedIn: true, redirectUrl: null });
   });
@@ -138,7 +138,7 @@ describe('sign in', () => {
   it('should offer a resend once the cooldown is over and go back to the first step on request', async () => {
     session.requestCode.mockResolvedValue({ token: 'challenge-1', otpExpiresAt: future(), resendAfterSeconds: 1 });
     session.resendCode.mockResolvedValue({ token: 'challenge-2', otpExpiresAt: future(), resendAfterSeconds: 1 });
-    const { user } = renderAt('/login', <Route path="/login" component={SignInPage} />);
+    const { user } = renderAt('/login', <Route path="/login" element={<SignInPage />} />);
     await signIn(user);
     const resend = await screen.findByRole('button', { name: 'Send a new code' }, { timeout: 3000 });
     await user.click(resend);
@@ -151,16 +151,20 @@ describe('sign in', () => {
 
 describe('protected routes', () => {
   it('should send a visitor without a session to /login and remember the page', async () => {
-    const Page = protectedRoute(() => <h1>Support desk</h1>);
+    const Page = () => (
+      <RequireSession>
+        <h1>Support desk</h1>
+      </RequireSession>
+    );
     const { location } = renderAt(
       '/support?group=2',
       <>
-        <Route path="/support" component={Page} />
-        <Route path="/login">{() => <h1>Login here</h1>}</Route>
+        <Route path="/support" element={<Page />} />
+        <Route path="/login" element={<h1>Login here</h1>} />
       </>,
     );
     await screen.findByRole('heading', { name: 'Login here' });
-    expect(location.history?.at(-1)).toBe('/login');
+    expect(location.current()).toBe('/login');
     expect(authUserStore.getSnapshot().context.redirectUrl).toBe('/support?group=2');
     expect(screen.queryByRole('heading', { name: 'Support desk' })).toBeNull();
   });
@@ -169,7 +173,7 @@ describe('protected routes', () => {
 describe('forgot password', () => {
   it('should check the address, send it with the link tenant and say a link is on its way', async () => {
     account.forgotPassword.mockResolvedValue({ message: 'ok' });
-    const { user } = renderAt('/forgot-password?tenant=acme&email=asha.patel%40example.com', <Route path="/forgot-password" component={ForgotPasswordPage} />);
+    const { user } = renderAt('/forgot-password?tenant=acme&email=asha.patel%40example.com', <Route path="/forgot-password" element={<ForgotPasswordPage />} />);
     const email = (await screen.findByLabelText(/E-mail address/)) as HTMLInputElement;
     expect(email.value).toBe('asha.patel@example.com');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
@@ -179,7 +183,7 @@ describe('forgot password', () => {
 
   it('should show a failure', async () => {
     account.forgotPassword.mockRejectedValue(refused(429, 'rateLimited'));
-    const { user } = renderAt('/forgot-password', <Route path="/forgot-password" component={ForgotPasswordPage} />);
+    const { user } = renderAt('/forgot-password', <Route path="/forgot-password" element={<ForgotPasswordPage />} />);
     await user.type(await screen.findByLabelText(/E-mail address/), 'asha.patel@example.com');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Too many attempts. Wait a moment and try again.');
@@ -190,7 +194,7 @@ describe('reset password and first-time login', () => {
   const link = '?tenant=root&email=asha.patel%40example.com&token=tok-123';
 
   it('should refuse an incomplete link', async () => {
-    renderAt('/reset-password?email=a%40b.c', <Route path="/reset-password" component={ResetPasswordPage} />);
+    renderAt('/reset-password?email=a%40b.c', <Route path="/reset-password" element={<ResetPasswordPage />} />);
     expect((await screen.findByRole('alert')).textContent).toBe('This link is incomplete. Open the link from the e-mail again, or ask for a new one.');
   });
 
@@ -198,7 +202,7 @@ describe('reset password and first-time login', () => {
     account.resetPassword
       .mockRejectedValueOnce({ title: 'One or more validation errors occurred.', status: 400, errors: { password: ['This password is too common.'] } })
       .mockResolvedValueOnce({ message: 'ok' });
-    const { user } = renderAt(`/reset-password${link}`, <Route path="/reset-password" component={ResetPasswordPage} />);
+    const { user } = renderAt(`/reset-password${link}`, <Route path="/reset-password" element={<ResetPasswordPage />} />);
     await user.type(await screen.findByLabelText(/^New password/), 'short');
     await user.click(screen.getByRole('button', { name: 'Save the password' }));
     expect(screen.getByText('The password needs at least 12 characters.')).toBeTruthy();
@@ -218,7 +222,7 @@ describe('reset password and first-time login', () => {
 
   it('should set the first password from an invitation with isFirstTimeLogin', async () => {
     account.resetPassword.mockResolvedValue({ message: 'ok' });
-    const { user } = renderAt(`/first-login${link}`, <Route path="/first-login" component={FirstLoginPage} />);
+    const { user } = renderAt(`/first-login${link}`, <Route path="/first-login" element={<FirstLoginPage />} />);
     await screen.findByRole('heading', { level: 1, name: 'Set your password' });
     await user.type(screen.getByLabelText(/^New password/), 'amber harbour quietly');
     await user.type(screen.getByLabelText(/^Confirm the password/), 'amber harbour quietly');
@@ -232,7 +236,7 @@ describe('an invitation link that no longer works', () => {
   it('should say so and send a new invitation link on request', async () => {
     account.resetPassword.mockRejectedValue(refused(400, 'invalidToken'));
     account.resendFirstTimeEmail.mockResolvedValue({ message: 'ok' });
-    const { user } = renderAt('/first-login?tenant=root&email=asha.patel%40example.com&token=old', <Route path="/first-login" component={FirstLoginPage} />);
+    const { user } = renderAt('/first-login?tenant=root&email=asha.patel%40example.com&token=old', <Route path="/first-login" element={<FirstLoginPage />} />);
     await user.type(await screen.findByLabelText(/^New password/), 'amber harbour quietly');
     await user.type(screen.getByLabelText(/^Confirm the password/), 'amber harbour quietly');
     await user.click(screen.getByRole('button', { name: 'Set the password' }));
@@ -246,7 +250,7 @@ describe('an invitation link that no longer works', () => {
 describe('confirm e-mail', () => {
   it('should confirm with the link’s query, once, and say so', async () => {
     account.confirmEmail.mockResolvedValue({ message: 'ok' });
-    renderAt('/confirm-email?tenant=root&userId=u-1&code=c-1', <Route path="/confirm-email" component={ConfirmEmailPage} />);
+    renderAt('/confirm-email?tenant=root&userId=u-1&code=c-1', <Route path="/confirm-email" element={<ConfirmEmailPage />} />);
     await screen.findByText('Your e-mail address is confirmed. You can sign in now.');
     expect(account.confirmEmail).toHaveBeenCalledTimes(1);
     expect(account.confirmEmail).toHaveBeenCalledWith({ tenant: 'root', userId: 'u-1', code: 'c-1' });
@@ -254,7 +258,7 @@ describe('confirm e-mail', () => {
 
   it('should say when the link does not work any more', async () => {
     account.confirmEmail.mockRejectedValue(refused(400, 'invalidToken'));
-    renderAt('/confirm-email?tenant=root&userId=u-2&code=c-2', <Route path="/confirm-email" component={ConfirmEmailPage} />);
+    renderAt('/confirm-email?tenant=root&userId=u-2&code=c-2', <Route path="/confirm-email" element={<ConfirmEmailPage />} />);
     expect((await screen.findByRole('alert')).textContent).toMatch(/This confirmation link is not valid any more/);
   });
 });
@@ -264,7 +268,7 @@ describe('self-registration', () => {
     account.selfRegister
       .mockRejectedValueOnce({ status: 400, title: 'One or more validation errors occurred.', errors: { userName: ['This user name is already taken.'] } })
       .mockResolvedValueOnce({ message: 'ok' });
-    const { user } = renderAt('/register', <Route path="/register" component={RegisterPage} />);
+    const { user } = renderAt('/register', <Route path="/register" element={<RegisterPage />} />);
     await user.click(await screen.findByRole('button', { name: 'Create the account' }));
     expect(screen.getAllByText('This field is required.')).toHaveLength(2);
     await user.type(screen.getByLabelText(/^First name/), 'Asha');
@@ -290,7 +294,7 @@ describe('change password', () => {
     (await loadAuthSession()).authSession.send({ type: 'session.synced', session: first });
     const replaced = fakeJwt(accessClaims({ jti: 'after-change', exp: Math.floor(Date.now() / 1000) + 900 }));
     account.changePassword.mockResolvedValue({ message: 'Password changed.', token: replaced });
-    const { user } = renderAt('/change-password', <Route path="/change-password" component={ChangePasswordPage} />);
+    const { user } = renderAt('/change-password', <Route path="/change-password" element={<ChangePasswordPage />} />);
     await user.click(await screen.findByRole('button', { name: 'Change password' }));
     expect(screen.getByText('Enter your password.')).toBeTruthy();
     await user.type(screen.getByLabelText(/^Current password/), 'lantern orbit velvet 42');
@@ -311,7 +315,7 @@ describe('sign in with an unconfirmed e-mail address', () => {
   it('should offer a new confirmation link and say it is on its way', async () => {
     session.requestCode.mockRejectedValue(refused(403, 'emailNotConfirmed'));
     account.resendVerification.mockResolvedValue({ message: 'ok' });
-    const { user } = renderAt('/login', <Route path="/login" component={SignInPage} />);
+    const { user } = renderAt('/login', <Route path="/login" element={<SignInPage />} />);
     await signIn(user);
     expect((await screen.findByRole('alert')).textContent).toBe('Confirm your e-mail address first: open the link we sent you.');
     await user.click(screen.getByRole('button', { name: 'Send a new confirmation link' }));

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense, useSyncExternalStore } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { authSessionMachine, sessionOf, type AuthSessionEvent } from '#machines/auth-session.machine.ts';
 import { authSessionTestPaths } from '#machines/auth-session.model.ts';
@@ -38,7 +37,7 @@ vi.mock('#src/app/auth/auth-session-loader.ts', () => ({
 
 const { startAuthSession } = await import('#src/app/auth/auth-session.ts');
 const { authUserStore, hasSession } = await import('#src/app/auth/auth-user-store.ts');
-const { protectedRoute } = await import('#src/app/auth/require-session.tsx');
+const { RequireSession } = await import('#src/app/auth/require-session.tsx');
 const { signOut } = await import('#src/app/auth/auth-session-loader.ts');
 const { default: SignInPage } = await import('#src/features/auth/sign-in-page.tsx');
 
@@ -74,7 +73,13 @@ function Home() {
     </>
   );
 }
-const ProtectedHome = protectedRoute(Home);
+function ProtectedHome() {
+  return (
+    <RequireSession>
+      <Home />
+    </RequireSession>
+  );
+}
 
 /** What the screen shows for a state of the model. */
 async function expectScreen(model: AnyMachineSnapshot) {
@@ -143,16 +148,18 @@ describe('auth-session model against the UI', () => {
               refreshExpiredAtStart: false,
             });
             holder.current = { authSession: runtime.actor } as never;
-            const location = memoryLocation({ path: (step.state as AnyMachineSnapshot).matches('signedOut') ? '/login' : '/home' });
+            const path = (step.state as AnyMachineSnapshot).matches('signedOut') ? '/login' : '/home';
             render(
               <I18nextProvider i18n={i18n}>
-                <Router hook={location.hook}>
+                <MemoryRouter initialEntries={[path]}>
                   <Suspense fallback={null}>
-                    <Route path="/login" component={SignInPage} />
-                    <Route path="/" component={ProtectedHome} />
-                    <Route path="/home" component={ProtectedHome} />
+                    <Routes>
+                      <Route path="/login" element={<SignInPage />} />
+                      <Route path="/" element={<ProtectedHome />} />
+                      <Route path="/home" element={<ProtectedHome />} />
+                    </Routes>
                   </Suspense>
-                </Router>
+                </MemoryRouter>
               </I18nextProvider>,
             );
           } else if (uiEvents.has(event.type) && offeredOnScreen(event.type)) {

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { createActor } from 'xstate';
 import { ticketLifecycleMachine, ticketStatusNames } from '#machines/ticket-lifecycle.machine.ts';
 import { registerLiveActor } from '#src/app/live-actors.ts';
@@ -44,11 +43,13 @@ function renderPage(machineId?: string) {
   const path = machineId ? `/machines/${machineId}` : '/machines';
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={memoryLocation({ path }).hook}>
+      <MemoryRouter initialEntries={[path]}>
         <Suspense fallback={null}>
-          <MachinesPage params={machineId ? { machineId } : {}} />
+          <Routes>
+            <Route path="/machines/:machineId?" element={<MachinesPage />} />
+          </Routes>
         </Suspense>
-      </Router>
+      </MemoryRouter>
     </I18nextProvider>,
   );
   return user;

@@ -7,13 +7,12 @@ import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { TicketSummary } from '#src/features/tickets/api/tickets-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -87,13 +86,13 @@ afterEach(() => {
 });
 
 function renderAt(path: string, node: ReactNode) {
-  const location = memoryLocation({ path, record: true });
+  const location = testRouter(path);
   const user = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={location.hook}>
+      <location.Router>
         <Suspense fallback={null}>{node}</Suspense>
-      </Router>
+      </location.Router>
     </I18nextProvider>,
   );
   return { user, location };

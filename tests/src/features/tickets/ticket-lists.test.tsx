@@ -3,12 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { TicketSummary } from '#src/features/tickets/api/tickets-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -79,13 +78,13 @@ afterEach(() => {
 });
 
 function renderAt(path: string, node: ReactNode) {
-  const location = memoryLocation({ path, record: true });
+  const location = testRouter(path);
   const user = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={location.hook}>
+      <location.Router>
         <Suspense fallback={null}>{node}</Suspense>
-      </Router>
+      </location.Router>
     </I18nextProvider>,
   );
   return { user, location };
@@ -129,7 +128,7 @@ describe('my tickets', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Description/ }), 'The proctoring check fails.');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: /Priority/ }), '4');
     await user.click(within(dialog).getByRole('button', { name: 'Raise ticket' }));
-    await waitFor(() => expect(location.history?.at(-1)).toBe('/tickets/77'));
+    await waitFor(() => expect(location.current()).toBe('/tickets/77'));
     expect(api.create).toHaveBeenCalledWith({
       title: 'Webcam not found',
       description: 'The proctoring check fails.',
@@ -151,7 +150,7 @@ describe('the support desk', () => {
     expect(list).toHaveTextContent('Bilal Candidate');
     expect(screen.queryByRole('tab', { name: 'All tickets' })).toBeNull();
     await user.click(within(list).getByRole('button', { name: 'Claim ticket #5' }));
-    await waitFor(() => expect(location.history?.at(-1)).toBe('/tickets/5'));
+    await waitFor(() => expect(location.current()).toBe('/support/tickets/5'));
     expect(api.perform).toHaveBeenCalledWith(5, 'ticket.claim', {});
   });
 

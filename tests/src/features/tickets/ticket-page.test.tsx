@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { TicketDetail } from '#src/features/tickets/api/tickets-api.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -79,11 +78,13 @@ function renderPage() {
   const user = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={memoryLocation({ path: '/tickets/42' }).hook}>
+      <MemoryRouter initialEntries={['/tickets/42']}>
         <Suspense fallback={null}>
-          <TicketPage params={{ ticketId: '42' }} />
+          <Routes>
+            <Route path="/tickets/:ticketId" element={<TicketPage />} />
+          </Routes>
         </Suspense>
-      </Router>
+      </MemoryRouter>
     </I18nextProvider>,
   );
   return user;

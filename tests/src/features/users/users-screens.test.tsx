@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
+import { Route, Routes } from 'react-router-dom';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
 import { chooseMenuItem } from '#tests/src/support/menus.ts';
 
 const api = vi.hoisted(() => ({
@@ -102,13 +102,21 @@ afterEach(() => {
 });
 
 function renderAt(path: string, node: ReactNode, pattern?: string) {
-  const location = memoryLocation({ path, record: true });
+  const location = testRouter(path);
   const events = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <Router hook={location.hook}>
-        <Suspense fallback={null}>{pattern ? <Route path={pattern}>{node}</Route> : node}</Suspense>
-      </Router>
+      <location.Router>
+        <Suspense fallback={null}>
+          {pattern ? (
+            <Routes>
+              <Route path={pattern} element={node} />
+            </Routes>
+          ) : (
+            node
+          )}
+        </Suspense>
+      </location.Router>
     </I18nextProvider>,
   );
   return { user: events, location };
@@ -231,7 +239,7 @@ describe('users screen', () => {
     await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user4' }), 'Resend invitation');
     await waitFor(() => expect(api.resendInvitation).toHaveBeenCalledWith(user(4).id));
     await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions for user4' }), 'Login history');
-    expect(location.history?.at(-1)).toBe(`/users/${user(4).id}/login-history`);
+    await waitFor(() => expect(location.current()).toBe(`/users/${user(4).id}/login-history`));
   });
 
   it('should check the create form and create a user with an invitation', async () => {

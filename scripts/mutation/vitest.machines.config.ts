@@ -1,0 +1,25 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The unit tests that can kill a mutant in machines/: the machine suites and the jsdom
+ * screens that run the machines. One project only: Stryker's vitest runner measures
+ * per-test coverage and needs a single jsdom project.
+ * MUTATION_TESTS=before points at a copy of the machine tests of another commit
+ * (mutation-before/, not committed) to measure the score before a change.
+ */
+const machineTests = process.env.MUTATION_TESTS === 'before' ? 'mutation-before/tests/machines' : 'tests/machines';
+const screenTests = process.env.MUTATION_SCREENS === '1' ? ['tests/src/features/**/*.test.{ts,tsx}'] : [];
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    root: new URL('../..', import.meta.url).pathname,
+    environment: 'jsdom',
+    include: [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
+      (glob) => process.env.MUTATION_TESTS !== 'before' || !glob.includes('code-step'),
+    ),
+    exclude: ['**/items/**', '**/node_modules/**'],
+    setupFiles: ['tests/setup/jsdom-setup.ts'],
+  },
+});

@@ -1,0 +1,174 @@
+import type { ExamStatus } from '#machines/exams/exam-status.machine.ts';
+import type { ProjectStatus } from '#machines/exams/project-status.machine.ts';
+import type { Queryable } from '#server/db/client.ts';
+import { orderByClause, paged, pageWindow, searchKeyword, type Paged } from '#server/lib/paging.ts';
+import type { Principal } from '#server/plugins/access.ts';
+import { isTenantManager } from '#server/plugins/workspace-context.ts';
+import type { ExamSearchBody, ProjectSearchBody } from './exams-schemas.ts';
+
+export interface ProjectRow {
+  projectId: number;
+  code: string;
+  name: string;
+  description: string;
+  instituteId: string | null;
+  languages: string[];
+  status: ProjectStatus;
+  templateId: number | null;
+  examCount: number;
+  version: number;
+  createdOn: string;
+  updatedOn: string;
+}
+
+const projectColumns = `p.id::int as "projectId", p.code, p.name, p.description, p.institute_id as "instituteId", p.languages, p.status,
+  p.template_id::int as "templateId", (select count(*)::int from exams e where e.project_id = p.id) as "examCount", p.version,
+  p.created_at as "createdOn", p.updated_at as "updatedOn"`;
+
+const iso = (value: unknown) => new Date(value as string).toISOString();
+export const toProject = (row: ProjectRow): ProjectRow => ({ ...row, createdOn: iso(row.createdOn), updatedOn: iso(row.updatedOn) });
+
+function likePattern(keyword: string): string {
+  return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const projectOrder = { code: 'lower(p.code)', name: 'lower(p.name)', status: 'p.status', createdOn: 'p.created_at', updatedOn: 'p.updated_at' };
+
+/**
+ * The projects the caller reaches (EXAMS.md §1): their tenant and scope; managers see all of
+ * them, everyone else those they hold a grant on. Archived projects only when asked for by a
+ * manager. Counts are exact (the spec's totalCount counts the filtered rows).
+ */
+export async function searchProjects(db: Queryable, principal: Principal, request: ProjectSearchBody): Promise<Paged<ProjectRow>> {
+  const window = pageWindow(request);
+  const manager = isTenantManager(principal);
+  const keyword = searchKeyword(request);
+  const params: unknown[] = [principal.tenantId, principal.instituteId, principal.resellerId];
+  const where = [`p.tenant_id = $1`, `($2::uuid is null or p.institute_id = $2)`, `($3::uuid is null or p.reseller_id = $3)`];
+  if (!manager) {
+    params.push(principal.userId);
+    where.push(`exists (select 1 from exam_grants g where g.project_id = p.id and g.user_id = $${params.length})`);
+  }
+  if (request.status) {
+    params.push(request.status);
+    where.push(`p.status = $${params.length}`);
+    if (request.status === 'Archived' && !manager) where.push('false');
+  } else if (!(manager && request.includeArchived)) {
+    where.push(`p.status <> 'Archived'`);
+  }
+  if (keyword) {
+    params.push(likePattern(keyword));
+    where.push(`(lower(p.code) || ' ' || lower(p.name)) like $${params.length}`);
+  }
+  const order = orderByClause(request.orderBy, projectOrder, 'p.created_at desc', 'p.id desc');
+  const whereSql = where.join(' and ');
+  const [page, count] = await Promise.all([
+    db.query<ProjectRow>(
+      `select ${projectColumns} from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
+      params,
+    ),
+    db.query<{ n: number }>(`select count(*)::int as n from projects p where ${whereSql}`, params),
+  ]);
+  return paged(page.rows.map(toProject), count.rows[0].n, window);
+}
+
+export async function findProject(db: Queryable, projectId: number): Promise<(ProjectRow & { updatedById: string | null; updatedByName: string | null }) | undefined> {
+  const { rows } = await db.query<ProjectRow & { updatedById: string | null; updatedByName: string | null }>(
+    `select ${projectColumns}, p.updated_by as "updatedById",
+            nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "updatedByName"
+     from projects p left join users u on u.id = p.updated_by where p.id = $1`,
+    [projectId],
+  );
+  return rows[0] ? { ...toProject(rows[0]), updatedById: rows[0].updatedById, updatedByName: rows[0].updatedByName } : undefined;
+}
+
+export async function setupCounts(db: Queryable, projectId: number) {
+  const { rows } = await db.query<{ itemTypes: number; categories: number; flows: number; team: number; exams: number }>(
+    `select (select count(*)::int from item_types where project_id = $1 and is_active) as "itemTypes",
+            (select count(*)::int from categories where project_id = $1 and not is_retired) as categories,
+            (select count(*)::int from flows where project_id = $1 and is_active) as flows,
+            (select count(distinct user_id)::int from exam_grants where project_id = $1) as team,
+            (select count(*)::int from exams where project_id = $1) as exams`,
+    [projectId],
+  );
+  return rows[0];
+}
+
+export interface ExamRow {
+  examId: number;
+  projectId: number;
+  code: string;
+  name: string;
+  description: string;
+  status: ExamStatus;
+  passRules: { passPercent: number; sectionMinimumPercent?: number | null };
+  gradeBands: Array<{ grade: string; minPercent: number }>;
+  version: number;
+  createdOn: string;
+  updatedOn: string;
+  updatedById: string | null;
+  updatedByName: string | null;
+}
+
+const examColumns = `e.id::int as "examId", e.project_id::int as "projectId", e.code, e.name, e.description, e.status,
+  e.pass_rules as "passRules", e.grade_bands as "gradeBands", e.version, e.created_at as "createdOn", e.updated_at as "updatedOn",
+  e.updated_by as "updatedById", nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "updatedByName"`;
+
+const toExam = (row: ExamRow): ExamRow => ({ ...row, createdOn: iso(row.createdOn), updatedOn: iso(row.updatedOn) });
+const examOrder = { code: 'lower(e.code)', name: 'lower(e.name)', status: 'e.status', createdOn: 'e.created_at', updatedOn: 'e.updated_at' };
+
+/** Exams of one project; `onlyExamIds` limits a caller whose grants name single exams. */
+export async function searchExams(db: Queryable, projectId: number, onlyExamIds: number[] | null, request: ExamSearchBody): Promise<Paged<ExamRow>> {
+  const window = pageWindow(request);
+  const keyword = searchKeyword(request);
+  const params: unknown[] = [projectId];
+  const where = ['e.project_id = $1'];
+  if (onlyExamIds) {
+    params.push(onlyExamIds);
+    where.push(`e.id = any($${params.length}::bigint[])`);
+  }
+  if (request.status) {
+    params.push(request.status);
+    where.push(`e.status = $${params.length}`);
+  }
+  if (keyword) {
+    params.push(likePattern(keyword));
+    where.push(`(lower(e.code) || ' ' || lower(e.name)) like $${params.length}`);
+  }
+  const order = orderByClause(request.orderBy, examOrder, 'e.created_at desc', 'e.id desc');
+  const whereSql = where.join(' and ');
+  const [page, count] = await Promise.all([
+    db.query<ExamRow>(
+      `select ${examColumns} from exams e left join users u on u.id = e.updated_by where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
+      params,
+    ),
+    db.query<{ n: number }>(`select count(*)::int as n from exams e where ${whereSql}`, params),
+  ]);
+  return paged(page.rows.map(toExam), count.rows[0].n, window);
+}
+
+export async function findExam(db: Queryable, projectId: number, examId: number): Promise<ExamRow | undefined> {
+  const { rows } = await db.query<ExamRow>(
+    `select ${examColumns} from exams e left join users u on u.id = e.updated_by where e.id = $1 and e.project_id = $2`,
+    [examId, projectId],
+  );
+  return rows[0] ? toExam(rows[0]) : undefined;
+}
+
+export async function statusHistory(db: Queryable, table: 'project_history' | 'exam_history', key: 'project_id' | 'exam_id', id: number) {
+  const reason = table === 'exam_history' ? 'h.reason' : 'null::text';
+  const { rows } = await db.query<{ event: string; fromStatus: string | null; toStatus: string | null; byId: string | null; byName: string | null; reason: string | null; at: string }>(
+    `select h.event, h.from_status as "fromStatus", h.to_status as "toStatus", h.actor_id as "byId",
+            nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "byName", ${reason} as reason, h.created_at as at
+     from ${table} h left join users u on u.id = h.actor_id where h.${key} = $1 order by h.id`,
+    [id],
+  );
+  return rows.map((r) => ({
+    event: r.event,
+    fromStatus: r.fromStatus,
+    toStatus: r.toStatus,
+    by: r.byId ? { userId: r.byId, name: r.byName ?? '' } : null,
+    reason: r.reason,
+    at: iso(r.at),
+  }));
+}

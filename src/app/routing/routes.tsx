@@ -1,0 +1,112 @@
+import { lazy, type ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { P } from '#machines/permissions.ts';
+import { loadChunk } from '#src/lib/lazy-chunk.ts';
+import type { RouteHandle } from './route-handle.ts';
+
+type Handle = RouteHandle;
+
+/**
+ * A lazy route module: the page's code is its own chunk, loaded when the route first renders,
+ * with the ChunkLoadError handling of every chunk (spec §8, §9).
+ */
+function page<M extends Record<string, unknown>>(importer: () => Promise<M>, exportName: keyof M & string = 'default'): ComponentType {
+  return lazy(async () => ({ default: (await loadChunk(importer))[exportName] as ComponentType }));
+}
+
+/**
+ * The one route table. Paths, page chunks, and each route's `handle` (title, breadcrumb,
+ * access, drawer entry: ./route-handle.ts). The drawer, the breadcrumbs, `document.title` and
+ * the access check all read it; nothing else lists pages.
+ */
+export const routes: RouteObject[] = [
+  { path: 'login', Component: page(() => import('#src/features/auth/sign-in-page.tsx')), handle: { title: { key: 'signIn.title', ns: 'auth' } } satisfies Handle },
+  { path: 'forgot-password', Component: page(() => import('#src/features/auth/forgot-password-page.tsx')), handle: { title: { key: 'forgot.title', ns: 'auth' } } satisfies Handle },
+  { path: 'reset-password', Component: page(() => import('#src/features/auth/reset-password-page.tsx')), handle: { title: { key: 'reset.title', ns: 'auth' } } satisfies Handle },
+  { path: 'first-login', Component: page(() => import('#src/features/auth/first-login-page.tsx')), handle: { title: { key: 'firstLogin.title', ns: 'auth' } } satisfies Handle },
+  { path: 'confirm-email', Component: page(() => import('#src/features/auth/confirm-email-page.tsx')), handle: { title: { key: 'confirm.title', ns: 'auth' } } satisfies Handle },
+  { path: 'register', Component: page(() => import('#src/features/auth/register-page.tsx')), handle: { title: { key: 'register.title', ns: 'auth' } } satisfies Handle },
+  {
+    id: 'dashboard-layout',
+    // The shell loads with the first dashboard route, so the sign-in screens do not carry it (docs/decisions/0063).
+    Component: page(() => import('../shell/dashboard-layout.tsx'), 'DashboardLayout'),
+    children: [
+      {
+        index: true,
+        Component: page(() => import('#src/features/dashboard/dashboard-page.tsx')),
+        handle: { title: { key: 'nav.dashboard' }, drawer: { id: 'dashboard', group: 'overview', icon: 'dashboard' } } satisfies Handle,
+      },
+      {
+        path: 'tickets',
+        handle: { title: { key: 'nav.myTickets' }, permission: P.SupportTickets.View, drawer: { id: 'my-tickets', group: 'support', icon: 'ticket' } } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/tickets/my-tickets-page.tsx')) },
+          { path: ':ticketId', Component: page(() => import('#src/features/tickets/ticket-page.tsx')), handle: { title: { key: 'page.ticket' } } satisfies Handle },
+        ],
+      },
+      {
+        path: 'support',
+        handle: { title: { key: 'nav.supportDesk' }, permission: P.SupportTickets.Work, drawer: { id: 'support-desk', group: 'support', icon: 'chart' } } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/tickets/support-desk-page.tsx')) },
+          // A ticket opened from the desk stays under the desk: drawer entry and breadcrumbs.
+          { path: 'tickets/:ticketId', Component: page(() => import('#src/features/tickets/ticket-page.tsx')), handle: { title: { key: 'page.ticket' } } satisfies Handle },
+          {
+            path: 'groups',
+            Component: page(() => import('#src/features/tickets/support-groups-page.tsx')),
+            handle: { title: { key: 'nav.supportGroups' }, permission: P.SupportGroups.Manage, drawer: { id: 'support-groups', group: 'support', icon: 'users' } } satisfies Handle,
+          },
+        ],
+      },
+      {
+        path: 'users',
+        handle: { title: { key: 'nav.users' }, permission: P.Users.Search, drawer: { id: 'users', group: 'administration', icon: 'users' } } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/users/users-page.tsx')) },
+          {
+            path: 'bulk-upload',
+            Component: page(() => import('#src/features/users/bulk-upload-page.tsx')),
+            handle: { title: { key: 'page.bulkUpload' }, breadcrumb: { key: 'page.bulkUpload' }, permission: P.Users.Import } satisfies Handle,
+          },
+          {
+            path: ':userId/login-history',
+            Component: page(() => import('#src/features/users/login-history-page.tsx')),
+            handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' }, permission: P.LoginHistory.View } satisfies Handle,
+          },
+        ],
+      },
+      {
+        path: 'roles',
+        Component: page(() => import('#src/features/users/roles-page.tsx')),
+        handle: { title: { key: 'nav.roles' }, permission: P.Roles.View, drawer: { id: 'roles', group: 'administration', icon: 'settings' } } satisfies Handle,
+      },
+      {
+        path: 'login-history',
+        Component: page(() => import('#src/features/users/login-history-page.tsx')),
+        handle: { title: { key: 'nav.loginHistory' }, permission: P.LoginHistory.View, drawer: { id: 'login-history', group: 'administration', icon: 'chart' } } satisfies Handle,
+      },
+      { path: 'change-password', Component: page(() => import('#src/features/auth/change-password-page.tsx')), handle: { title: { key: 'change.title', ns: 'auth' }, breadcrumb: { key: 'change.title', ns: 'auth' }, session: true } satisfies Handle },
+      {
+        path: 'account',
+        handle: { title: { key: 'nav.account' }, breadcrumb: { key: 'nav.account' }, session: true } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/users/account-page.tsx')) },
+          {
+            path: 'login-history',
+            Component: page(() => import('#src/features/users/login-history-page.tsx'), 'OwnLoginHistoryPage'),
+            handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' } } satisfies Handle,
+          },
+        ],
+      },
+      {
+        path: 'machines',
+        handle: { title: { key: 'nav.machines' }, permission: P.Machines.View, drawer: { id: 'machines', group: 'quality', icon: 'machines' } } satisfies Handle,
+        children: [
+          // One route for the list and a chosen machine, so switching machines keeps the page.
+          { path: ':machineId?', Component: page(() => import('#src/features/machines/machines-page.tsx')) },
+        ],
+      },
+      { path: '*', Component: page(() => import('../not-found-page.tsx')), handle: { title: { key: 'notFound.title' } } satisfies Handle },
+    ],
+  },
+];

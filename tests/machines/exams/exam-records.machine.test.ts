@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { examModelEvents, examStatusTestPaths, projectModelEvents, projectStatusTestPaths } from '#machines/exams/exam-records.model.ts';
+import {
+  decideExam,
+  examActions,
+  examStatusMachine,
+  examStatusNames,
+  type ExamEvent,
+  type ExamParty,
+} from '#machines/exams/exam-status.machine.ts';
+import {
+  decideProject,
+  projectActions,
+  projectStatusMachine,
+  projectStatusNames,
+  type ProjectEvent,
+  type ProjectParty,
+} from '#machines/exams/project-status.machine.ts';
+import { examTransitionTable, expectedExamStatus, expectedProjectStatus, projectTransitionTable } from '#tests/fixtures/exam-record-transitions.ts';
+import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+
+const projectParties: ProjectParty[] = ['tenantManager', 'projectAdmin'];
+const examParties: ExamParty[] = ['examManager', 'projectAdmin', 'moderator'];
+const projectEvent = (type: ProjectEvent['type'], party: ProjectParty) =>
+  ({ ...projectModelEvents.find((e) => e.type === type)!, by: { [party]: true } }) as ProjectEvent;
+const examEvent = (type: ExamEvent['type'], party: ExamParty) => ({ ...examModelEvents.find((e) => e.type === type)!, by: { [party]: true } }) as ExamEvent;
+
+describe('project-status machine', () => {
+  it('should list the five statuses of EXAMS.md in order and start in Draft', () => {
+    expect(projectStatusNames).toEqual(['Draft', 'Setup', 'Active', 'Closed', 'Archived']);
+    expect(projectStatusMachine.config.initial).toBe('Draft');
+  });
+
+  it('should decide every (status, event, party) exactly as the hand-written table says', () => {
+    const wrong: string[] = [];
+    for (const from of projectStatusNames) {
+      for (const row of projectTransitionTable) {
+        for (const party of projectParties) {
+          const decision = decideProject(from, projectEvent(row.event, party));
+          const expected = row.who.includes(party) ? expectedProjectStatus(from, row.event) : undefined;
+          const got = decision.accepted ? decision.to : undefined;
+          if (got !== expected) wrong.push(`${row.event} from ${from} by ${party}: ${got} (expected ${expected})`);
+          if (!decision.accepted) {
+            const reason = expectedProjectStatus(from, row.event) === undefined ? 'status' : 'role';
+            if (decision.reason !== reason) wrong.push(`${row.event} from ${from} by ${party}: reason ${decision.reason}, expected ${reason}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('should refuse activation until the project has an item type and a category, naming what is missing', () => {
+    expect(decideProject('Setup', { type: 'project.activate', by: { projectAdmin: true }, setup: { itemTypes: 0, categories: 0 } })).toEqual({
+      accepted: false,
+      reason: 'setup',
+      from: 'Setup',
+      missing: ['an item type', 'a category'],
+    });
+    expect(decideProject('Setup', { type: 'project.activate', by: { projectAdmin: true }, setup: { itemTypes: 3, categories: 0 } })).toMatchObject({
+      missing: ['a category'],
+    });
+    expect(decideProject('Setup', { type: 'project.activate', by: { projectAdmin: true }, setup: { itemTypes: 1, categories: 1 } })).toMatchObject({
+      accepted: true,
+      to: 'Active',
+    });
+  });
+
+  it('should offer a project admin no archive or restore, and a tenant manager both', () => {
+    expect(projectActions('Closed', { projectAdmin: true })).toEqual(['project.reopen']);
+    expect(projectActions('Closed', { tenantManager: true })).toEqual(['project.reopen', 'project.archive']);
+    expect(projectActions('Archived', { projectAdmin: true })).toEqual([]);
+    expect(projectActions('Archived', { tenantManager: true })).toEqual(['project.restore']);
+  });
+
+  it('should walk every transition of the table on its model paths, each step as the table expects', () => {
+    const paths = projectStatusTestPaths();
+    const walked = new Set<string>();
+    for (const path of paths) {
+      for (let i = 1; i < path.steps.length; i += 1) {
+        const from = path.steps[i - 1].state.value as (typeof projectStatusNames)[number];
+        const event = path.steps[i].event as ProjectEvent;
+        expect(path.steps[i].state.value, `${path.description} at ${event.type}`).toBe(expectedProjectStatus(from, event.type));
+        walked.add(`${from} ${event.type}`);
+      }
+    }
+    const tableEdges = projectTransitionTable.flatMap((row) => row.from.map((from) => `${from} ${row.event}`));
+    expect([...walked].sort()).toEqual(tableEdges.sort());
+    const report = reportMachineCoverage(projectStatusMachine, paths);
+    expect(report.transitions.covered).toEqual(report.transitions.total);
+  });
+});
+
+describe('exam-status machine', () => {
+  it('should list the six statuses of EXAMS.md in order and start in Draft', () => {
+    expect(examStatusNames).toEqual(['Draft', 'Scheduled', 'Live', 'Evaluation', 'ResultsPublished', 'Closed']);
+    expect(examStatusMachine.config.initial).toBe('Draft');
+  });
+
+  it('should decide every (status, event, party) exactly as the hand-written table says', () => {
+    const wrong: string[] = [];
+    for (const from of examStatusNames) {
+      for (const row of examTransitionTable) {
+        for (const party of examParties) {
+          const decision = decideExam(from, examEvent(row.event, party));
+          const expected = row.who.includes(party) ? expectedExamStatus(from, row.event) : undefined;
+          const got = decision.accepted ? decision.to : undefined;
+          if (got !== expected) wrong.push(`${row.event} from ${from} by ${party}: ${got} (expected ${expected})`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('should refuse scheduling and going live while the project is not Active', () => {
+    for (const projectStatus of ['Draft', 'Setup', 'Closed', 'Archived'] as const) {
+      expect(decideExam('Draft', { type: 'exam.schedule', by: { projectAdmin: true }, projectStatus })).toEqual({
+        accepted: false,
+        reason: 'project',
+        from: 'Draft',
+      });
+      expect(decideExam('Scheduled', { type: 'exam.start', by: { examManager: true }, projectStatus })).toMatchObject({ reason: 'project' });
+    }
+  });
+
+  it('should refuse withdrawing results without a reason', () => {
+    expect(decideExam('ResultsPublished', { type: 'exam.withdrawResults', by: { moderator: true }, reason: '   ' })).toEqual({
+      accepted: false,
+      reason: 'fields',
+      from: 'ResultsPublished',
+    });
+  });
+
+  it('should let a moderator only publish and withdraw results', () => {
+    const offered = examStatusNames.flatMap((status) => examActions(status, { moderator: true }));
+    expect(offered).toEqual(['exam.publishResults', 'exam.withdrawResults']);
+    expect(examActions('Draft', { projectAdmin: true })).toEqual(['exam.schedule', 'exam.edit']);
+    expect(examActions('Closed', { examManager: true })).toEqual([]);
+  });
+
+  it('should walk every transition of the table on its model paths, each step as the table expects', () => {
+    const paths = examStatusTestPaths();
+    const walked = new Set<string>();
+    for (const path of paths) {
+      for (let i = 1; i < path.steps.length; i += 1) {
+        const from = path.steps[i - 1].state.value as (typeof examStatusNames)[number];
+        const event = path.steps[i].event as ExamEvent;
+        expect(path.steps[i].state.value, `${path.description} at ${event.type}`).toBe(expectedExamStatus(from, event.type));
+        walked.add(`${from} ${event.type}`);
+      }
+    }
+    const tableEdges = examTransitionTable.flatMap((row) => row.from.map((from) => `${from} ${row.event}`));
+    expect([...walked].sort()).toEqual(tableEdges.sort());
+    const report = reportMachineCoverage(examStatusMachine, paths);
+    expect(report.transitions.covered).toEqual(report.transitions.total);
+  });
+});
