@@ -209,7 +209,7 @@ describe('change password', () => {
     await heading(other, 'Dashboard');
 
     await page.getByTestId('user-menu').click();
-    await page.getByRole('link', { name: 'Change password' }).click();
+    await page.getByRole('menuitem', { name: 'Change password' }).click();
     await heading(page, 'Change password');
     const next = 'harbour velvet compass 2290';
     await page.getByLabel('Current password').fill(password);

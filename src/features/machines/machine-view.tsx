@@ -18,6 +18,7 @@ import { toMermaid } from './mermaid.ts';
 import { noHighlight, StatechartSvg, type Highlight, type StatechartHandle } from './statechart-svg.tsx';
 import { standaloneSvg } from './svg-export.ts';
 import { activeStateIds, stateValueText, useLiveActors } from './use-live-actors.ts';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
 
 export type CoverageState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; reports: MachineCoverage[] };
 
@@ -126,10 +127,9 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('live.none')}</p>
       ) : (
         <>
-          <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-            <input type="checkbox" checked={highlightLive} onChange={(e) => onHighlightLive(e.target.checked)} />
+          <Checkbox checked={highlightLive} onChange={onHighlightLive}>
             {t('live.highlight')}
-          </label>
+          </Checkbox>
           {actors.map((actor) => (
             <div key={actor.id} data-testid={`live-actor-${actor.id}`} className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
               <p className={css({ fontWeight: 'semibold', fontSize: 'sm' })}>

@@ -11,6 +11,7 @@ import { controlStyle } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { Tabs } from '#src/components/ui/tabs.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
@@ -21,18 +22,6 @@ import { TicketList } from './components/ticket-list.tsx';
 import { useLiveTicketList } from './use-live-list.ts';
 
 type DeskTab = Exclude<TicketListKind, 'mine'>;
-
-const tabButton = css({
-  px: '3',
-  py: '2',
-  fontSize: 'sm',
-  fontWeight: 'semibold',
-  borderBottomWidth: '2px',
-  borderColor: 'transparent',
-  cursor: 'pointer',
-  color: 'fg.muted',
-  '&[aria-selected=true]': { borderColor: 'primary.main', color: 'fg.default' },
-});
 
 /** One list of the desk (queue, every ticket, raised for others), with its filters and paging. */
 function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
@@ -156,39 +145,9 @@ export default function SupportDeskPage() {
   return (
     <section aria-labelledby="desk-title">
       <PageHeader id="desk-title" title={t('desk.title')} description={isSupportAdmin ? t('desk.descriptionAdmin') : t('desk.description')} />
-      <div
-        role="tablist"
-        aria-label={t('desk.tabs')}
-        className={css({ display: 'flex', gap: '2', mb: '3', borderBottomWidth: '1px', borderColor: 'border' })}
-        onKeyDown={(event) => {
-          // Arrow keys move between tabs (WAI-ARIA tabs pattern); in rtl the arrows follow the reading direction.
-          const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
-          if (!step) return;
-          const rtl = getComputedStyle(event.currentTarget).direction === 'rtl';
-          const next = tabs[(tabs.indexOf(tab) + (rtl ? -step : step) + tabs.length) % tabs.length];
-          setTab(next);
-          document.getElementById(`desk-tab-${next}`)?.focus();
-        }}
-      >
-        {tabs.map((id) => (
-          <button
-            key={id}
-            id={`desk-tab-${id}`}
-            role="tab"
-            type="button"
-            aria-selected={tab === id}
-            aria-controls={`desk-panel-${id}`}
-            tabIndex={tab === id ? 0 : -1}
-            className={tabButton}
-            onClick={() => setTab(id)}
-          >
-            {t(`desk.tab.${id}`)}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`desk-panel-${tab}`} aria-labelledby={`desk-tab-${tab}`}>
-        <DeskList key={tab} kind={tab} groups={groups} />
-      </div>
+      <Tabs label={t('desk.tabs')} value={tab} onChange={setTab} tabs={tabs.map((id) => ({ value: id, label: t(`desk.tab.${id}`) }))}>
+        {(kind) => <DeskList key={kind} kind={kind} groups={groups} />}
+      </Tabs>
     </section>
   );
 }

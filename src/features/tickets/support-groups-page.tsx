@@ -5,6 +5,7 @@ import { notify } from '#src/app/notifications/notify.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
@@ -134,21 +135,18 @@ function MembersDialog({ group, onClose, onSaved }: { group: SupportGroup; onClo
         <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
           <legend className={css({ srOnly: true })}>{t('groups.membersOf', { name: group.name })}</legend>
           {agents.map((agent) => (
-            <label key={agent.userId} className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-              <input
-                type="checkbox"
-                checked={chosen.has(agent.userId)}
-                onChange={(e) => {
-                  const next = new Set(chosen);
-                  if (e.target.checked) next.add(agent.userId);
-                  else next.delete(agent.userId);
-                  setChosen(next);
-                }}
-              />
-              <span>
-                {`${agent.firstName} ${agent.lastName}`.trim()} <span className={css({ color: 'fg.muted' })}>{agent.email}</span>
-              </span>
-            </label>
+            <Checkbox
+              key={agent.userId}
+              checked={chosen.has(agent.userId)}
+              onChange={(checked) => {
+                const next = new Set(chosen);
+                if (checked) next.add(agent.userId);
+                else next.delete(agent.userId);
+                setChosen(next);
+              }}
+            >
+              {`${agent.firstName} ${agent.lastName}`.trim()} <span className={css({ color: 'fg.muted' })}>{agent.email}</span>
+            </Checkbox>
           ))}
         </fieldset>
       )}

@@ -4,6 +4,7 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { fieldError, SelectField, TextField } from '#src/components/ui/field.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
@@ -238,22 +239,19 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
         <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
           <legend className={css({ srOnly: true })}>{t('roles.dialogTitle', { name: user.userName })}</legend>
           {roles.map((role) => (
-            <label key={role.roleId} className={css({ display: 'flex', alignItems: 'flex-start', gap: '2', fontSize: 'sm' })}>
-              <input
-                type="checkbox"
-                checked={enabled.has(role.roleId)}
-                onChange={(event) => {
-                  const next = new Set(enabled);
-                  if (event.target.checked) next.add(role.roleId);
-                  else next.delete(role.roleId);
-                  setEnabled(next);
-                }}
-              />
-              <span>
-                <span className={css({ fontWeight: 'semibold' })}>{role.roleName}</span>
-                {role.description ? <span className={css({ display: 'block', color: 'fg.muted' })}>{role.description}</span> : null}
-              </span>
-            </label>
+            <Checkbox
+              key={role.roleId}
+              checked={enabled.has(role.roleId)}
+              onChange={(checked) => {
+                const next = new Set(enabled);
+                if (checked) next.add(role.roleId);
+                else next.delete(role.roleId);
+                setEnabled(next);
+              }}
+            >
+              <span className={css({ fontWeight: 'semibold' })}>{role.roleName}</span>
+              {role.description ? <span className={css({ display: 'block', color: 'fg.muted' })}>{role.description}</span> : null}
+            </Checkbox>
           ))}
         </fieldset>
       )}

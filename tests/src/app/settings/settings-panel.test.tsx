@@ -49,7 +49,8 @@ describe('font options', () => {
 describe('SettingsPanel', () => {
   it('should show every setting as a labelled control with the current values checked', async () => {
     const { panel } = await openPanel();
-    const group = (name: string) => within(panel).getByRole('group', { name });
+    // The choices are radio groups (Ark UI RadioGroup); the switches sit in a fieldset.
+    const group = (name: string) => within(panel).queryByRole('radiogroup', { name }) ?? within(panel).getByRole('group', { name });
     expect(within(group('Mode')).getByRole('radio', { name: 'Light' })).toBeChecked();
     expect(within(group('Colour preset')).getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
       'default',
@@ -71,7 +72,7 @@ describe('SettingsPanel', () => {
     expect(within(group('Language')).getByRole('radio', { name: 'English (India)' })).toBeChecked();
     expect(within(group('Language')).getByRole('radio', { name: 'हिन्दी — Hindi' })).not.toBeChecked();
     expect(within(panel).getByTestId('region-number')).toHaveTextContent('12,34,567.891');
-  });
+  }, 20_000); // many role queries over a large panel; jsdom is slow on a loaded machine
 
   it('should change the layout config at once for each control', async () => {
     const { user, panel } = await openPanel();
@@ -93,7 +94,7 @@ describe('SettingsPanel', () => {
     // Arrow keys move within a radio group and apply the choice, as native radios do.
     await user.keyboard('{ArrowRight}');
     expect(layoutConfigStore.getSnapshot().context.fontFamily).toBe(defaultLayoutConfig.fontFamily);
-  });
+  }, 20_000);
 
   it('should store the chosen language in the localization slice and switch the UI to it', async () => {
     stopLanguage = followLanguage({ i18n, store: localizationStore, configured: 'en-IN', document });
