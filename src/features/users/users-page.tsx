@@ -29,7 +29,7 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 function UsersPage() {
   const { t } = useTranslation('users');
   const navigate = useNavigate();
-  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
+  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] }, { isActive: 'string', emailConfirmed: 'string', roleId: 'string' });
   const errorText = useErrorText(search.error);
   const [roles, setRoles] = useState<RoleSummary[]>([]);
   const [open, setOpen] = useState<Open>(null);
