@@ -105,7 +105,7 @@ describe('a ticket opened from the support desk', () => {
       headers: { authorization: `Bearer ${token}`, tenant: 'root', 'content-type': 'application/json' },
       body: JSON.stringify({ title: 'Proctoring camera not found', description: 'The camera check fails in the exam player.', supportTicketPriorityId: 2, supportGroupId: 2 }),
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     const { ticketId } = (await res.json()) as { ticketId: number };
 
     await page.goto('/support?tab=all');
