@@ -273,15 +273,21 @@ describe('/machines in Chromium', () => {
     });
   }
 
-  it('should show no diagram to a signed-in candidate (the server refuses with 403)', async () => {
+  it('should show no diagram to a signed-in candidate (the route table gates the page; the server refuses with 403)', async () => {
     const context = await newContext(browser, server.url);
-    await signInContext(context, server, candidate);
+    const token = await signInContext(context, server, candidate);
     const page = await context.newPage();
-    const refused = page.waitForResponse((res) => res.url().endsWith('/api/machines/coverage'));
+    const coverageCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/machines/coverage')) coverageCalls.push(request.url());
+    });
     await page.goto('/machines');
-    expect((await refused).status()).toBe(403);
-    await page.getByText('You need the permission to audit machines to open this page.').waitFor();
+    await page.getByTestId('no-access').getByText('You do not have access to this screen').waitFor();
     expect(await page.getByTestId('statechart').count()).toBe(0);
+    // The page never asks; asked anyway, the server says no.
+    expect(coverageCalls).toEqual([]);
+    const refused = await fetch(`${server.url}/api/machines/coverage`, { headers: { authorization: `Bearer ${token}`, tenant: 'root' } });
+    expect(refused.status).toBe(403);
     await context.close();
   });
 });

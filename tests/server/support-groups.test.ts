@@ -57,7 +57,7 @@ describeEachDatabase(
       });
 
       it('should set the members of a group to agents only', async () => {
-        const { app, db } = get();
+        const { app } = get();
         const second = await createSignedInUser(app, { roles: ['SupportAgent'] });
         const res = await app.inject({ method: 'PUT', url: '/api/v1/supportgroup/2/members', headers: as(admin), payload: { userIds: [agent.id, second.id] } });
         expect(res.statusCode).toBe(200);

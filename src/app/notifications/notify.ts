@@ -2,12 +2,12 @@ import { TOAST_AUTO_HIDE_MS } from '#machines/toast-queue.machine.ts';
 import { isCatalogueText, type DisplayText } from '#src/lib/error-catalogue.ts';
 import { normalizeError, type ErrorDisplay } from '#src/lib/normalize-error.ts';
 import { notificationsStore } from './notifications-store.ts';
+import type { ToastContent } from './toast-content.ts';
 
 /** Spec §9: the error toast closes after this long (unless its details are open). */
 export const ERROR_TOAST_CLOSE_MS = 5000;
 
-export type MessageKind = 'success' | 'info' | 'warning';
-export type ToastContent = { kind: MessageKind; message: DisplayText } | { kind: 'error'; display: ErrorDisplay };
+export type { MessageKind, ToastContent } from './toast-content.ts';
 
 export interface NotifyOptions {
   /** A toast with the same id replaces its content instead of stacking. */

@@ -2,7 +2,7 @@ import { createActor } from 'xstate';
 import { toastQueueMachine } from '#machines/toast-queue.machine.ts';
 import { registerLiveActor } from '#src/app/live-actors.ts';
 import { i18n } from '#src/i18n/i18n.ts';
-import type { ToastContent } from './notify.ts';
+import type { ToastContent } from './toast-content.ts';
 
 /** The app's one toast queue (loaded with the first toast). */
 export const toastActor = createActor(toastQueueMachine, { input: {}, systemId: 'toast-queue' }).start();

@@ -5,7 +5,7 @@ import { Toaster as SonnerToaster, toast as sonner } from 'sonner';
 import { TOAST_LIMIT, type QueuedToast } from '#machines/toast-queue.machine.ts';
 import { ErrorToast } from './error-toast.tsx';
 import { MessageToast } from './message-toast.tsx';
-import type { ToastContent } from './notify.ts';
+import type { ToastContent } from './toast-content.ts';
 import { toastActor } from './toast-runtime.ts';
 
 const close = (id: string) => toastActor.send({ type: 'toast.dismiss', id });

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useId, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { css, cx } from '#styled-system/css';
+import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { CheckMark, ChoiceGroup } from '#src/components/ui/radio-group.tsx';

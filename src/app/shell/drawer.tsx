@@ -118,7 +118,6 @@ function Brand({ mini }: { mini: boolean }) {
  * drawer on, hidden when closed otherwise), a temporary modal drawer below lg.
  */
 export function AppDrawer({ groups, large, miniDrawer }: { groups: DrawerGroup[]; large: boolean; miniDrawer: boolean }) {
-  const { t } = useTranslation();
   const drawerOpen = useStoreValue(menuStore, (s) => s.context.drawerOpen);
 
   if (large) {

@@ -3,7 +3,7 @@ import { css } from '#styled-system/css';
 import { orderByOf, type usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { Pagination } from './pagination.tsx';
-import { EmptyState, ErrorState, LoadingState } from './states.tsx';
+import { ErrorState, LoadingState } from './states.tsx';
 
 export interface PagedTableProps<T> {
   /** The screen's paged search (usePagedSearch): its page, sort, busy flag and error. */

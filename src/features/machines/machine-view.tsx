@@ -7,7 +7,7 @@ import { notify } from '#src/app/notifications/notify.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { card } from '#src/components/ui/page-header.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { saveFile } from '#src/lib/save-file.ts';
 import type { MachineCoverage, MachineReplay } from './api/machines-api.ts';

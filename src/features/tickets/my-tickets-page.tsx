@@ -20,7 +20,7 @@ import { useLiveTicketList } from './use-live-list.ts';
 export default function MyTicketsPage() {
   const { t } = useTranslation('tickets');
   const navigate = useNavigate();
-  const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search('mine', query), { orderBy: ['lastModifiedOn desc'] });
+  const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search('mine', query), { orderBy: ['lastModifiedOn desc'] }, { statusId: 'number' });
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [creating, setCreating] = useState(false);
   const errorText = useErrorText(search.error);

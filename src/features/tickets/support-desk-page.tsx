@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import { css } from '#styled-system/css';
@@ -29,7 +29,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search(kind, query), {
     orderBy: kind === 'desk' ? ['createdOn asc'] : ['lastModifiedOn desc'],
     filters: kind === 'desk' ? { statusId: ticketStatuses.Open } : {},
-  });
+  }, { statusId: 'number', supportGroupId: 'number' });
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [claiming, setClaiming] = useState<number | null>(null);
   const navigate = useNavigate();
@@ -134,14 +134,20 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
 export default function SupportDeskPage() {
   const { t } = useTranslation('tickets');
   const isSupportAdmin = useHasPermission(P.SupportTickets.Administer);
-  const [tab, setTab] = useState<DeskTab>('desk');
   const [groups, setGroups] = useState<SupportGroup[]>([]);
+  // The tab is part of the URL like the list's own filters; another tab starts a fresh list.
+  const [params, setParams] = useSearchParams();
 
   useEffect(() => {
     (isSupportAdmin ? supportGroupsApi.list() : supportGroupsApi.mine()).then(setGroups, () => setGroups([]));
   }, [isSupportAdmin]);
 
   const tabs: DeskTab[] = isSupportAdmin ? ['desk', 'all', 'forOthers'] : ['desk', 'forOthers'];
+  const asked = params.get('tab') as DeskTab | null;
+  const tab: DeskTab = asked && tabs.includes(asked) ? asked : 'desk';
+  const setTab = (next: DeskTab) => {
+    if (next !== tab) setParams(next === 'desk' ? {} : { tab: next });
+  };
   return (
     <section aria-labelledby="desk-title">
       <PageHeader id="desk-title" title={t('desk.title')} description={isSupportAdmin ? t('desk.descriptionAdmin') : t('desk.description')} />

@@ -111,11 +111,12 @@ function TicketView({ ticketId }: { ticketId: number }) {
   const actions = actionsFor(ticket);
 
   // The ticket's title as the last breadcrumb.
+  const crumbPath = ticket ? paths.ticketPath(ticket.ticketId) : null;
   useEffect(() => {
-    if (!ticket) return;
-    menuStore.trigger.setDynamicBreadcrumb({ data: [{ path: paths.ticketPath(ticket.ticketId), title: `#${ticket.ticketId} ${ticket.title}` }], name: 'ticket' });
+    if (!ticket || !crumbPath) return;
+    menuStore.trigger.setDynamicBreadcrumb({ data: [{ path: crumbPath, title: `#${ticket.ticketId} ${ticket.title}` }], name: 'ticket' });
     return () => menuStore.trigger.setDynamicBreadcrumb({ data: null, name: null });
-  }, [ticket?.ticketId, ticket?.title, ticket]);
+  }, [ticket?.ticketId, ticket?.title, ticket, crumbPath]);
 
   // A conflict reloaded the ticket: say what it is now.
   useEffect(() => {

@@ -21,7 +21,7 @@ const events = ['login', 'loginFailed', 'logout', 'sessionRevoked'] as const;
 export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
   const { t } = useTranslation('users');
   const format = useFormat();
-  const search = usePagedSearch<LoginHistoryRow>((query) => usersApi.loginHistory(scope, query), { orderBy: ['time desc'] });
+  const search = usePagedSearch<LoginHistoryRow>((query) => usersApi.loginHistory(scope, query), { orderBy: ['time desc'] }, { event: 'string' });
   const errorText = useErrorText(search.error);
   const event = (search.query.filters.event as string | undefined) ?? '';
 

@@ -31,7 +31,7 @@ function UsersPage() {
   const { t } = useTranslation('users');
   const navigate = useNavigate();
   const { confirm, element: confirmation } = useConfirm();
-  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] });
+  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] }, { isActive: 'string', emailConfirmed: 'string', roleId: 'string' });
   const errorText = useErrorText(search.error);
   const [roles, setRoles] = useState<RoleSummary[]>([]);
   const [open, setOpen] = useState<Open>(null);

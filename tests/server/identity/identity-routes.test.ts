@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { P } from '#machines/permissions.ts';
 import { buildApp } from '#server/app.ts';
 import type { CredentialSubject, PasswordVerifier } from '#server/modules/identity/password-verifiers.ts';

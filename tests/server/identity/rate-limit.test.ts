@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { buildApp } from '#server/app.ts';
 import { openDb } from '#server/db/client.ts';
 import { manualClock } from '#server/lib/clock.ts';

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { WebSocket } from 'ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { P } from '#machines/permissions.ts';
 import type { Db } from '#server/db/client.ts';
 import { systemClock } from '#server/lib/clock.ts';

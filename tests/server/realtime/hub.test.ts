@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import { as, createSignedInUser, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
+import { as, createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from '../tickets/fixture.ts';
 import { eventRequest } from '../tickets/ticket-events-http.ts';
 import { latestEventId, pruneEvents } from '#server/modules/realtime/realtime-repository.ts';

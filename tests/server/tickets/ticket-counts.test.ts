@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { compactTicketCounts } from '#server/modules/tickets/tickets-repository.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as } from '#tests/setup/test-users.ts';

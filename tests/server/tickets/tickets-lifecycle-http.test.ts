@@ -39,7 +39,7 @@ describeEachDatabase(
     let f: TicketsFixture;
     let agentsByGroup: Map<number, TestUser[]>;
     beforeAll(async () => {
-      const { app, db } = get();
+      const { app } = get();
       f = await ticketsFixture(app);
       const technicalB = await createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.technical] });
       agentsByGroup = new Map([

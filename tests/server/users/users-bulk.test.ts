@@ -208,7 +208,7 @@ describeEachDatabase('bulk upload and export', (get) => {
   });
 
   it('should finish a job queued before a restart exactly once when two server instances run workers', async () => {
-    const { app, db, config } = get();
+    const { db, config } = get();
     const tag = randomBytes(3).toString('hex');
     const rows = Array.from({ length: 30 }, (_, i) => [`Twin${i}`, 'Worker', `twin-${tag}-${i}@example.test`, `twin-${tag}-${i}`]);
     const res = await upload(admin, 'restart.xlsx', await workbook(templateHeader, rows));

@@ -106,6 +106,41 @@ describe('my tickets', () => {
     expect(api.search).toHaveBeenLastCalledWith('mine', expect.objectContaining({ filters: { statusId: 5 } }));
   });
 
+  it('should keep the filter and the page in the URL, and follow back, forward and a shared link', async () => {
+    const rows = Array.from({ length: 25 }, (_, i) => summary(i + 1, { statusId: 5, status: 'Resolved' }));
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => {
+      const matching = query.filters.statusId === 5 ? rows : rows.slice(0, 2);
+      return page(matching.slice((query.pageNumber - 1) * query.pageSize, query.pageNumber * query.pageSize), query, matching.length);
+    });
+    const { user, location } = renderAt('/tickets', <MyTicketsPage />);
+    const firstLinks = () => within(screen.getByTestId('ticket-list')).getAllByRole('link')[0].textContent;
+    await screen.findByTestId('ticket-list');
+    await user.click(within(screen.getByTestId('status-filter')).getByRole('button', { name: /Resolved\s*1/ }));
+    await waitFor(() => expect(location.current()).toBe('/tickets?statusId=5'));
+    await user.click(await screen.findByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(location.current()).toBe('/tickets?statusId=5&page=2'));
+    await waitFor(() => expect(firstLinks()).toBe('Ticket number 11'));
+
+    location.go(-1);
+    await waitFor(() => expect(firstLinks()).toBe('Ticket number 1'));
+    expect(api.search).toHaveBeenLastCalledWith('mine', expect.objectContaining({ pageNumber: 1, filters: { statusId: 5 } }));
+    location.go(-1);
+    await waitFor(() => expect(api.search).toHaveBeenLastCalledWith('mine', expect.objectContaining({ pageNumber: 1, filters: { statusId: null } })));
+    expect(within(screen.getByTestId('status-filter')).getByRole('button', { name: /All\s*3/ })).toHaveAttribute('aria-pressed', 'true');
+    location.go(2);
+    await waitFor(() => expect(firstLinks()).toBe('Ticket number 11'));
+    expect(within(screen.getByTestId('status-filter')).getByRole('button', { name: /Resolved\s*1/ })).toHaveAttribute('aria-pressed', 'true');
+  });
+
+  it('should open a shared link on the list it describes', async () => {
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(9)], query, 30));
+    renderAt('/tickets?statusId=5&page=3&sort=title+asc&q=webcam', <MyTicketsPage />);
+    await screen.findByTestId('ticket-list');
+    expect(api.search).toHaveBeenCalledTimes(1);
+    expect(api.search).toHaveBeenCalledWith('mine', expect.objectContaining({ keyword: 'webcam', pageNumber: 3, orderBy: ['title asc'], filters: { statusId: 5 } }));
+    expect(screen.getByRole('searchbox')).toHaveValue('webcam');
+  });
+
   it('should invite to raise a first ticket when there is none', async () => {
     api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([], query));
     renderAt('/tickets', <MyTicketsPage />);

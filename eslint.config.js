@@ -1,0 +1,37 @@
+// ESLint flat config (issue 13, docs/decisions/0082): TypeScript, React hooks and jsx-a11y
+// rules, and the import boundaries between the roots. `npm run lint` fails on any warning.
+import js from '@eslint/js';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** `no-restricted-imports` for the roots a folder may not reach, by `#root/` alias or by relative path. */
+const forbid = (message, ...roots) => ['error', { patterns: roots.map((root) => ({ regex: `^(#${root}/|(\\.\\./)+${root}/)`, message })) }];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'styled-system/**', 'node_modules/**', 'test-results/**', 'public/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2024, sourceType: 'module', globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      // A `let` read by a closure before its one assignment cannot be a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'tests/src/**/*.{ts,tsx}', 'tests/e2e/fixtures/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      ...jsxA11y.flatConfigs.recommended.rules,
+    },
+  },
+  // Import boundaries (ARCHITECTURE.md): machines/ stands alone; src/ and server/ never meet.
+  { files: ['machines/**/*.ts'], rules: { 'no-restricted-imports': forbid('machines/ imports nothing from src/ or server/.', 'src', 'server') } },
+  { files: ['src/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': forbid('src/ never imports server/.', 'server') } },
+  { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': forbid('server/ never imports src/.', 'src') } },
+);
