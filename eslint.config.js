@@ -19,8 +19,12 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       // A `let` read by a closure before its one assignment cannot be a const.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+      // Module augmentation (axios' AxiosRequestConfig) extends one interface and adds nothing.
+      '@typescript-eslint/no-empty-object-type': ['error', { allowInterfaces: 'with-single-extends' }],
     },
   },
+  // Tests read loosely typed JSON answers; the assertions, not the types, check them.
+  { files: ['tests/**/*.{ts,tsx}'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   {
     files: ['src/**/*.{ts,tsx}', 'tests/src/**/*.{ts,tsx}', 'tests/e2e/fixtures/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
@@ -28,6 +32,9 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       ...jsxA11y.flatConfigs.recommended.rules,
+      // Our autoFocus is only on the first field of a dialog that has just opened, which is where
+      // the WAI-ARIA dialog pattern puts focus; nowhere else moves focus on load.
+      'jsx-a11y/no-autofocus': 'off',
     },
   },
   // Import boundaries (ARCHITECTURE.md): machines/ stands alone; src/ and server/ never meet.

@@ -89,7 +89,7 @@ export const pagedSearchMachine = setup({
         id: 'fetchPage',
         src: 'fetchPage',
         input: ({ context }) => context.query,
-        onDone: { target: 'ready', actions: { type: 'storeResult', params: ({ event }: { event: DoneActorEvent<any> }) => event.output } },
+        onDone: { target: 'ready', actions: { type: 'storeResult', params: ({ event }: { event: DoneActorEvent<PagedResult> }) => event.output } },
         onError: { target: 'failed', actions: { type: 'storeError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
       },
     },

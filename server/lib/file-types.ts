@@ -128,6 +128,7 @@ export function attachmentDisposition(fileName: string): string {
 /** A name safe to store and show: no path, no control characters, bounded length. */
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must lose
   const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
   return cleaned || fallback;
 }

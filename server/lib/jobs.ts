@@ -10,6 +10,7 @@ export interface Job<P = Record<string, unknown>> {
   created_by: string | null;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handlers of every payload type share one registry
 export type JobHandler = (job: Job<any>, db: Db) => Promise<void>;
 
 export interface EnqueueOptions {

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef, type CSSProperties, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
@@ -124,6 +124,8 @@ export default function SettingsPanel({ onClose }: { onClose: () => void }) {
   const directions: ThemeDirection[] = ['ltr', 'rtl'];
 
   return (
+    // A click on the backdrop closes the modal; Escape, its keyboard twin, is native to <dialog>.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
     <dialog
       ref={ref}
       id="settings-panel"

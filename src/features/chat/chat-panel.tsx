@@ -242,7 +242,16 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
       ) : state.status === 'failed' ? (
         <ErrorState message={loadErrorText} onRetry={() => void loadLatest(true)} />
       ) : (
-        <div ref={logRef} role="log" aria-label={t('messages')} aria-live="polite" tabIndex={0} className={log} data-testid="chat-log">
+        <div
+          ref={logRef}
+          role="log"
+          aria-label={t('messages')}
+          aria-live="polite"
+          // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling log must take focus so keyboard users can scroll it (axe: scrollable-region-focusable)
+          tabIndex={0}
+          className={log}
+          data-testid="chat-log"
+        >
           <div ref={topRef} />
           {state.hasOlder ? (
             <div className={css({ display: 'flex', justifyContent: 'center' })}>

@@ -40,14 +40,15 @@ function BulkUploadPage() {
   const jobs = usePagedSearch<UploadJob>((query) => usersApi.jobs(query), { orderBy: ['createdOn desc'] });
   const jobsError = useErrorText(jobs.error);
   const result = jobs.result;
+  const sendJobs = jobs.send;
   const working = Boolean(result?.data.some(isWorking));
 
   // The list updates by itself until every job on it has finished or failed.
   useEffect(() => {
     if (!working) return;
-    const timer = setInterval(() => jobs.send({ type: 'search.reload' }), JOB_POLL_MS);
+    const timer = setInterval(() => sendJobs({ type: 'search.reload' }), JOB_POLL_MS);
     return () => clearInterval(timer);
-  }, [working, jobs.send]);
+  }, [working, sendJobs]);
 
   const uploading = progress !== null;
   const submit = async () => {
