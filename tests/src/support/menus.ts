@@ -16,6 +16,9 @@ export async function chooseMenuItem(user: UserEvent, trigger: HTMLElement, item
   await waitFor(() => expect(menu).toHaveFocus());
   const target = within(menu).getByRole('menuitem', { name: itemName });
   const items = within(menu).getAllByRole('menuitem');
+  // From the first item, whatever the menu highlighted on opening (Home is the menu's own key).
+  await user.keyboard('{Home}');
+  await waitFor(() => expect(menu.getAttribute('aria-activedescendant')).toBe(items[0]!.id));
   for (let step = 0; step <= items.length && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) {
     await user.keyboard('{ArrowDown}');
   }
