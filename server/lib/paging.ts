@@ -103,8 +103,11 @@ export function orderByClause(
   fallback: string,
   tieBreaker: string,
 ): string {
-  if (!orderBy?.length) return `${fallback}, ${tieBreaker}`;
-  const parts = orderBy.map((entry) => {
+  // Blank entries say nothing: the schema layer coerces the spec's `orderBy: null` into [""]
+  // (Ajv's coerceTypes 'array'), and that must mean "the default order", not a 400.
+  const entries = (orderBy ?? []).filter((entry) => entry.trim() !== '');
+  if (!entries.length) return `${fallback}, ${tieBreaker}`;
+  const parts = entries.map((entry) => {
     const [field, direction = 'asc', ...rest] = entry.trim().split(/\s+/);
     const column = Object.entries(columns).find(([name]) => name.toLowerCase() === field.toLowerCase())?.[1];
     const dir = direction.toLowerCase();

@@ -46,6 +46,12 @@ describeEachDatabase('exam workspace API', (get) => {
     ]);
     const team = (await call(app, manager, 'POST', '/api/v1/examgrant/search', { project: project.projectId, body: {} })).json() as Json;
     expect(team.data.map((g: Json) => [g.userId, g.permission, g.examId])).toEqual([[manager.id, 'ProjectAdmin', null]]);
+    // The spec's search request allows `orderBy: null`: it means the default order.
+    const unordered = await call(app, manager, 'POST', '/api/v1/examgrant/search', { project: project.projectId, body: { orderBy: null } });
+    expect(unordered.statusCode).toBe(200);
+    expect((unordered.json() as Json).data).toHaveLength(1);
+    const projects = await call(app, manager, 'POST', '/api/v1/project/search', { body: { orderBy: null, pageNumber: 1, pageSize: 10 } });
+    expect(projects.statusCode).toBe(200);
   });
 
   it('should refuse a duplicate project code with 409 and an unknown template with 400 on that field', async () => {

@@ -32,6 +32,9 @@ describe('paging', () => {
     const columns = { createdOn: 't.created_at', title: 't.title' };
     expect(orderByClause(['createdOn desc', 'TITLE'], columns, 't.created_at desc', 't.id desc')).toBe('t.created_at desc, t.title asc, t.id desc');
     expect(orderByClause(undefined, columns, 't.created_at desc', 't.id desc')).toBe('t.created_at desc, t.id desc');
+    // orderBy null arrives as [""] after the schema's coercion: the default order, not a 400.
+    expect(orderByClause([''], columns, 't.created_at desc', 't.id desc')).toBe('t.created_at desc, t.id desc');
+    expect(orderByClause(['  ', 'title desc'], columns, 't.created_at desc', 't.id desc')).toBe('t.title desc, t.id desc');
     expect(() => orderByClause(['title; drop table users'], columns, 'x', 'y')).toThrow(ValidationFailure);
     expect(() => orderByClause(['title sideways'], columns, 'x', 'y')).toThrow(ValidationFailure);
   });
