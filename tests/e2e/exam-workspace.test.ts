@@ -15,9 +15,9 @@ let browser: Browser;
 let admin: SignedInPage;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ env: { DEMO_DATA: '1', DEMO_PASSWORD: 'demo pass phrase 2027 ok' } }), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer({ env: { DEMO_DATA: '1', DEMO_PASSWORD: 'demo pass phrase 2027 ok' }, startupTimeoutMs: 240_000 }), launchBrowser()]);
   admin = await signedInPage(browser, server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
-});
+}, 300_000);
 
 afterAll(async () => {
   await admin?.close().catch(() => undefined);
