@@ -39,6 +39,7 @@ vi.mock('#src/features/projects/api/projects-api.ts', async (importOriginal) => 
 const { default: ProjectsPage } = await import('#src/features/projects/projects-page.tsx');
 const { default: ExamsPage } = await import('#src/features/projects/exams-page.tsx');
 const { default: ProjectSetupPage } = await import('#src/features/projects/project-setup-page.tsx');
+const { WorkspaceBar } = await import('#src/features/projects/workspace-bar.tsx');
 const { searchBody } = await import('#src/features/projects/api/projects-api.ts');
 
 const summary = (n: number, overrides: Partial<ProjectSummary> = {}): ProjectSummary => ({
@@ -285,4 +286,35 @@ describe('the project set-up stepper', () => {
     await user.click(box);
     expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(true);
   });
+});
+
+describe('the workspace bar', () => {
+  it('should show nothing without a selected project', () => {
+    renderAt('/exams', { '/exams': <WorkspaceBar /> });
+    expect(screen.queryByTestId('workspace-bar')).toBeNull();
+  });
+
+  it('should show project › exam and switch the project from its menu, clearing the exam', async () => {
+    act(() => {
+      selectProject(detail(1) as unknown as Record<string, unknown>);
+      selectExam(exam(3) as unknown as Record<string, unknown>);
+    });
+    api.search.mockImplementation(async (query: PagedQuery) => page([summary(1), summary(2)], query));
+    const { user, location } = renderAt('/projects/team', { '*': <WorkspaceBar /> });
+    const bar = await screen.findByTestId('workspace-bar');
+    expect(within(bar).getByTestId('workspace-project').textContent).toContain('Project 1');
+    expect(within(bar).getByTestId('workspace-exam').textContent).toContain('Exam 3');
+
+    within(bar).getByTestId('workspace-project').focus();
+    await user.keyboard('{Enter}');
+    const menu = await screen.findByRole('menu');
+    const target = await within(menu).findByRole('menuitem', { name: 'P-2 · Project 2' });
+    for (let step = 0; step < 6 && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) await user.keyboard('{ArrowDown}');
+    await user.keyboard('{Enter}');
+
+    await waitFor(() => expect(projectStore.getSnapshot().context.selected).toMatchObject({ projectId: 2 }));
+    expect(examStore.getSnapshot().context.selected).toBeNull();
+    await waitFor(() => expect(within(screen.getByTestId('workspace-bar')).getByTestId('workspace-exam').textContent).toContain('none selected'));
+    await waitFor(() => expect(location.current()).toBe('/exams'));
+  }, 20_000);
 });
