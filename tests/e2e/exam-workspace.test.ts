@@ -29,6 +29,10 @@ afterAll(async () => {
 describe('the exam workspace in Chromium', () => {
   it('should create a project from a template through the stepper and grant a reviewer on it', async () => {
     const { page, errors } = admin;
+    const refused: string[] = [];
+    page.on('response', async (response) => {
+      if (response.status() >= 400) refused.push(`${response.request().method()} ${response.url()} ${response.status()} ${await response.text().catch(() => '')}`);
+    });
     await page.goto('/projects');
     await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
     await page.getByTestId('projects-table').getByText('Class 10 Board Examination 2027').waitFor();
@@ -61,7 +65,15 @@ describe('the exam workspace in Chromium', () => {
     await page.getByTestId('setup-next').click();
 
     const team = page.getByTestId('setup-team');
-    await team.getByTestId('team-table').getByText('Project administrator').waitFor();
+    // The creator holds ProjectAdmin on the new project (docs/decisions/0090).
+    await team
+      .getByTestId('team-table')
+      .getByText('Project administrator')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'team-step-failure');
+        throw new Error(`the team step shows: ${await team.innerHTML()}\nrefused: ${refused.join('\n')}`, { cause: error });
+      });
     await team.getByRole('button', { name: 'Grant a permission' }).click();
     const grant = page.getByRole('dialog', { name: 'Grant a permission' });
     await grant.getByLabel('Name or e-mail').fill('vikram');
@@ -89,7 +101,7 @@ describe('the exam workspace in Chromium', () => {
   it('should keep the selected project and exam over a reload, and clear the exam when the project changes', async () => {
     const { page, errors } = admin;
     await page.goto('/projects?q=BOARD10');
-    await page.getByTestId('projects-table').getByRole('button', { name: 'Class 10 Board Examination 2027' }).click();
+    await page.getByTestId('projects-table').getByRole('button', { name: 'Class 10 Board Examination 2027', exact: true }).click();
     // An active project opens its exams, not the stepper.
     await page.waitForURL(/\/exams$/);
     await page.getByRole('button', { name: 'Work on Mathematics (Standard)' }).click();

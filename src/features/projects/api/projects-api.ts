@@ -130,7 +130,9 @@ export interface GrantablePermission {
 /** The paged search body of spec §3 from a list screen's query (filters are the screen's own fields). */
 export function searchBody(query: PagedQuery): Record<string, unknown> {
   const filters = Object.fromEntries(Object.entries(query.filters).filter(([, value]) => value !== '' && value !== undefined && value !== null));
-  return { keyword: query.keyword || null, pageNumber: query.pageNumber, pageSize: query.pageSize, orderBy: query.orderBy, ...filters };
+  // No order is left out: the server's validator coerces `orderBy: null` to [""] and refuses it.
+  const orderBy = (query.orderBy ?? []).filter((entry) => entry.trim() !== '');
+  return { keyword: query.keyword || null, pageNumber: query.pageNumber, pageSize: query.pageSize, ...(orderBy.length ? { orderBy } : {}), ...filters };
 }
 
 /** A project call about one project sends that project, also before it is selected (right after creating it). */

@@ -121,7 +121,7 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
 export function TeamPanel({ canManage }: { canManage: boolean }) {
   const { t } = useTranslation('projects');
   const { confirm, element: confirmation } = useConfirm();
-  const search = usePagedSearch<Grant>((query) => projectsApi.grants(query));
+  const search = usePagedSearch<Grant>((query) => projectsApi.grants(query), { orderBy: ['lastName asc'] });
   const errorText = useErrorText(search.error);
   const [granting, setGranting] = useState(false);
 

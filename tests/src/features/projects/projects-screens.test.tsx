@@ -117,7 +117,7 @@ function renderAt(path: string, routes: Record<string, ReactNode>) {
 }
 
 describe('the paged search body', () => {
-  it('should send the query of spec §3 and leave empty filters out', () => {
+  it('should send the query of spec §3 and leave empty filters and an empty order out', () => {
     expect(searchBody({ keyword: '', pageNumber: 2, pageSize: 10, orderBy: ['name asc'], filters: { status: '', examId: 4 } })).toEqual({
       keyword: null,
       pageNumber: 2,
@@ -125,6 +125,8 @@ describe('the paged search body', () => {
       orderBy: ['name asc'],
       examId: 4,
     });
+    expect(searchBody({ keyword: 'x', pageNumber: 1, pageSize: 10, orderBy: null, filters: {} })).toEqual({ keyword: 'x', pageNumber: 1, pageSize: 10 });
+    expect(searchBody({ keyword: 'x', pageNumber: 1, pageSize: 10, orderBy: [''], filters: {} })).not.toHaveProperty('orderBy');
   });
 });
 
