@@ -34,8 +34,9 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
     setFailure(null);
     try {
       const [users, examPage] = await Promise.all([
-        usersApi.search({ ...defaultQuery, keyword, pageSize: 10 }),
-        exams.length ? Promise.resolve(null) : examsApi.search({ ...defaultQuery, pageSize: 50 }),
+        // An explicit order: the server refuses `orderBy: null` (it coerces it to [""]).
+        usersApi.search({ ...defaultQuery, keyword, pageSize: 10, orderBy: ['createdOn desc'] }),
+        exams.length ? Promise.resolve(null) : examsApi.search({ ...defaultQuery, pageSize: 50, orderBy: ['code asc'] }),
       ]);
       setFound(users.data);
       if (examPage) setExams(examPage.data);
