@@ -76,7 +76,7 @@ const withProjects = async (page: Page, server: RunningServer) => {
   await call('/v1/exam', { code: 'A11Y-EX', name: 'A11y exam' }, id);
 };
 const openProject = (name: string, then: (page: Page) => Promise<void>) => async (page: Page) => {
-  await page.getByTestId('projects-table').getByRole('button', { name }).click();
+  await page.getByTestId('projects-table').getByRole('button', { name, exact: true }).click();
   await then(page);
 };
 
