@@ -109,8 +109,8 @@ function ExamsList({ project }: { project: Record<string, unknown> }) {
             {t('exams.current')}
           </Badge>
         ) : (
-          <Button size="sm" variant="outline" onClick={() => void choose(e)} aria-label={t('exams.selectNamed', { name: e.name })} data-testid={`select-exam-${e.code}`}>
-            {t('exams.select')}
+          <Button size="sm" variant="outline" onClick={() => void choose(e)} data-testid={`select-exam-${e.code}`}>
+            {t('exams.selectNamed', { name: e.name })}
           </Button>
         ),
     },

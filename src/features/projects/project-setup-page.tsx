@@ -1,5 +1,5 @@
 import { Steps } from '@ark-ui/react/steps';
-import { useCallback, useEffect, useState } from 'react';
+import { forwardRef, useCallback, useEffect, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
@@ -16,6 +16,14 @@ import { PermissionGate } from '../users/components/permission-gate.tsx';
 import { projectsApi, type Category, type Flow, type ItemType, type ProjectDetail } from './api/projects-api.ts';
 import { NoProjectState } from './components/no-grant.tsx';
 import { TeamPanel } from './components/team-panel.tsx';
+
+/**
+ * A step's wrapper inside the tablist without `aria-current`: the list's children must be tabs
+ * (axe aria-required-children), and the tab itself already says which step is selected.
+ */
+const StepItem = forwardRef<HTMLDivElement, HTMLAttributes<HTMLDivElement>>(function StepItem({ 'aria-current': _current, ...rest }, ref) {
+  return <div ref={ref} {...rest} />;
+});
 
 export const setupSteps = ['basics', 'itemTypes', 'categories', 'flows', 'team'] as const;
 
@@ -102,11 +110,13 @@ function ProjectSetup({ projectId }: { projectId: number }) {
         <Steps.Root count={setupSteps.length} step={step} onStepChange={(details) => setStep(details.step)} className={css({ p: '4', display: 'grid', gap: '4' })}>
           <Steps.List className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })} aria-label={t('setup.stepsLabel')}>
             {setupSteps.map((name, index) => (
-              <Steps.Item key={name} index={index}>
-                <Steps.Trigger className={stepButton} data-testid={`step-${name}`}>
-                  <Steps.Indicator className={css({ fontWeight: 'bold' })}>{index + 1}</Steps.Indicator>
-                  {t(`setup.step.${name}`)}
-                </Steps.Trigger>
+              <Steps.Item key={name} index={index} asChild>
+                <StepItem>
+                  <Steps.Trigger className={stepButton} data-testid={`step-${name}`}>
+                    <Steps.Indicator className={css({ fontWeight: 'bold' })}>{index + 1}</Steps.Indicator>
+                    {t(`setup.step.${name}`)}
+                  </Steps.Trigger>
+                </StepItem>
               </Steps.Item>
             ))}
           </Steps.List>
