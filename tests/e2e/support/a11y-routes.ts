@@ -266,7 +266,7 @@ export const auditedScreens: AuditedScreen[] = [
     ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
     act: openProject('A11y active', async (page) => {
       await heading('Exams of A11y active')(page);
-      await page.getByTestId('exams-table').getByText('A11y exam').waitFor();
+      await page.getByTestId('exams-table').getByText('A11y exam', { exact: true }).waitFor();
       await page.getByTestId('workspace-bar').waitFor();
     }),
   },
