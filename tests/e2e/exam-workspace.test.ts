@@ -103,7 +103,8 @@ describe('the exam workspace in Chromium', () => {
     await page.goto('/projects?q=BOARD10');
     await page.getByTestId('projects-table').getByRole('button', { name: 'Class 10 Board Examination 2027', exact: true }).click();
     // An active project opens its exams, not the stepper.
-    await page.waitForURL(/\/exams$/);
+    await page.getByRole('heading', { level: 1, name: 'Exams of Class 10 Board Examination 2027' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/exams');
     await page.getByRole('button', { name: 'Work on Mathematics (Standard)' }).click();
     const bar = page.getByTestId('workspace-bar');
     await bar.getByTestId('workspace-exam').getByText('Mathematics (Standard)').waitFor();
