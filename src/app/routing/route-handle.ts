@@ -33,6 +33,8 @@ export interface RouteHandle {
   permission?: Permission;
   /** The route's entry in the side drawer; the entry stays current on every route below it. */
   drawer?: { id: string; group: DrawerGroupId; icon: IconName };
+  /** A screen of the selected workspace: the breadcrumbs end with the selected project › exam (EXAMS.md §3). */
+  workspace?: boolean;
 }
 
 /** The part of a route object these helpers read (react-router's RouteObject and its matches fit). */
@@ -132,6 +134,11 @@ export function crumbsOf(matches: readonly MatchLike[]): Crumb[] {
     if (text) crumbs.push({ text, to: match.pathname });
   }
   return crumbs;
+}
+
+/** Whether the page works in the selected workspace (a matched route says `workspace`). */
+export function inWorkspace(matches: readonly MatchLike[]): boolean {
+  return matches.some((match) => handleOf(match.handle).workspace === true);
 }
 
 /** The page's title: the deepest matched route that names one. */

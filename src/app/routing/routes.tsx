@@ -62,6 +62,28 @@ export const routes: RouteObject[] = [
         ],
       },
       {
+        path: 'projects',
+        handle: { title: { key: 'nav.projects' }, permission: P.Projects.View, drawer: { id: 'projects', group: 'overview', icon: 'dashboard' } } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/projects/projects-page.tsx')) },
+          {
+            path: 'setup',
+            Component: page(() => import('#src/features/projects/project-setup-page.tsx')),
+            handle: { title: { key: 'nav.projectSetup' }, breadcrumb: { key: 'nav.projectSetup' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+          },
+          {
+            path: 'team',
+            Component: page(() => import('#src/features/projects/team-page.tsx')),
+            handle: { title: { key: 'nav.projectTeam' }, breadcrumb: { key: 'nav.projectTeam' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+          },
+        ],
+      },
+      {
+        path: 'exams',
+        Component: page(() => import('#src/features/projects/exams-page.tsx')),
+        handle: { title: { key: 'nav.exams' }, permission: P.Exams.View, drawer: { id: 'exams', group: 'overview', icon: 'chart' }, workspace: true } satisfies Handle,
+      },
+      {
         path: 'support',
         handle: { title: { key: 'nav.supportDesk' }, permission: P.SupportTickets.Work, drawer: { id: 'support-desk', group: 'support', icon: 'chart' } } satisfies Handle,
         children: [

@@ -4,9 +4,10 @@ import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { appConfig } from '#src/lib/config.ts';
-import { crumbsOf } from '../routing/route-handle.ts';
+import { crumbsOf, inWorkspace } from '../routing/route-handle.ts';
 import { useRouteMatches } from '../routing/use-route-matches.ts';
 import { menuStore } from '../stores/menu-store.ts';
+import { examStore, projectStore } from '../stores/slices.ts';
 
 const list = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '1', listStyle: 'none', m: 0, p: 0, fontSize: 'sm' });
 const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { transform: 'scaleX(-1)' } });
@@ -16,10 +17,17 @@ export function Breadcrumbs() {
   const { t } = useTranslation();
   const matches = useRouteMatches();
   const dynamic = useStoreValue(menuStore, (s) => s.context.selectedDynamicBreadCrumData);
+  const project = useStoreValue(projectStore, (s) => s.context.selected);
+  const exam = useStoreValue(examStore, (s) => s.context.selected);
 
   // Home is where the app lands (runtime configuration `defaultPath`, '/' by default).
   const crumbs: Array<{ label: string; to?: string }> = [{ label: t('shell.home'), to: appConfig.defaultPath }];
   for (const crumb of crumbsOf(matches)) crumbs.push({ label: t(crumb.text.key, { ns: crumb.text.ns ?? 'common' }), to: crumb.to });
+  // Workspace screens follow the workspace bar: … › project › exam.
+  if (inWorkspace(matches) && project) {
+    crumbs.push({ label: String(project.name ?? project.code ?? ''), to: '/exams' });
+    if (exam) crumbs.push({ label: String(exam.name ?? exam.code ?? '') });
+  }
   for (const crumb of dynamic ?? []) crumbs.push({ label: crumb.title, to: crumb.path });
 
   return (

@@ -1,5 +1,5 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { Suspense, useLayoutEffect } from 'react';
+import { lazy, Suspense, useLayoutEffect } from 'react';
 import { Outlet } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
@@ -13,9 +13,13 @@ import { layoutConfigStore } from '../stores/layout-config-store.ts';
 import { menuStore } from '../stores/menu-store.ts';
 import { AppHeader } from './header.tsx';
 import { DeferredUserMenu } from '../auth/deferred-user-menu.tsx';
-import { userPermissionsStore } from '../stores/slices.ts';
+import { projectStore, userPermissionsStore } from '../stores/slices.ts';
+import { loadChunk } from '#src/lib/lazy-chunk.ts';
 import { AppDrawer } from './drawer.tsx';
 import { Breadcrumbs } from './breadcrumbs.tsx';
+
+// The workspace bar is its own chunk, loaded once a project is selected (nothing to show before).
+const WorkspaceBar = lazy(async () => ({ default: (await loadChunk(() => import('#src/features/projects/workspace-bar.tsx'))).WorkspaceBar }));
 
 const skipLink = css({
   position: 'absolute',
@@ -47,6 +51,7 @@ export function DashboardLayout() {
   const { t } = useTranslation();
   const large = useIsLargeScreen();
   const miniDrawer = useStoreValue(layoutConfigStore, (s) => s.context.miniDrawer);
+  const hasProject = useStoreValue(projectStore, (s) => s.context.selected !== null);
   const container = useStoreValue(layoutConfigStore, (s) => s.context.container);
   // Permissions arrive with sign-in (the userPermissions slice); entries needing others are hidden.
   const permissions = useStoreValue(userPermissionsStore, (s) => s.context.permissions);
@@ -67,6 +72,11 @@ export function DashboardLayout() {
       <AppDrawer groups={groups} large={large} miniDrawer={miniDrawer} />
       <div className={css({ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' })}>
         <AppHeader end={<DeferredUserMenu />} />
+        {hasProject ? (
+          <Suspense fallback={null}>
+            <WorkspaceBar />
+          </Suspense>
+        ) : null}
         <main
           id="main-content"
           tabIndex={-1}

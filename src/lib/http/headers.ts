@@ -42,3 +42,34 @@ export function requestHeaders({ token, anonymous, multipart, language, now }: H
   if (!token) return {};
   return { Authorization: `Bearer ${token}`, ...common };
 }
+
+/** The selected project, exam and paper ids (from the selection slices), null when none is selected. */
+export interface WorkspaceIds {
+  projectId: number | null;
+  examId: number | null;
+  paperId: number | null;
+}
+
+/**
+ * Which workspace a call belongs to (spec §3, docs/decisions/0093): a project call sends
+ * `ProjectId`; a paper call sends `ExamId` as `examId` or `examId&paperId` (and the project
+ * beside it, which the server checks is the exam's); a global call sends neither. Unflagged
+ * calls send whatever is selected, which the server ignores on its global routes.
+ */
+export type WorkspaceScope = 'project' | 'paper' | 'global';
+
+export function workspaceHeaders(ids: WorkspaceIds, scope: WorkspaceScope | undefined): Record<string, string> {
+  if (scope === 'global') return {};
+  const headers: Record<string, string> = {};
+  if (ids.projectId !== null) headers.ProjectId = String(ids.projectId);
+  if (scope !== 'project' && ids.examId !== null) headers.ExamId = ids.paperId !== null ? `${ids.examId}&${ids.paperId}` : String(ids.examId);
+  return headers;
+}
+
+/** The numeric id of a selected record (`projectId`, `examId` … or `id`), or null. */
+export function recordIdOf(record: Record<string, unknown> | null | undefined, field: string): number | null {
+  if (!record) return null;
+  const value = record[field] ?? record.id;
+  const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+}

@@ -3,7 +3,7 @@ import { catalogueText } from '#src/lib/error-catalogue.ts';
 import { parseBlob } from '#src/lib/normalize-error.ts';
 import type { HttpAuth } from './auth-bridge.ts';
 import { failedCallSubject, isNoRetryCall, isRefreshCall, rejectionValue } from './failed-call.ts';
-import { requestHeaders } from './headers.ts';
+import { requestHeaders, workspaceHeaders, type WorkspaceIds } from './headers.ts';
 import type { RefreshQueue } from './refresh-queue.ts';
 
 export interface InterceptorDeps {
@@ -15,6 +15,8 @@ export interface InterceptorDeps {
   /** Shows a failure in the error toast (through normalizeError). */
   showError(subject: unknown): void;
   banner: { show(): void; clear(): void };
+  /** The selected project, exam and paper (the selection slices); none: no context headers. */
+  workspace?(): WorkspaceIds;
 }
 
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
@@ -57,6 +59,14 @@ export function installInterceptors(instance: AxiosInstance, deps: InterceptorDe
       config.headers.set(name, value);
     }
     if (!token) config.headers.delete('Authorization');
+    // Workspace context headers (spec §3) go with signed-in calls only; a header the caller set
+    // itself wins (a call about a project just created, before it is selected).
+    const context = token && deps.workspace ? workspaceHeaders(deps.workspace(), config.workspace) : {};
+    for (const [name, value] of Object.entries(context)) if (!config.headers.has(name)) config.headers.set(name, value);
+    if (config.workspace === 'global') {
+      config.headers.delete('ProjectId');
+      config.headers.delete('ExamId');
+    }
     config.sentToken = token;
     return config;
   });

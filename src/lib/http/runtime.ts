@@ -1,4 +1,5 @@
 import { localizationStore } from '#src/app/stores/localization-store.ts';
+import { selectedWorkspaceIds } from '#src/app/stores/workspace-selection.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { appConfig } from '#src/lib/config.ts';
 import { httpAuth } from './auth-bridge.ts';
@@ -13,6 +14,7 @@ export const httpClients = createHttpClients(appConfig, {
   auth: httpAuth,
   language: () => localizationStore.getSnapshot().context.i18n,
   now: () => new Date(),
+  workspace: selectedWorkspaceIds,
   showError: (subject) => {
     notify.error(subject).catch((error: unknown) => console.error('The error toast could not be shown', error));
   },

@@ -14,6 +14,11 @@ export interface HttpCallOptions {
    * mapping field errors, the sign-in screen). The banner and the 401 handling still apply.
    */
   showErrors?: boolean;
+  /**
+   * The workspace the call belongs to (spec §3): 'project' sends ProjectId, 'paper' ExamId
+   * (`examId` or `examId&paperId`), 'global' neither. Unflagged: whatever is selected.
+   */
+  workspace?: import('./headers.ts').WorkspaceScope;
 }
 
 declare module 'axios' {

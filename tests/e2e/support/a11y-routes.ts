@@ -48,6 +48,38 @@ const withTicket = async (page: Page, server: RunningServer) => {
 
 const heading = (name: string, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).waitFor();
 
+
+const projectsMade = new Set<string>();
+/**
+ * Signs the admin in and makes sure two projects exist (once per server): "A11y draft" in Draft
+ * (opens the set-up stepper) and "A11y active" made Active, both from the first seeded template.
+ */
+const withProjects = async (page: Page, server: RunningServer) => {
+  const token = await signInContext(page.context(), server, admin);
+  if (projectsMade.has(server.url)) return;
+  projectsMade.add(server.url);
+  const call = async (path: string, body?: unknown, projectId?: number) => {
+    const res = await fetch(`${server.url}/api${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(projectId ? { ProjectId: String(projectId) } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown> & Array<Record<string, unknown>>>;
+  };
+  const [template] = await call('/v1/projecttemplate');
+  await call('/v1/project', { code: 'A11Y-DRAFT', name: 'A11y draft', templateId: template.templateId });
+  const active = await call('/v1/project', { code: 'A11Y-ACTIVE', name: 'A11y active', templateId: template.templateId });
+  const id = active.projectId as number;
+  await call(`/v1/project/${id}/status`, { event: 'project.startSetup' }, id);
+  await call(`/v1/project/${id}/status`, { event: 'project.activate' }, id);
+  await call('/v1/exam', { code: 'A11Y-EX', name: 'A11y exam' }, id);
+};
+const openProject = (name: string, then: (page: Page) => Promise<void>) => async (page: Page) => {
+  await page.getByTestId('projects-table').getByRole('button', { name, exact: true }).click();
+  await then(page);
+};
+
 export const auditedScreens: AuditedScreen[] = [
   { name: 'dashboard', path: '/', ready: heading('Dashboard') },
   { name: 'not found', path: '/no/such/page', ready: heading('Page not found') },
@@ -204,4 +236,50 @@ export const auditedScreens: AuditedScreen[] = [
   { name: 'my login history', path: '/account/login-history', prepare: asAdmin, ready: async (page) => page.getByTestId('login-history-table').waitFor() },
   { name: 'bulk upload', path: '/users/bulk-upload', prepare: asAdmin, ready: heading('Bulk upload of users') },
   { name: 'my profile', path: '/account', prepare: asAdmin, ready: async (page) => page.getByText('No languages yet.').or(page.getByTestId('language-list')).waitFor() },
+  // Issue 15: the exam workspace (projects, exams, the set-up stepper, the team, the workspace bar).
+  { name: 'projects', path: '/projects', prepare: withProjects, ready: async (page) => page.getByTestId('projects-table').getByText('A11y draft').waitFor() },
+  {
+    name: 'new project dialog',
+    path: '/projects',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'New project' }).click();
+      await page.getByRole('dialog', { name: 'New project' }).waitFor();
+    },
+  },
+  {
+    name: 'project set-up stepper',
+    path: '/projects?q=A11Y-DRAFT',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y draft').waitFor(),
+    act: openProject('A11y draft', async (page) => {
+      await heading('Set up A11y draft')(page);
+      await page.getByTestId('setup-next').click();
+      await page.getByTestId('setup-itemTypes').getByRole('heading').waitFor();
+    }),
+  },
+  {
+    name: 'exams of a project, with the workspace bar',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.getByTestId('exams-table').getByText('A11y exam', { exact: true }).waitFor();
+      await page.getByTestId('workspace-bar').waitFor();
+    }),
+  },
+  {
+    name: 'project team',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/projects/team');
+      await heading('Team of A11y active')(page);
+      await page.getByTestId('team-table').getByText('Project administrator').waitFor();
+    }),
+  },
 ];

@@ -36,6 +36,8 @@ export interface StartOptions {
   /** Reuse a data directory (restart tests); otherwise a fresh temporary one. */
   dataDir?: string;
   port?: number;
+  /** How long start-up may take (demo data on a busy machine takes longer); 60 s by default. */
+  startupTimeoutMs?: number;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (options.startupTimeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited during start-up (${child.exitCode}):\n${output}`);
     try {
@@ -79,7 +81,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not answer within 60 s:\n${output}`);
+      throw new Error(`server did not answer within ${(options.startupTimeoutMs ?? 60_000) / 1000} s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

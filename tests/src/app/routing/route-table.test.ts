@@ -12,7 +12,7 @@ const crumbsAt = (pathname: string) => crumbsOf(matchesOf(pathname)).map((c) => 
 describe('the route table', () => {
   it('should give the drawer every entry, grouped in order, with the full path of its route', () => {
     expect(drawerOf(routes).map((g) => `${g.id}: ${g.items.map((i) => i.url).join(' ')}`)).toEqual([
-      'overview: /',
+      'overview: / /projects /exams',
       'support: /tickets /support /support/groups',
       'administration: /users /roles /login-history',
       'quality: /machines',

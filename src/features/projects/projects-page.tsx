@@ -1,0 +1,227 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { css } from '#styled-system/css';
+import { P } from '#machines/permissions.ts';
+import { notify } from '#src/app/notifications/notify.ts';
+import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
+import { selectedProject, selectProject } from '#src/app/stores/workspace-selection.ts';
+import { useHasPermission } from '#src/app/use-permission.ts';
+import { Badge } from '#src/components/ui/badge.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
+import type { Column } from '#src/components/ui/data-table.tsx';
+import { Dialog } from '#src/components/ui/dialog.tsx';
+import { fieldError, SelectField, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { PagedTable } from '#src/components/ui/paged-table.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { usePagedSearch } from '#src/lib/use-paged-search.ts';
+import { projectsApi, type ProjectDetail, type ProjectSummary, type ProjectTemplate } from './api/projects-api.ts';
+import { NoGrantState } from './components/no-grant.tsx';
+import { PermissionGate } from '../users/components/permission-gate.tsx';
+import { queryFromUrl, useQueryInUrl } from './components/url-search.ts';
+
+type FieldErrors = Record<string, string[]> | null;
+const fieldErrorsOf = (error: unknown): FieldErrors => (error as { errors?: Record<string, string[]> } | null)?.errors ?? null;
+
+/** Create a project, optionally from a template (docs/decisions/0091). */
+function CreateProjectDialog({ onClose, onCreated }: { onClose: () => void; onCreated: (project: ProjectDetail) => void }) {
+  const { t } = useTranslation('projects');
+  const [templates, setTemplates] = useState<ProjectTemplate[]>([]);
+  const [draft, setDraft] = useState({ code: '', name: '', description: '', templateId: '' });
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const failureText = useErrorText(failure);
+
+  useEffect(() => {
+    projectsApi.templates().then(setTemplates, () => setTemplates([]));
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setErrors(null);
+    setFailure(null);
+    try {
+      const created = await projectsApi.create({
+        code: draft.code.trim(),
+        name: draft.name.trim(),
+        description: draft.description.trim() || undefined,
+        templateId: draft.templateId ? Number(draft.templateId) : null,
+      });
+      onCreated(created);
+    } catch (error) {
+      setErrors(fieldErrorsOf(error));
+      setFailure(error);
+      setBusy(false);
+    }
+  };
+  const set = (field: keyof typeof draft) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [field]: event.target.value }));
+
+  return (
+    <Dialog
+      title={t('create.title')}
+      description={t('create.intro')}
+      onClose={onClose}
+      onSubmit={submit}
+      busy={busy}
+      testId="create-project-dialog"
+      footer={
+        <>
+          <Button variant="ghost" onClick={onClose} disabled={busy}>
+            {t('action.cancel')}
+          </Button>
+          <Button type="submit" loading={busy}>
+            {t('create.submit')}
+          </Button>
+        </>
+      }
+    >
+      <SelectField
+        label={t('field.template')}
+        value={draft.templateId}
+        onChange={set('templateId')}
+        placeholder={t('create.noTemplate')}
+        options={templates.map((template) => ({ value: String(template.templateId), label: template.name }))}
+        hint={templates.find((template) => String(template.templateId) === draft.templateId)?.description}
+        error={fieldError(errors, 'templateId')}
+      />
+      <TextField label={t('field.code')} value={draft.code} onChange={set('code')} required maxLength={32} hint={t('create.codeHint')} error={fieldError(errors, 'code')} autoFocus />
+      <TextField label={t('field.name')} value={draft.name} onChange={set('name')} required maxLength={200} error={fieldError(errors, 'name')} />
+      <TextAreaField label={t('field.description')} value={draft.description} onChange={set('description')} maxLength={2000} rows={3} error={fieldError(errors, 'description')} />
+      {failureText && !errors ? (
+        <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
+          {failureText}
+        </p>
+      ) : null}
+    </Dialog>
+  );
+}
+
+const statusTone = { Draft: 'neutral', Setup: 'warning', Active: 'success', Closed: 'neutral', Archived: 'neutral' } as const;
+
+/** The projects the caller reaches (paged search of spec §3): open one, create, set up, archive. */
+function ProjectsPage() {
+  const { t } = useTranslation('projects');
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const { confirm, element: confirmation } = useConfirm();
+  const search = usePagedSearch<ProjectSummary>((query) => projectsApi.search(query), queryFromUrl(params, { orderBy: ['updatedOn desc'] }));
+  useQueryInUrl(search.query);
+  const errorText = useErrorText(search.error);
+  const manager = useHasPermission(P.Projects.Manage);
+  const showStepper = useStoreValue(showProjectConfigStepperStore, (s) => s.context.show);
+  const [creating, setCreating] = useState(false);
+  const selectedId = (selectedProject()?.projectId as number | undefined) ?? null;
+
+  /** Selecting goes through the workspace chain: another project clears the exam and lower. */
+  const open = (project: ProjectSummary) => {
+    selectProject(project as unknown as Record<string, unknown>);
+    // The detail carries the caller's permissions on it, which the screens below read.
+    projectsApi.get(project.projectId).then(
+      (detail) => selectProject(detail as unknown as Record<string, unknown>),
+      () => undefined,
+    );
+    const inSetup = project.status === 'Draft' || project.status === 'Setup';
+    navigate(inSetup && showStepper ? '/projects/setup' : '/exams');
+  };
+
+  const archive = async (project: ProjectSummary) => {
+    if (!(await confirm({ title: t('archive.title'), message: t('archive.message', { name: project.name }), confirmLabel: t('action.archive') }))) return;
+    try {
+      await projectsApi.transition(project.projectId, 'project.archive', project.version);
+      if (selectedId === project.projectId) selectProject(null);
+      void notify.success(t('archive.done', { name: project.name }));
+      search.send({ type: 'search.reload' });
+    } catch (error) {
+      void notify.error(error);
+    }
+  };
+
+  const actionsOf = (project: ProjectSummary): MenuAction[] => {
+    const actions: MenuAction[] = [{ id: 'open', label: t('action.open'), onSelect: () => open(project) }];
+    if (['Draft', 'Setup', 'Active'].includes(project.status))
+      actions.push({
+        id: 'setup',
+        label: t('action.setup'),
+        onSelect: () => {
+          selectProject(project as unknown as Record<string, unknown>);
+          navigate('/projects/setup');
+        },
+      });
+    if (manager && project.status === 'Closed') actions.push({ id: 'archive', label: t('action.archive'), tone: 'danger', onSelect: () => void archive(project) });
+    return actions;
+  };
+
+  const columns: Column<ProjectSummary>[] = [
+    { key: 'code', header: t('field.code'), sortKey: 'code', cell: (p) => <span className={css({ fontFamily: 'mono' })}>{p.code}</span> },
+    {
+      key: 'name',
+      header: t('field.name'),
+      sortKey: 'name',
+      cell: (p) => (
+        <button type="button" className={css({ fontWeight: 'semibold', textAlign: 'start', cursor: 'pointer', color: 'primary.dark', textDecoration: 'underline' })} onClick={() => open(p)}>
+          {p.name}
+        </button>
+      ),
+    },
+    { key: 'status', header: t('field.status'), sortKey: 'status', cell: (p) => <Badge tone={statusTone[p.status]}>{t(`status.${p.status}`)}</Badge> },
+    { key: 'exams', header: t('field.examCount'), align: 'end', hideOnSmall: true, cell: (p) => p.examCount },
+    { key: 'actions', header: t('field.actions'), align: 'end', cell: (p) => <RowMenu label={t('action.menu', { name: p.name })} actions={actionsOf(p)} testId={`project-actions-${p.code}`} /> },
+  ];
+
+  const empty = search.query.keyword ? <NoMatches /> : <NoGrantState manager={manager} />;
+
+  return (
+    <section aria-labelledby="projects-title">
+      <PageHeader
+        id="projects-title"
+        title={t('projects.title')}
+        description={t('projects.intro')}
+        actions={
+          manager ? (
+            <Button onClick={() => setCreating(true)} data-testid="new-project">
+              {t('action.create')}
+            </Button>
+          ) : null
+        }
+      />
+      <div className={card}>
+        <div className={css({ p: '4' })}>
+          <SearchInput label={t('projects.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        </div>
+        <PagedTable search={search} errorText={errorText} empty={empty} caption={t('projects.title')} columns={columns} rowKey={(p) => p.projectId} testId="projects-table" />
+      </div>
+      {creating ? (
+        <CreateProjectDialog
+          onClose={() => setCreating(false)}
+          onCreated={(project) => {
+            setCreating(false);
+            void notify.success(t('create.done', { name: project.name }));
+            selectProject(project as unknown as Record<string, unknown>);
+            navigate(showStepper ? '/projects/setup' : '/exams');
+          }}
+        />
+      ) : null}
+      {confirmation}
+    </section>
+  );
+}
+
+function NoMatches() {
+  const { t } = useTranslation('projects');
+  return <p className={css({ p: '6', textAlign: 'center', color: 'fg.muted' })}>{t('projects.noMatches')}</p>;
+}
+
+export default function GatedProjectsPage() {
+  return (
+    <PermissionGate permission={P.Projects.View}>
+      <ProjectsPage />
+    </PermissionGate>
+  );
+}

@@ -1,0 +1,145 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { css } from '#styled-system/css';
+import { defaultQuery } from '#machines/paged-search.machine.ts';
+import { examStore, paperStore, projectStore } from '#src/app/stores/slices.ts';
+import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
+import { Icon } from '#src/components/ui/icons.tsx';
+import { MenuContent, MenuItem, MenuRoot, MenuSeparator, MenuTrigger } from '#src/components/ui/menu.tsx';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { examsApi, projectsApi } from './api/projects-api.ts';
+
+const bar = css({
+  display: 'flex',
+  flexWrap: 'wrap',
+  alignItems: 'center',
+  gap: '1',
+  px: { base: '2', sm: '4' },
+  py: '1',
+  bg: 'bg.surface',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+  fontSize: 'sm',
+});
+const trigger = css({
+  display: 'inline-flex',
+  alignItems: 'center',
+  gap: '1',
+  px: '2',
+  py: '1',
+  borderRadius: 'md',
+  cursor: 'pointer',
+  color: 'fg.default',
+  _hover: { bg: 'bg.hover' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'primary.main' },
+});
+const separator = css({ color: 'fg.muted', display: 'inline-flex', _rtl: { transform: 'scaleX(-1)' } });
+
+interface Choice {
+  id: number;
+  label: string;
+  record: Record<string, unknown>;
+}
+
+/** One part of the bar: the current choice as a menu trigger; opening it loads what one may switch to. */
+function SwitchMenu({ label, current, load, onChoose, more, testId }: { label: string; current: string; load: () => Promise<Choice[]>; onChoose: (choice: Choice) => void; more?: { label: string; onSelect: () => void }; testId: string }) {
+  const { t } = useTranslation('projects');
+  const [choices, setChoices] = useState<Choice[] | null>(null);
+  return (
+    <MenuRoot
+      lazyMount
+      unmountOnExit
+      onOpenChange={(details) => {
+        if (!details.open) return;
+        setChoices(null);
+        load().then(setChoices, () => setChoices([]));
+      }}
+      onSelect={(details) => {
+        if (details.value === '__more') return more?.onSelect();
+        const choice = choices?.find((c) => String(c.id) === details.value);
+        if (choice) onChoose(choice);
+      }}
+    >
+      <MenuTrigger className={trigger} aria-label={t('bar.switch', { part: label, current })} data-testid={testId}>
+        <span className={css({ color: 'fg.muted' })}>{label}:</span> <span className={css({ fontWeight: 'semibold' })}>{current}</span>
+        <Icon name="chevron" size={14} className={css({ transform: 'rotate(90deg)' })} />
+      </MenuTrigger>
+      <MenuContent aria-label={label} data-testid={`${testId}-menu`}>
+        {choices === null ? (
+          <MenuItem value="__loading" disabled>
+            {t('bar.loading')}
+          </MenuItem>
+        ) : choices.length === 0 ? (
+          <MenuItem value="__none" disabled>
+            {t('bar.nothing')}
+          </MenuItem>
+        ) : (
+          choices.map((choice) => (
+            <MenuItem key={choice.id} value={String(choice.id)}>
+              {choice.label}
+            </MenuItem>
+          ))
+        )}
+        {more ? (
+          <>
+            <MenuSeparator />
+            <MenuItem value="__more">{more.label}</MenuItem>
+          </>
+        ) : null}
+      </MenuContent>
+    </MenuRoot>
+  );
+}
+
+/**
+ * The workspace bar under the header (EXAMS.md §3): the selected project › exam › paper, each a
+ * menu to switch. Switching the project goes through the workspace chain, which clears the exam
+ * and everything under it.
+ */
+export function WorkspaceBar() {
+  const { t } = useTranslation('projects');
+  const navigate = useNavigate();
+  const project = useStoreValue(projectStore, (s) => s.context.selected);
+  const exam = useStoreValue(examStore, (s) => s.context.selected);
+  const paper = useStoreValue(paperStore, (s) => s.context.selected);
+  if (!project) return null;
+
+  const chevron = (
+    <span className={separator} aria-hidden="true">
+      <Icon name="chevron" size={16} />
+    </span>
+  );
+  return (
+    <nav aria-label={t('bar.label')} className={bar} data-testid="workspace-bar">
+      <SwitchMenu
+        testId="workspace-project"
+        label={t('bar.project')}
+        current={String(project.name ?? project.code ?? '')}
+        load={async () => (await projectsApi.search({ ...defaultQuery, pageSize: 10, orderBy: ['updatedOn desc'] })).data.map((p) => ({ id: p.projectId, label: `${p.code} · ${p.name}`, record: p as unknown as Record<string, unknown> }))}
+        onChoose={(choice) => {
+          selectProject(choice.record);
+          navigate('/exams');
+        }}
+        more={{ label: t('bar.allProjects'), onSelect: () => navigate('/projects') }}
+      />
+      {chevron}
+      <SwitchMenu
+        testId="workspace-exam"
+        label={t('bar.exam')}
+        current={exam ? String(exam.name ?? exam.code ?? '') : t('bar.none')}
+        load={async () => (await examsApi.search({ ...defaultQuery, pageSize: 20, orderBy: ['code asc'] })).data.map((e) => ({ id: e.examId, label: `${e.code} · ${e.name}`, record: e as unknown as Record<string, unknown> }))}
+        onChoose={(choice) => selectExam(choice.record)}
+        more={{ label: t('bar.allExams'), onSelect: () => navigate('/exams') }}
+      />
+      {exam ? (
+        <>
+          {chevron}
+          <span className={css({ px: '2', color: 'fg.muted' })} data-testid="workspace-paper">
+            {t('bar.paper')}: {paper ? String(paper.title ?? paper.code ?? '') : t('bar.none')}
+          </span>
+        </>
+      ) : null}
+    </nav>
+  );
+}
