@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -21,7 +20,6 @@ import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { PermissionGate } from '../users/components/permission-gate.tsx';
 import { examsApi, type Exam } from './api/projects-api.ts';
 import { NoProjectState } from './components/no-grant.tsx';
-import { queryFromUrl, useQueryInUrl } from './components/url-search.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 
@@ -75,9 +73,7 @@ function CreateExamDialog({ onClose, onCreated }: { onClose: () => void; onCreat
 /** The exams of the selected project (a project call): pick the one to work in. */
 function ExamsList({ project }: { project: Record<string, unknown> }) {
   const { t } = useTranslation('projects');
-  const [params] = useSearchParams();
-  const search = usePagedSearch<Exam>((query) => examsApi.search(query), queryFromUrl(params, { orderBy: ['code asc'] }));
-  useQueryInUrl(search.query);
+  const search = usePagedSearch<Exam>((query) => examsApi.search(query), { orderBy: ['code asc'] });
   const errorText = useErrorText(search.error);
   const selected = useStoreValue(examStore, (s) => s.context.selected);
   const [creating, setCreating] = useState(false);

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -23,7 +23,6 @@ import { usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { projectsApi, type ProjectDetail, type ProjectSummary, type ProjectTemplate } from './api/projects-api.ts';
 import { NoGrantState } from './components/no-grant.tsx';
 import { PermissionGate } from '../users/components/permission-gate.tsx';
-import { queryFromUrl, useQueryInUrl } from './components/url-search.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 const fieldErrorsOf = (error: unknown): FieldErrors => (error as { errors?: Record<string, string[]> } | null)?.errors ?? null;
@@ -109,10 +108,8 @@ const statusTone = { Draft: 'neutral', Setup: 'warning', Active: 'success', Clos
 function ProjectsPage() {
   const { t } = useTranslation('projects');
   const navigate = useNavigate();
-  const [params] = useSearchParams();
   const { confirm, element: confirmation } = useConfirm();
-  const search = usePagedSearch<ProjectSummary>((query) => projectsApi.search(query), queryFromUrl(params, { orderBy: ['updatedOn desc'] }));
-  useQueryInUrl(search.query);
+  const search = usePagedSearch<ProjectSummary>((query) => projectsApi.search(query), { orderBy: ['updatedOn desc'] });
   const errorText = useErrorText(search.error);
   const manager = useHasPermission(P.Projects.Manage);
   const showStepper = useStoreValue(showProjectConfigStepperStore, (s) => s.context.show);
