@@ -85,7 +85,9 @@ describe('user administration in Chromium', () => {
     await page.getByRole('searchbox', { name: 'Search users' }).fill(INVITEE.userName);
     await rowAction(page, INVITEE.userName, 'Roles');
     const dialog = page.getByRole('dialog', { name: `Roles of ${INVITEE.userName}` });
-    await dialog.getByRole('checkbox', { name: /Tester/ }).check();
+    // Ark's checkbox keeps its native input hidden; a person clicks the label beside the box.
+    await dialog.locator('label').filter({ hasText: /Tester/ }).first().click();
+    expect(await dialog.getByRole('checkbox', { name: /Tester/ }).isChecked()).toBe(true);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page.getByTestId('users-table').getByText(/Tester/).waitFor();
