@@ -18,6 +18,12 @@ import { projectPermissions } from './workspace-access.ts';
  * in PostgreSQL. Served with the detected type, Content-Disposition, nosniff and a sandboxing
  * CSP, so nothing uploaded runs in the portal's origin (docs/decisions/0096).
  */
+/** The bytes as stored, under the type checked at upload (documented for OpenAPI; a Buffer is sent as is). */
+const FileBytes = {
+  description: 'The file',
+  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+};
+
 export const MAX_CATEGORY_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_CATEGORY = 200;
 export const allowedCategoryFileKinds: readonly FileKind[] = ['png', 'jpeg', 'gif', 'webp', 'mp3', 'wav', 'ogg', 'pdf', 'text'];
@@ -167,7 +173,11 @@ export async function categoryFileRoutes(fastify: FastifyInstance, { db }: { db:
     '/v1/categoryfile/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Download a file (images and audio inline, the rest as an attachment; sandboxed)', ...projectCall, params: FileIdParams },
+      schema: { tags, security, summary: 'Download a file (images and audio inline, the rest as an attachment; sandboxed)',
+        ...projectCall,
+        params: FileIdParams,
+        response: { 200: FileBytes },
+      },
     },
     async (request, reply) => {
       const workspace = requireWorkspace(request);
