@@ -12,18 +12,18 @@ import { requireWorkspace, type Workspace } from '#server/plugins/workspace-cont
 import * as S from './exams-schemas.ts';
 import { projectPermissions } from './workspace-access.ts';
 
-/**
- * Category files (EXAMS.md §2): stimulus images, audio, PDFs and passage texts filed under a
- * category, checked by content (magic bytes, never the client's type or name), ≤ 10 MB, kept
- * in PostgreSQL. Served with the detected type, Content-Disposition, nosniff and a sandboxing
- * CSP, so nothing uploaded runs in the portal's origin (docs/decisions/0096).
- */
 /** The bytes as stored, under the type checked at upload (documented for OpenAPI; a Buffer is sent as is). */
 const FileBytes = {
   description: 'The file',
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 };
 
+/**
+ * Category files (EXAMS.md §2): stimulus images, audio, PDFs and passage texts filed under a
+ * category, checked by content (magic bytes, never the client's type or name), ≤ 10 MB, kept
+ * in PostgreSQL. Served with the detected type, Content-Disposition, nosniff and a sandboxing
+ * CSP, so nothing uploaded runs in the portal's origin (docs/decisions/0096).
+ */
 export const MAX_CATEGORY_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_FILES_PER_CATEGORY = 200;
 export const allowedCategoryFileKinds: readonly FileKind[] = ['png', 'jpeg', 'gif', 'webp', 'mp3', 'wav', 'ogg', 'pdf', 'text'];
