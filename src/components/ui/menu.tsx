@@ -57,8 +57,11 @@ export const MenuTrigger = ArkMenu.Trigger;
 
 /** The floating list: portalled, positioned and layered above the page. */
 export const MenuContent = forwardRef<HTMLDivElement, ComponentProps<typeof ArkMenu.Content>>(function MenuContent({ className, ...rest }, ref) {
+  // Portalled into the page's main landmark (body when there is none) so the list escapes the
+  // table's clipping and still belongs to a landmark (axe: region).
+  const container = { current: typeof document === 'undefined' ? null : (document.getElementById('main-content') ?? document.body) };
   return (
-    <Portal>
+    <Portal container={container}>
       <ArkMenu.Positioner className={classes.positioner}>
         <ArkMenu.Content ref={ref} className={cx(classes.content, className)} {...rest} />
       </ArkMenu.Positioner>

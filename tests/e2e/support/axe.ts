@@ -113,6 +113,14 @@ export async function tabStops(page: Page, count: number) {
         };
       }),
     );
+    // The browser's own accessible name wins where it has one (it leaves out aria-hidden text,
+    // which the rough rules above cannot, e.g. Ark's radios labelled through their item text).
+    const snapshot = await page
+      .locator(':focus')
+      .ariaSnapshot({ timeout: 2_000 })
+      .catch(() => '');
+    const named = /^- \w+ "((?:[^"\\]|\\.)*)"/.exec(snapshot.trim());
+    if (named) stops[stops.length - 1]!.name = named[1]!.replace(/\\"/g, '"').trim().replace(/\s+/g, ' ').slice(0, 60);
   }
   return stops;
 }
