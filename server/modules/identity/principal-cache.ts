@@ -55,7 +55,14 @@ export class PrincipalCache {
   async stop(): Promise<void> {
     this.live = false;
     this.entries.clear();
-    for (const stop of this.stopListening.splice(0)) await stop();
+    // At shutdown the database may already be closed (onClose order); its listeners went with it.
+    for (const stop of this.stopListening.splice(0)) {
+      try {
+        await stop();
+      } catch {
+        // Closed with the database: nothing is listening any more.
+      }
+    }
   }
 
   get size() {
