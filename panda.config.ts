@@ -34,6 +34,10 @@ export default defineConfig({
       xxl: '1921px',
     },
     extend: {
+      // The indeterminate progress bar's sweep (src/components/ui/progress.tsx).
+      keyframes: {
+        progressSlide: { '0%': { transform: 'translateX(-100%)' }, '100%': { transform: 'translateX(250%)' } },
+      },
       tokens: {
         sizes: {
           drawer: { value: '260px' },
@@ -41,9 +45,11 @@ export default defineConfig({
           toolbar: { value: '60px' },
         },
         fonts: {
-          // The configured family first; Devanagari and Gujarati text falls through to the shipped Noto faces.
+          // The configured family first; Devanagari and Gujarati text falls through to the shipped Noto faces,
+          // listed before any generic family (issue 23: a generic `sans-serif` would let the machine's own
+          // Noto fonts answer first). --app-font-family is built by appFontStack (src/fonts/font-stack.ts).
           // 'Public Sans Fallback' is Arial shaped like Public Sans (src/fonts/public-sans-fallback.css): no shift on swap.
-          body: { value: "var(--app-font-family, 'Public Sans', 'Public Sans Fallback', sans-serif), 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif" },
+          body: { value: "var(--app-font-family, 'Public Sans', 'Public Sans Fallback', 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif)" },
         },
         durations: {
           enter: { value: '225ms' },
@@ -83,13 +89,14 @@ export default defineConfig({
     },
     // Right-to-left mirrors the layout and right-aligns text, while each block of text keeps the
     // direction of its own script (docs/decisions/0023): 'Welcome.' keeps its full stop at the end.
-    '[dir=rtl] :where(p, h1, h2, h3, h4, h5, h6, li, dt, dd, legend, label, caption, figcaption, blockquote, td, th, div, span, a, button, small, strong, em, output, summary)': {
-      unicodeBidi: 'plaintext',
-      // start/end against the layout's direction (the parent's), not the text's own; centred stays centred.
-      // Chromium and WebKit know only the prefixed keyword.
-      textAlign: '-webkit-match-parent',
-      '@supports (text-align: match-parent)': { textAlign: 'match-parent' },
-    },
+    '[dir=rtl] :where(p, h1, h2, h3, h4, h5, h6, li, dt, dd, legend, label, caption, figcaption, blockquote, td, th, div, span, a, button, small, strong, em, output, summary)':
+      {
+        unicodeBidi: 'plaintext',
+        // start/end against the layout's direction (the parent's), not the text's own; centred stays centred.
+        // Chromium and WebKit know only the prefixed keyword.
+        textAlign: '-webkit-match-parent',
+        '@supports (text-align: match-parent)': { textAlign: 'match-parent' },
+      },
     ':focus-visible': {
       outline: '2px solid',
       outlineColor: 'focusRing',

@@ -19,6 +19,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/machines/**/*.test.{ts,tsx}', 'tests/src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/jsdom-setup.ts'],
+          // Whole screens render in jsdom with Ark's state machines; on a shared 2-core machine a
+          // user-event walk through a form takes 5–8 s. Time is not what these tests check.
+          testTimeout: 20_000,
         },
       },
       {

@@ -139,7 +139,13 @@ export function failureOf(error: unknown): AuthFailure {
   const body = isRecord(error) ? error : {};
   const response = isRecord(body.response) ? body.response : null;
   const status =
-    typeof body.statusCode === 'number' ? body.statusCode : typeof body.status === 'number' ? body.status : typeof response?.status === 'number' ? response.status : null;
+    typeof body.statusCode === 'number'
+      ? body.statusCode
+      : typeof body.status === 'number'
+        ? body.status
+        : typeof response?.status === 'number'
+          ? response.status
+          : null;
   let reason = typeof body.reason === 'string' ? body.reason : null;
   if (!reason) reason = status === 400 ? 'invalidInput' : status === 429 ? 'rateLimited' : status === null ? 'network' : 'failed';
   return {
@@ -253,9 +259,7 @@ export const authSessionMachine = setup({
         token: pair.token,
         refreshToken: pair.refreshToken,
         refreshTokenExpiryTime: pair.refreshTokenExpiryTime,
-        user: previous
-          ? { ...fresh, userType: previous.userType, resellerId: previous.resellerId, instituteId: previous.instituteId }
-          : fresh,
+        user: previous ? { ...fresh, userType: previous.userType, resellerId: previous.resellerId, instituteId: previous.instituteId } : fresh,
         expiredToken: null,
       };
     }),

@@ -57,7 +57,13 @@ export const authSessionModelEvents: Array<AuthSessionEvent | (EventObject & Rec
   { type: 'session.restore', session: { isLoggedIn: true, authenticated: true, ...modelTokens.first, user: null } },
   {
     type: 'session.restore',
-    session: { isLoggedIn: false, token: null, refreshToken: 'refresh-a', refreshTokenExpiryTime: '2026-11-29T10:00:00.000Z', expiredToken: modelTokens.first.token },
+    session: {
+      isLoggedIn: false,
+      token: null,
+      refreshToken: 'refresh-a',
+      refreshTokenExpiryTime: '2026-11-29T10:00:00.000Z',
+      expiredToken: modelTokens.first.token,
+    },
   },
   { type: 'login.submit', email: 'asha.patel@example.com', password: 'lantern orbit velvet 42' },
   { type: 'login.cancel' },

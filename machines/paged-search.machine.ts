@@ -55,10 +55,18 @@ export const pagedSearchMachine = setup({
     }),
   },
   actions: {
-    setKeyword: assign({ query: ({ context, event }) => (event.type === 'search.keyword' ? { ...context.query, keyword: event.keyword, pageNumber: 1 } : context.query) }),
-    setPage: assign({ query: ({ context, event }) => (event.type === 'search.page' ? { ...context.query, pageNumber: Math.max(1, event.pageNumber) } : context.query) }),
-    setPageSize: assign({ query: ({ context, event }) => (event.type === 'search.pageSize' ? { ...context.query, pageSize: event.pageSize, pageNumber: 1 } : context.query) }),
-    setOrder: assign({ query: ({ context, event }) => (event.type === 'search.sort' ? { ...context.query, orderBy: event.orderBy, pageNumber: 1 } : context.query) }),
+    setKeyword: assign({
+      query: ({ context, event }) => (event.type === 'search.keyword' ? { ...context.query, keyword: event.keyword, pageNumber: 1 } : context.query),
+    }),
+    setPage: assign({
+      query: ({ context, event }) => (event.type === 'search.page' ? { ...context.query, pageNumber: Math.max(1, event.pageNumber) } : context.query),
+    }),
+    setPageSize: assign({
+      query: ({ context, event }) => (event.type === 'search.pageSize' ? { ...context.query, pageSize: event.pageSize, pageNumber: 1 } : context.query),
+    }),
+    setOrder: assign({
+      query: ({ context, event }) => (event.type === 'search.sort' ? { ...context.query, orderBy: event.orderBy, pageNumber: 1 } : context.query),
+    }),
     setFilters: assign({
       query: ({ context, event }) =>
         event.type === 'search.filter' ? { ...context.query, filters: { ...context.query.filters, ...event.filters }, pageNumber: 1 } : context.query,

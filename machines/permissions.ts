@@ -43,15 +43,7 @@ const everyone: Permission[] = [P.Dashboard.View, P.SupportTickets.Create, P.Sup
 /** The seeded roles and what each may do. Admins get everything. */
 export const defaultRolePermissions: Record<RoleName, readonly Permission[]> = {
   Admin: allPermissions,
-  SupportAdmin: [
-    ...everyone,
-    P.SupportTickets.Work,
-    P.SupportTickets.Administer,
-    P.SupportGroups.View,
-    P.SupportGroups.Manage,
-    P.Users.View,
-    P.Users.Search,
-  ],
+  SupportAdmin: [...everyone, P.SupportTickets.Work, P.SupportTickets.Administer, P.SupportGroups.View, P.SupportGroups.Manage, P.Users.View, P.Users.Search],
   SupportAgent: [...everyone, P.SupportTickets.Work, P.SupportGroups.View, P.Users.Search],
   ExamManager: [...everyone, P.Projects.View, P.Projects.Manage, P.Exams.View, P.Exams.Manage],
   // Sees only the projects and exams they hold an exam permission on (examPermissionNames).

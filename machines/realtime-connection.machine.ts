@@ -148,10 +148,7 @@ export const realtimeConnectionMachine = setup({
               {
                 guard: 'isReady',
                 target: 'connected',
-                actions: [
-                  { type: 'connected', params: ({ context }) => ({ resumed: context.everConnected }) },
-                  'recordReady',
-                ],
+                actions: [{ type: 'connected', params: ({ context }) => ({ resumed: context.everConnected }) }, 'recordReady'],
               },
             ],
             // The socket still authenticates with the old token: start over with the new one.

@@ -104,6 +104,6 @@ export const protocolDescription = [
   '`{"type":"permissions.changed","permissions"}` when your roles, permissions or support groups change.',
   'After a token refresh send `{"type":"auth","token":"<new token>"}` on the open socket; without it the socket closes when the token expires (4401).',
   'Close codes: 1001 server going away (reconnect and resume), 4400 unknown frame, 4401 no/invalid/expired token (refresh, reconnect, resume),',
-  '4403 session ended (sign in again), 4408 too slow (reconnect and resume). Only events about tickets you may see (requester, agents of the ticket\'s',
+  "4403 session ended (sign in again), 4408 too slow (reconnect and resume). Only events about tickets you may see (requester, agents of the ticket's",
   'group, support admins) reach you. `GET /api/hubs/notifications/missed?after=` returns the same events over HTTP.',
 ].join(' ');

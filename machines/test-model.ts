@@ -53,34 +53,35 @@ export function createMachineTestModel<TMachine extends AnyStateMachine>(machine
   const serializeEvent = options.serializeEvent ?? ((event: EventFromLogic<TMachine>) => stringify(event));
   type Snapshot = SnapshotFrom<TMachine>;
   type Event = EventFromLogic<TMachine>;
-  return new TestModel<Snapshot, Event, InputFrom<TMachine>>(machine as never, {
-    serializeState: (snapshot: Snapshot, event: Event | undefined, previousSnapshot?: Snapshot) => {
-      const current = snapshot as AnyMachineSnapshot;
-      const previous = previousSnapshot as AnyMachineSnapshot | undefined;
-      // As createTestModel: a change of state value through a different event is a different
-      // node, so every transition that changes the value shows up on some path.
-      const via =
-        event && previous && stringify(previous.value) !== stringify(current.value)
-          ? ` via ${serializeEvent(event)} from ${stringify(previous.value)}`
-          : '';
-      return `${serializeState(snapshot)}${via}`;
-    },
-    serializeEvent,
-    limit: options.limit ?? 20_000,
-    stateMatcher: (snapshot: Snapshot, key: string) =>
-      key.startsWith('#')
-        ? (snapshot as AnyMachineSnapshot)._nodes.includes(machine.getStateNodeById(key))
-        : (snapshot as AnyMachineSnapshot).matches(key as never),
-    events: (snapshot: Snapshot) => {
-      const concrete = (options.events?.(snapshot) ?? []) as Event[];
-      if (options.exhaustive) return concrete;
-      return __unsafe_getAllOwnEventDescriptors(snapshot).flatMap((type) => {
-        const matching = concrete.filter((event) => event.type === type);
-        return matching.length > 0 ? matching : [{ type } as Event];
-      });
-    },
-    ...(options.input === undefined ? {} : { input: options.input }),
-  } as never);
+  return new TestModel<Snapshot, Event, InputFrom<TMachine>>(
+    machine as never,
+    {
+      serializeState: (snapshot: Snapshot, event: Event | undefined, previousSnapshot?: Snapshot) => {
+        const current = snapshot as AnyMachineSnapshot;
+        const previous = previousSnapshot as AnyMachineSnapshot | undefined;
+        // As createTestModel: a change of state value through a different event is a different
+        // node, so every transition that changes the value shows up on some path.
+        const via =
+          event && previous && stringify(previous.value) !== stringify(current.value) ? ` via ${serializeEvent(event)} from ${stringify(previous.value)}` : '';
+        return `${serializeState(snapshot)}${via}`;
+      },
+      serializeEvent,
+      limit: options.limit ?? 20_000,
+      stateMatcher: (snapshot: Snapshot, key: string) =>
+        key.startsWith('#')
+          ? (snapshot as AnyMachineSnapshot)._nodes.includes(machine.getStateNodeById(key))
+          : (snapshot as AnyMachineSnapshot).matches(key as never),
+      events: (snapshot: Snapshot) => {
+        const concrete = (options.events?.(snapshot) ?? []) as Event[];
+        if (options.exhaustive) return concrete;
+        return __unsafe_getAllOwnEventDescriptors(snapshot).flatMap((type) => {
+          const matching = concrete.filter((event) => event.type === type);
+          return matching.length > 0 ? matching : [{ type } as Event];
+        });
+      },
+      ...(options.input === undefined ? {} : { input: options.input }),
+    } as never,
+  );
 }
 
 /** One path as the /machines page lists it and a replay walks it. */

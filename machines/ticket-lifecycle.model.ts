@@ -27,8 +27,7 @@ export const ticketLifecycleModel = createTestModel(ticketLifecycleMachine, {
   events: ticketModelEvents,
   // A node per (previous status, event, status): the shortest paths then walk every
   // transition, self-transitions (edit, reassign to the same status) included.
-  serializeState: (state, event, previous) =>
-    `${JSON.stringify(previous?.value ?? null)}|${event ? JSON.stringify(event) : ''}|${JSON.stringify(state.value)}`,
+  serializeState: (state, event, previous) => `${JSON.stringify(previous?.value ?? null)}|${event ? JSON.stringify(event) : ''}|${JSON.stringify(state.value)}`,
 });
 
 /** Shortest paths to every (previous status, event, status) triple: every transition is walked. */

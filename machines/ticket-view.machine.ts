@@ -1,12 +1,6 @@
 import { and, assign, fromPromise, setup } from 'xstate';
 import type { DoneActorEvent, ErrorActorEvent } from 'xstate';
-import {
-  availableActions,
-  statusName,
-  ticketEventRules,
-  type TicketActor,
-  type TicketEventType,
-} from './ticket-lifecycle.machine.ts';
+import { availableActions, statusName, ticketEventRules, type TicketActor, type TicketEventType } from './ticket-lifecycle.machine.ts';
 
 /**
  * One open ticket on screen: loads it, offers exactly the actions the lifecycle machine
@@ -89,8 +83,7 @@ export const ticketViewMachine = setup({
     isAllowedAction: ({ context, event }) => event.type === 'action.start' && actionsFor(context.ticket).includes(event.action),
     needsInput: ({ event }) => event.type === 'action.start' && actionNeedsInput(event.action),
     isConflict: (_, error: unknown) => statusOf(error) === 409 || statusOf(error) === 404,
-    isInvalidInput: (_, error: unknown) =>
-      statusOf(error) === 400 && typeof error === 'object' && error !== null && 'errors' in error,
+    isInvalidInput: (_, error: unknown) => statusOf(error) === 400 && typeof error === 'object' && error !== null && 'errors' in error,
     isAskingForInput: ({ context }) => context.action !== null && actionNeedsInput(context.action),
   },
   actions: {
@@ -162,15 +155,26 @@ export const ticketViewMachine = setup({
             id: 'performAction',
             src: 'performAction',
             input: ({ context }) => ({ ticketId: context.ticketId, action: context.action!, fields: context.fields }),
-            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<ViewedTicket> }) => event.output }, 'endAction'] },
+            onDone: {
+              target: 'idle',
+              actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<ViewedTicket> }) => event.output }, 'endAction'],
+            },
             onError: [
-              { guard: { type: 'isConflict', params: ({ event }: { event: ErrorActorEvent }) => event.error }, target: 'reloadingAfterConflict', actions: 'endAction' },
+              {
+                guard: { type: 'isConflict', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+                target: 'reloadingAfterConflict',
+                actions: 'endAction',
+              },
               {
                 guard: { type: 'isInvalidInput', params: ({ event }: { event: ErrorActorEvent }) => event.error },
                 target: 'editing',
                 actions: { type: 'storeFieldErrors', params: ({ event }: { event: ErrorActorEvent }) => event.error },
               },
-              { guard: 'isAskingForInput', target: 'editing', actions: { type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
+              {
+                guard: 'isAskingForInput',
+                target: 'editing',
+                actions: { type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error },
+              },
               { target: 'idle', actions: [{ type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error }, 'endAction'] },
             ],
           },
@@ -191,7 +195,10 @@ export const ticketViewMachine = setup({
             id: 'reloadAfterConflict',
             src: 'loadTicket',
             input: ({ context }) => ({ ticketId: context.ticketId }),
-            onDone: { target: 'idle', actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<ViewedTicket> }) => event.output }, 'noteChange'] },
+            onDone: {
+              target: 'idle',
+              actions: [{ type: 'storeTicket', params: ({ event }: { event: DoneActorEvent<ViewedTicket> }) => event.output }, 'noteChange'],
+            },
             onError: { target: '#ticketView.failed', actions: { type: 'storeLoadError', params: ({ event }: { event: ErrorActorEvent }) => event.error } },
           },
         },

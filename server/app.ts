@@ -23,9 +23,11 @@ import { compactTicketCounts } from './modules/tickets/tickets-repository.ts';
 import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-directory.ts';
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
+import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
 import { examWorkspaceModule } from './modules/exams/exams-module.ts';
+import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -81,13 +83,10 @@ const redact = [
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, db } = options;
-  const loggerOption =
-    options.logger === undefined ? { level: config.logLevel, redact } : options.logger;
+  const loggerOption = options.logger === undefined ? { level: config.logLevel, redact } : options.logger;
   const isLoggerInstance = typeof loggerOption === 'object' && loggerOption !== null && 'child' in loggerOption;
   const app = Fastify({
-    ...(isLoggerInstance
-      ? { loggerInstance: loggerOption as FastifyBaseLogger }
-      : { logger: loggerOption as FastifyServerOptions['logger'] }),
+    ...(isLoggerInstance ? { loggerInstance: loggerOption as FastifyBaseLogger } : { logger: loggerOption as FastifyServerOptions['logger'] }),
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     // In-flight requests finish on close; idle keep-alive sockets are dropped so close never hangs.
@@ -114,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const jobHandlers: Record<string, JobHandler> = {
     'mail.send': mailer.retryHandler,
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
+    [ITEM_IMPORT_JOB]: itemImportJobHandler,
   };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
@@ -127,7 +127,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           [
             { name: 'tickets.autoClose', intervalMs: 10 * 60_000, run: () => autoCloseResolved(ticketDeps, AUTO_CLOSE_AFTER_DAYS) },
             { name: 'tickets.compactCounts', intervalMs: 60_000, run: () => compactTicketCounts(db) },
-            { name: 'realtime.prune', intervalMs: 60 * 60_000, run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)) },
+            {
+              name: 'realtime.prune',
+              intervalMs: 60 * 60_000,
+              run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)),
+            },
           ],
           app.log,
           options.schedulerPollMs,
@@ -197,7 +201,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(chatRoutes, { db, clock: app.clock });
       await api.register(realtimeRoutes, { db, clock: app.clock, events });
       await api.register(examWorkspaceModule, { db });
+      await api.register(itemsModule, { db, pokeJobs: () => app.jobs.poke() });
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
+      await api.register(paperRoutes, { db });
     },
     { prefix: '/api' },
   );

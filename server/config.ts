@@ -99,9 +99,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const port = integer(env.PORT, 8080, 'PORT');
   const host = env.HOST || '127.0.0.1';
   const publicUrl = (env.PUBLIC_URL || `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '');
-  const services = Object.fromEntries(
-    serviceNames.map((name) => [name, env[`${name.toUpperCase()}_SERVICE_URL`] || '/api']),
-  ) as Record<ServiceName, string>;
+  const services = Object.fromEntries(serviceNames.map((name) => [name, env[`${name.toUpperCase()}_SERVICE_URL`] || '/api'])) as Record<ServiceName, string>;
   return {
     port,
     host,

@@ -52,10 +52,7 @@ async function main() {
   }
 
   const address = await app.listen({ port: config.port, host: config.host });
-  app.log.info(
-    { address, database: db.kind, startupMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl },
-    'listening',
-  );
+  app.log.info({ address, database: db.kind, startupMs: Math.round(performance.now() - startedAt), publicUrl: config.publicUrl }, 'listening');
 }
 
 main().catch((error) => {

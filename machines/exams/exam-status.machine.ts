@@ -117,8 +117,7 @@ export function examEventsFrom(status: ExamStatus): ExamEventType[] {
 }
 
 export type ExamDecision =
-  | { accepted: true; from: ExamStatus; to: ExamStatus }
-  | { accepted: false; reason: 'status' | 'role' | 'project' | 'fields'; from: ExamStatus };
+  { accepted: true; from: ExamStatus; to: ExamStatus } | { accepted: false; reason: 'status' | 'role' | 'project' | 'fields'; from: ExamStatus };
 
 /**
  * Whether `event` may happen to an exam in `status`. A refusal says why: the status does not

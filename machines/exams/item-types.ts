@@ -11,7 +11,9 @@ import { ITEM_KINDS, ITEM_LIMITS, Marking, PartialCredit, type ItemKind } from '
 export const ItemTypeSettings = Type.Object(
   {
     shuffle: Type.Optional(Type.Boolean({ description: 'Shuffle options (choice, matching, ordering).' })),
-    partial: Type.Optional(Type.Union([PartialCredit, Type.Null()], { description: 'Partial credit (multiple choice, matching, fill in the blanks); null: all or nothing.' })),
+    partial: Type.Optional(
+      Type.Union([PartialCredit, Type.Null()], { description: 'Partial credit (multiple choice, matching, fill in the blanks); null: all or nothing.' }),
+    ),
     maxChoices: Type.Optional(Type.Integer({ minimum: 0, maximum: ITEM_LIMITS.choices, description: 'Multiple choice: 0 = no limit.' })),
     tolerance: Type.Optional(
       Type.Object(
@@ -66,12 +68,27 @@ export function checkItemType(kind: ItemKind, settings: ItemTypeSettings, markin
 /** The nine kinds with a sensible starting type each (the stepper offers these). */
 export const baseItemTypes: ReadonlyArray<{ name: string; kind: ItemKind; settings: ItemTypeSettings; marking: ItemTypeMarking }> = [
   { name: 'Single choice', kind: 'singleChoice', settings: { shuffle: true }, marking: { correct: 1, wrong: 0, unanswered: 0 } },
-  { name: 'Multiple choice', kind: 'multipleChoice', settings: { shuffle: true, partial: null, maxChoices: 0 }, marking: { correct: 2, wrong: 0, unanswered: 0 } },
+  {
+    name: 'Multiple choice',
+    kind: 'multipleChoice',
+    settings: { shuffle: true, partial: null, maxChoices: 0 },
+    marking: { correct: 2, wrong: 0, unanswered: 0 },
+  },
   { name: 'True or false', kind: 'trueFalse', settings: {}, marking: { correct: 1, wrong: 0, unanswered: 0 } },
   { name: 'Numeric', kind: 'numeric', settings: { tolerance: { mode: 'absolute', value: 0 } }, marking: { correct: 2, wrong: 0, unanswered: 0 } },
   { name: 'Short answer', kind: 'shortText', settings: { caseSensitive: false }, marking: { correct: 1, wrong: 0, unanswered: 0 } },
-  { name: 'Fill in the blanks', kind: 'fillInBlanks', settings: { partial: { perCorrect: 1, perWrong: 0, wrongCancels: false }, caseSensitive: false }, marking: { correct: 2, wrong: 0, unanswered: 0 } },
-  { name: 'Match the following', kind: 'matching', settings: { shuffle: true, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } }, marking: { correct: 4, wrong: 0, unanswered: 0 } },
+  {
+    name: 'Fill in the blanks',
+    kind: 'fillInBlanks',
+    settings: { partial: { perCorrect: 1, perWrong: 0, wrongCancels: false }, caseSensitive: false },
+    marking: { correct: 2, wrong: 0, unanswered: 0 },
+  },
+  {
+    name: 'Match the following',
+    kind: 'matching',
+    settings: { shuffle: true, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } },
+    marking: { correct: 4, wrong: 0, unanswered: 0 },
+  },
   { name: 'Sequence', kind: 'ordering', settings: { shuffle: true }, marking: { correct: 2, wrong: 0, unanswered: 0 } },
   { name: 'Long answer', kind: 'essay', settings: { wordLimit: 250 }, marking: { correct: 5, wrong: 0, unanswered: 0 } },
 ];

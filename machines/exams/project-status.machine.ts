@@ -69,8 +69,7 @@ export const projectStatusMachine = setup({
   types: { events: {} as ProjectEvent },
   guards: {
     isPermitted: ({ event }) => isAllowedProjectParty(event),
-    isPermittedAndSetUp: ({ event }) =>
-      isAllowedProjectParty(event) && event.type === 'project.activate' && missingSetup(event.setup).length === 0,
+    isPermittedAndSetUp: ({ event }) => isAllowedProjectParty(event) && event.type === 'project.activate' && missingSetup(event.setup).length === 0,
   },
 }).createMachine({
   id: 'projectStatus',

@@ -48,7 +48,8 @@ export function checkFlowDefinition(definition: FlowDefinition): string[] {
   const idPattern = new RegExp(STAGE_ID_PATTERN);
   for (const [index, stage] of definition.stages.entries()) {
     if (!idPattern.test(stage.id)) issues.push(`stages[${index}].id "${stage.id}" must start with a letter and use letters, digits, _ or - (at most 40).`);
-    if ((FLOW_FIXED_STATES as readonly string[]).includes(stage.id)) issues.push(`stages[${index}].id "${stage.id}" is reserved (Draft, Approved and Retired are fixed states).`);
+    if ((FLOW_FIXED_STATES as readonly string[]).includes(stage.id))
+      issues.push(`stages[${index}].id "${stage.id}" is reserved (Draft, Approved and Retired are fixed states).`);
     if (seen.has(stage.id)) issues.push(`stages[${index}].id "${stage.id}" is used twice.`);
     seen.add(stage.id);
     if (!stage.name.trim()) issues.push(`stages[${index}].name is required.`);
@@ -75,7 +76,10 @@ export function compileFlow(definition: FlowDefinition, flowId: string | number 
         tags: ['inReview'],
         description: `${stage.name} (${stage.permission})`,
         on: {
-          'flow.approve': { target: index + 1 < stages.length ? stages[index + 1].id : 'Approved', guard: { type: 'holds', params: { permission: stage.permission } } },
+          'flow.approve': {
+            target: index + 1 < stages.length ? stages[index + 1].id : 'Approved',
+            guard: { type: 'holds', params: { permission: stage.permission } },
+          },
           'flow.requestChanges': { target: 'Draft', guard: { type: 'holdsWithComment', params: { permission: stage.permission } } },
           'flow.retire': { target: 'Retired', guard: { type: 'holds', params: { permission: retirePermission } } },
         },
@@ -110,8 +114,7 @@ export function compileFlow(definition: FlowDefinition, flowId: string | number 
 }
 
 export type FlowDecision =
-  | { accepted: true; from: string; to: string }
-  | { accepted: false; reason: 'stage' | 'permission' | 'fields' | 'unknownStage'; from: string };
+  { accepted: true; from: string; to: string } | { accepted: false; reason: 'stage' | 'permission' | 'fields' | 'unknownStage'; from: string };
 
 /** Whether a record at `stage` may take `event` from a caller holding `event.by`, and where it goes. */
 export function decideFlow(machine: AnyStateMachine, stage: string, event: FlowEvent): FlowDecision {

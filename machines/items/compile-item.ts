@@ -33,11 +33,7 @@ const set = (expr: Expr): Rule => ({ type: 'set', id: 'SCORE', expr });
 const isNull = (id: string): Expr => ({ op: 'isNull', args: [v(id)] });
 const matchesKey = (id: string): Expr => ({ op: 'match', args: [v(id), correctOf(id)] });
 
-function markingRules(
-  marking: Marking,
-  parts: { allNull: Expr; allCorrect: Expr; anyWrong?: Expr; partialSum?: Expr },
-  partial: PartialCredit | null,
-): Rule[] {
+function markingRules(marking: Marking, parts: { allNull: Expr; allCorrect: Expr; anyWrong?: Expr; partialSum?: Expr }, partial: PartialCredit | null): Rule[] {
   const branches: { when: Expr | null; then: Rule[] }[] = [
     { when: parts.allNull, then: [set(float(marking.unanswered))] },
     { when: parts.allCorrect, then: [set(float(marking.correct))] },
@@ -209,7 +205,15 @@ function compileGaps(item: ItemOf<'fillInBlanks'>): CompiledItem {
     {
       allNull: all(ids.map(isNull)),
       allCorrect: all(gapRight),
-      anyWrong: any(ids.map((id, i) => ({ op: 'and', args: [{ op: 'not', args: [isNull(id)] }, { op: 'not', args: [gapRight[i]] }] }))),
+      anyWrong: any(
+        ids.map((id, i) => ({
+          op: 'and',
+          args: [
+            { op: 'not', args: [isNull(id)] },
+            { op: 'not', args: [gapRight[i]] },
+          ],
+        })),
+      ),
       partialSum: { op: 'sum', args: ids.map((id) => ({ op: 'mapResponse', id })) },
     },
     partial,

@@ -10,17 +10,7 @@ import { Type, type Static } from 'typebox';
  * not bundle TypeBox to score.
  */
 
-export const ITEM_KINDS = [
-  'singleChoice',
-  'multipleChoice',
-  'trueFalse',
-  'numeric',
-  'shortText',
-  'fillInBlanks',
-  'matching',
-  'ordering',
-  'essay',
-] as const;
+export const ITEM_KINDS = ['singleChoice', 'multipleChoice', 'trueFalse', 'numeric', 'shortText', 'fillInBlanks', 'matching', 'ordering', 'essay'] as const;
 export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** Limits that keep one item's scoring and storage bounded. */
@@ -150,10 +140,7 @@ export const MultipleChoiceItem = Type.Object(
   { additionalProperties: false },
 );
 
-export const TrueFalseItem = Type.Object(
-  { kind: Type.Literal('trueFalse'), ...common, correct: Type.Boolean() },
-  { additionalProperties: false },
-);
+export const TrueFalseItem = Type.Object({ kind: Type.Literal('trueFalse'), ...common, correct: Type.Boolean() }, { additionalProperties: false });
 
 export const NumericItem = Type.Object(
   {
@@ -247,17 +234,7 @@ export const EssayItem = Type.Object(
 );
 
 export const ItemContentSchema = Type.Union(
-  [
-    SingleChoiceItem,
-    MultipleChoiceItem,
-    TrueFalseItem,
-    NumericItem,
-    ShortTextItem,
-    FillInBlanksItem,
-    MatchingItem,
-    OrderingItem,
-    EssayItem,
-  ],
+  [SingleChoiceItem, MultipleChoiceItem, TrueFalseItem, NumericItem, ShortTextItem, FillInBlanksItem, MatchingItem, OrderingItem, EssayItem],
   { description: 'Item content: one of the nine base kinds (docs/decisions/0120).' },
 );
 

@@ -44,9 +44,13 @@ function htmlOf(variant: Variant): string[] {
 /** An answer that can never be the one matched: an earlier answer already accepts everything it would. */
 function checkShadowed(answers: readonly TextAnswer[], path: string, issues: ItemIssue[]) {
   answers.forEach((answer, j) => {
-    const shadowed = answers.slice(0, j).some((earlier) =>
-      earlier.caseSensitive ? answer.caseSensitive && earlier.text.trim() === answer.text.trim() : earlier.text.trim().toLowerCase() === answer.text.trim().toLowerCase(),
-    );
+    const shadowed = answers
+      .slice(0, j)
+      .some((earlier) =>
+        earlier.caseSensitive
+          ? answer.caseSensitive && earlier.text.trim() === answer.text.trim()
+          : earlier.text.trim().toLowerCase() === answer.text.trim().toLowerCase(),
+      );
     if (shadowed) issues.push({ path: `${path}/${j}`, message: `"${answer.text}" is already accepted by an earlier answer` });
   });
 }
@@ -65,15 +69,18 @@ export function checkItemContent(value: unknown): ItemIssue[] {
   const schemaErrors = Errors(schema, value);
   if (schemaErrors.length) {
     // An unknown property is named by its own 'false schema' error; the generic one adds nothing.
-    return schemaErrors.filter((e) => e.keyword !== 'additionalProperties').slice(0, 20).map((e) => ({
-      path: e.instancePath || '/',
-      message:
-        e.keyword !== 'boolean'
-          ? e.message
-          : /^\/variants\/[^/]+$/.test(e.instancePath)
-            ? 'is not a language tag (en, hi, gu, …)'
-            : `is not a property of a ${String(kind)} item`,
-    }));
+    return schemaErrors
+      .filter((e) => e.keyword !== 'additionalProperties')
+      .slice(0, 20)
+      .map((e) => ({
+        path: e.instancePath || '/',
+        message:
+          e.keyword !== 'boolean'
+            ? e.message
+            : /^\/variants\/[^/]+$/.test(e.instancePath)
+              ? 'is not a language tag (en, hi, gu, …)'
+              : `is not a property of a ${String(kind)} item`,
+      }));
   }
   const item = value as ItemContent;
   const issues: ItemIssue[] = [];

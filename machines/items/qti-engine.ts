@@ -55,7 +55,26 @@ export type Expr =
   | { op: 'variable' | 'correct' | 'mapResponse' | 'mapResponsePoint'; id: string }
   | { op: 'null' }
   | {
-      op: 'isNull' | 'not' | 'containerSize' | 'match' | 'member' | 'contains' | 'and' | 'or' | 'sum' | 'product' | 'subtract' | 'min' | 'max' | 'lt' | 'lte' | 'gt' | 'gte' | 'multiple' | 'ordered';
+      op:
+        | 'isNull'
+        | 'not'
+        | 'containerSize'
+        | 'match'
+        | 'member'
+        | 'contains'
+        | 'and'
+        | 'or'
+        | 'sum'
+        | 'product'
+        | 'subtract'
+        | 'min'
+        | 'max'
+        | 'lt'
+        | 'lte'
+        | 'gt'
+        | 'gte'
+        | 'multiple'
+        | 'ordered';
       args: Expr[];
     }
   | { op: 'stringMatch'; caseSensitive: boolean; args: Expr[] }
@@ -68,10 +87,7 @@ export type Expr =
       args: Expr[];
     };
 
-export type Rule =
-  | { type: 'condition'; branches: { when: Expr | null; then: Rule[] }[] }
-  | { type: 'set'; id: string; expr: Expr }
-  | { type: 'exit' };
+export type Rule = { type: 'condition'; branches: { when: Expr | null; then: Rule[] }[] } | { type: 'set'; id: string; expr: Expr } | { type: 'exit' };
 
 export const TEMPLATES = ['match_correct', 'map_response', 'map_response_point'] as const;
 export type TemplateName = (typeof TEMPLATES)[number];

@@ -89,7 +89,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const shown = chunk.modules.filter((m) => m.gzip >= 150);
     for (const m of shown) console.log(`  ${kb(m.raw).padStart(10)} min ${kb(m.gzip).padStart(9)} gzip  ${m.source}`);
     const small = chunk.modules.filter((m) => m.gzip < 150);
-    if (small.length) console.log(`  ${kb(small.reduce((t, m) => t + m.raw, 0)).padStart(10)} min ${kb(small.reduce((t, m) => t + m.gzip, 0)).padStart(9)} gzip  ${small.length} smaller modules`);
+    if (small.length)
+      console.log(
+        `  ${kb(small.reduce((t, m) => t + m.raw, 0)).padStart(10)} min ${kb(small.reduce((t, m) => t + m.gzip, 0)).padStart(9)} gzip  ${small.length} smaller modules`,
+      );
   }
   process.exit(0);
 }

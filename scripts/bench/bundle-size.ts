@@ -108,7 +108,9 @@ export async function benchBundle(routes: RouteToMeasure[] = ['/login', '/', ...
   }
   console.log(`bundle: first-render JavaScript per route (gzip; budget ${kb(FIRST_RENDER_BUDGET)} for /login and / anonymous)`);
   for (const result of results) {
-    console.log(`  ${result.route.padEnd(12)} ${(result.signedIn ? 'signed in' : 'anonymous').padEnd(10)} ${kb(result.total).padStart(9)}   +${kb(result.deferredTotal)} after`);
+    console.log(
+      `  ${result.route.padEnd(12)} ${(result.signedIn ? 'signed in' : 'anonymous').padEnd(10)} ${kb(result.total).padStart(9)}   +${kb(result.deferredTotal)} after`,
+    );
     if (!result.signedIn && (result.route === '/login' || result.route === '/') && result.total > FIRST_RENDER_BUDGET) process.exitCode = 1;
   }
 }

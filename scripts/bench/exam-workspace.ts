@@ -62,12 +62,13 @@ export async function prepareExamWorkspaceBench(db: Db) {
     [STAFF_EMAIL, await hashPassword(STAFF_PASSWORD)],
   );
   await db.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = 'root' and name = 'ExamStaff'`, [staff.rows[0].id]);
-  await db.query(
-    `insert into exam_grants (tenant_id, user_id, project_id, permission) select 'root', $1, id, 'ItemAuthor' from projects where id % 10 = 0`,
-    [staff.rows[0].id],
-  );
+  await db.query(`insert into exam_grants (tenant_id, user_id, project_id, permission) select 'root', $1, id, 'ItemAuthor' from projects where id % 10 = 0`, [
+    staff.rows[0].id,
+  ]);
   await db.query('analyze');
-  const { rows: counts } = await db.query<{ projects: number; exams: number }>(`select (select count(*)::int from projects) as projects, (select count(*)::int from exams) as exams`);
+  const { rows: counts } = await db.query<{ projects: number; exams: number }>(
+    `select (select count(*)::int from projects) as projects, (select count(*)::int from exams) as exams`,
+  );
   console.log(`  ${counts[0].projects} projects, ${counts[0].exams} exams ready in ${Math.round(performance.now() - started)} ms`);
 }
 
@@ -81,16 +82,48 @@ async function measureSearch(kind: string, env: Record<string, string>, dataDir:
     const staffHeaders = { authorization: `Bearer ${staff.token}` };
     const projects = `${server.url}/api/v1/project/search`;
     const exams = `${server.url}/api/v1/exam/search`;
-    const someProject = (await (await fetch(projects, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ keyword: 'P00500' }) })).json()) as { data: Array<{ projectId: number }> };
+    const someProject = (await (
+      await fetch(projects, { method: 'POST', headers: { ...adminHeaders, 'content-type': 'application/json' }, body: JSON.stringify({ keyword: 'P00500' }) })
+    ).json()) as { data: Array<{ projectId: number }> };
     const projectId = String(someProject.data[0].projectId);
     const grantedProject = String(Number(projectId) - (Number(projectId) % 10) || 10);
     await load({ label: 'warm-up', url: projects, headers: adminHeaders, body: {}, durationSeconds: 3 });
     const runs = [
-      await load({ label: `${kind}: projects, manager, first page + totalCount`, url: projects, headers: adminHeaders, body: { pageNumber: 1, pageSize: 10 }, durationSeconds: 10 }),
-      await load({ label: `${kind}: projects, manager, keyword "entrance", by name`, url: projects, headers: adminHeaders, body: { keyword: 'entrance', orderBy: ['name'] }, durationSeconds: 10 }),
-      await load({ label: `${kind}: projects, staff (100 granted), status Active`, url: projects, headers: staffHeaders, body: { status: 'Active' }, durationSeconds: 10 }),
-      await load({ label: `${kind}: exams of a project, manager, first page`, url: exams, headers: { ...adminHeaders, ProjectId: projectId }, body: {}, durationSeconds: 10 }),
-      await load({ label: `${kind}: exams of a project, staff, keyword "physics"`, url: exams, headers: { ...staffHeaders, ProjectId: grantedProject }, body: { keyword: 'physics' }, durationSeconds: 10 }),
+      await load({
+        label: `${kind}: projects, manager, first page + totalCount`,
+        url: projects,
+        headers: adminHeaders,
+        body: { pageNumber: 1, pageSize: 10 },
+        durationSeconds: 10,
+      }),
+      await load({
+        label: `${kind}: projects, manager, keyword "entrance", by name`,
+        url: projects,
+        headers: adminHeaders,
+        body: { keyword: 'entrance', orderBy: ['name'] },
+        durationSeconds: 10,
+      }),
+      await load({
+        label: `${kind}: projects, staff (100 granted), status Active`,
+        url: projects,
+        headers: staffHeaders,
+        body: { status: 'Active' },
+        durationSeconds: 10,
+      }),
+      await load({
+        label: `${kind}: exams of a project, manager, first page`,
+        url: exams,
+        headers: { ...adminHeaders, ProjectId: projectId },
+        body: {},
+        durationSeconds: 10,
+      }),
+      await load({
+        label: `${kind}: exams of a project, staff, keyword "physics"`,
+        url: exams,
+        headers: { ...staffHeaders, ProjectId: grantedProject },
+        body: { keyword: 'physics' },
+        durationSeconds: 10,
+      }),
     ];
     for (const run of runs) {
       console.log(formatLoad(run, budget));
@@ -103,7 +136,13 @@ async function measureSearch(kind: string, env: Record<string, string>, dataDir:
 
 /** p50 of the same handler as a project call and as a global call, alternated, one request at a time. */
 async function measureHeaderCheck(kind: string, db: Db, dataDir: string) {
-  const config = loadConfig({ DATA_DIR: dataDir, ADMIN_EMAIL: TEST_ADMIN_EMAIL, ADMIN_PASSWORD: TEST_ADMIN_PASSWORD, LOG_LEVEL: 'silent', PUBLIC_URL: 'http://bench.test' });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: TEST_ADMIN_EMAIL,
+    ADMIN_PASSWORD: TEST_ADMIN_PASSWORD,
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://bench.test',
+  });
   const app = await buildApp({ config, db, logger: false, runJobs: false });
   app.get('/api/bench/with-header', { config: { access: P.Projects.View, workspace: 'project' } }, async () => ({ ok: true }));
   app.get('/api/bench/without-header', { config: { access: P.Projects.View, workspace: 'global' } }, async () => ({ ok: true }));
@@ -129,7 +168,9 @@ async function measureHeaderCheck(kind: string, db: Db, dataDir: string) {
     const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const added = p50(withHeader) - p50(without);
     const verdict = added <= 1 ? '✓ ≤ 1 ms' : '✗ budget 1 ms';
-    console.log(`${kind}: header + grant check: p50 with ${p50(withHeader).toFixed(3)} ms, without ${p50(without).toFixed(3)} ms, added ${added.toFixed(3)} ms  ${verdict}`);
+    console.log(
+      `${kind}: header + grant check: p50 with ${p50(withHeader).toFixed(3)} ms, without ${p50(without).toFixed(3)} ms, added ${added.toFixed(3)} ms  ${verdict}`,
+    );
     if (kind === 'PostgreSQL' && added > 1) process.exitCode = 1;
   } finally {
     await app.close();

@@ -110,7 +110,9 @@ export async function benchLighthouse() {
   try {
     server = await startServer({ dataDir });
     const session = await signInOverHttp(server.url, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
-    const permissions = (await (await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${session.token}` } })).json()) as string[];
+    const permissions = (await (
+      await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${session.token}` } })
+    ).json()) as string[];
     const authUser: AuthSession = {
       ...emptySession,
       isLoggedIn: true,

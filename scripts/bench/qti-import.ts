@@ -19,26 +19,40 @@ function withImage(content: ItemContent, i: number): ItemContent {
   const key = `figure-${i}.png`;
   const media = [{ key, categoryFileId: null, fileName: key, mimeType: 'image/png' }];
   const variants = Object.fromEntries(
-    Object.entries(content.variants).map(([lang, v]) => [lang, { ...v, stem: `${v.stem.replace(/<p><img[^>]*><\/p>/, '')}<p><img src="media:${key}" alt="Figure ${i}"></p>` }]),
+    Object.entries(content.variants).map(([lang, v]) => [
+      lang,
+      { ...v, stem: `${v.stem.replace(/<p><img[^>]*><\/p>/, '')}<p><img src="media:${key}" alt="Figure ${i}"></p>` },
+    ]),
   );
   return { ...content, variants, media } as ItemContent;
 }
 
 export async function benchQtiImport(count = 1000) {
-  const items = fc.sample(itemContent, { numRuns: count, seed: 1016 }).map((content, i) => ({ id: `bench-${i}`, title: `Bench item ${i}`, content: withImage(content, i) }));
+  const items = fc
+    .sample(itemContent, { numRuns: count, seed: 1016 })
+    .map((content, i) => ({ id: `bench-${i}`, title: `Bench item ${i}`, content: withImage(content, i) }));
   const images = new Map(items.map((item) => [item.content.media[0].key, Buffer.concat([PNG_HEAD, randomBytes(24 * 1024)])]));
   const exportStart = performance.now();
   const zip = await exportQtiPackage(items, async (ref) => images.get(ref.key) ?? null);
   const exportSeconds = (performance.now() - exportStart) / 1000;
-  console.log(`  load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log(`qti: exported ${count} items (${items.reduce((n, i) => n + Object.keys(i.content.variants).length, 0)} item files, ${count} images) to ${(zip.length / 1024 / 1024).toFixed(1)} MiB in ${exportSeconds.toFixed(2)} s`);
+  console.log(
+    `  load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log(
+    `qti: exported ${count} items (${items.reduce((n, i) => n + Object.keys(i.content.variants).length, 0)} item files, ${count} images) to ${(zip.length / 1024 / 1024).toFixed(1)} MiB in ${exportSeconds.toFixed(2)} s`,
+  );
 
   const started = performance.now();
   const result = await importQti(zip);
   const seconds = (performance.now() - started) / 1000;
   const ok = result.items.length === count && result.unmapped.length === 0 && result.files.length === count;
   const verdict = ok && seconds <= BUDGET_SECONDS ? `✓ under ${BUDGET_SECONDS} s` : `✗ budget ${BUDGET_SECONDS} s (or items lost)`;
-  console.log(`qti: imported ${result.items.length} items, ${result.unmapped.length} unmapped, ${result.files.length} category-file candidates in ${seconds.toFixed(2)} s (parse, map, verify; storage not included)  ${verdict}`);
+  console.log(
+    `qti: imported ${result.items.length} items, ${result.unmapped.length} unmapped, ${result.files.length} category-file candidates in ${seconds.toFixed(2)} s (parse, map, verify; storage not included)  ${verdict}`,
+  );
   if (!ok || seconds > BUDGET_SECONDS) process.exitCode = 1;
   return { seconds, exportSeconds, bytes: zip.length };
 }

@@ -182,7 +182,10 @@ export async function benchRealtime(options: RealtimeBenchOptions = {}) {
     if (!(p99 < 100) || latencies.length < total) process.exitCode = 1;
     const acks = [...answered].sort((a, b) => a - b);
     console.log(`  of which the POST (commit and acknowledgement): p50 ${percentile(acks, 50).toFixed(1)} ms, p99 ${percentile(acks, 99).toFixed(1)} ms`);
-    const hubShare = afterAck.filter((p) => ackedAt.has(p.id)).map((p) => p.at - ackedAt.get(p.id)!).sort((a, b) => a - b);
+    const hubShare = afterAck
+      .filter((p) => ackedAt.has(p.id))
+      .map((p) => p.at - ackedAt.get(p.id)!)
+      .sort((a, b) => a - b);
     console.log(`  push arrival after the POST answer: p50 ${percentile(hubShare, 50).toFixed(1)} ms, p99 ${percentile(hubShare, 99).toFixed(1)} ms`);
     const load = (await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ');
     console.log(`  machine load average during the run: ${load} (2 cores)`);

@@ -5,7 +5,9 @@
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
+import { benchItemBank } from './item-bank.ts';
 import { benchLighthouse } from './lighthouse.ts';
+import { benchPaperSets } from './paper-sets.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -24,6 +26,8 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   scoring: () => benchScoring(),
   qti: () => benchQtiImport(),
   exams: () => benchExamWorkspace(),
+  items: () => benchItemBank(),
+  papers: () => benchPaperSets(),
 };
 
 const wanted = process.argv.slice(2);

@@ -18,7 +18,12 @@ export async function benchScoring(total = 1_000_000) {
   const responses = generated.map(([, rs]) => JSON.parse(JSON.stringify(rs)) as ItemResponse[]);
   const kinds = new Map<string, number>();
   for (const item of items) kinds.set(item.kind, (kinds.get(item.kind) ?? 0) + 1);
-  console.log(`  ${items.length} items (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `  ${items.length} items (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
 
   // Warm-up: compile every item once and let the JIT settle.
   for (let i = 0; i < items.length; i += 1) for (const r of responses[i]) score(items[i], r);
@@ -38,7 +43,9 @@ export async function benchScoring(total = 1_000_000) {
   const seconds = (performance.now() - started) / 1000;
   const rate = scored / seconds;
   const verdict = seconds <= BUDGET_SECONDS ? `✓ under ${BUDGET_SECONDS} s` : `✗ budget ${BUDGET_SECONDS} s`;
-  console.log(`scoring: ${scored.toLocaleString('en')} responses in ${seconds.toFixed(2)} s on one core = ${Math.round(rate).toLocaleString('en')} responses/s per core  ${verdict}  (checksum ${checksum.toFixed(2)})`);
+  console.log(
+    `scoring: ${scored.toLocaleString('en')} responses in ${seconds.toFixed(2)} s on one core = ${Math.round(rate).toLocaleString('en')} responses/s per core  ${verdict}  (checksum ${checksum.toFixed(2)})`,
+  );
 
   // Cold: every score compiles its item anew (an item object seen for the first time).
   const coldCount = 20_000;

@@ -41,7 +41,12 @@ async function measure(kind: string, count: number, env: Record<string, string>,
       await load({ label: `${kind} ${count}: status filter, first page + totalCount`, url, headers, body: { pageNumber: 1, pageSize: 10, statusId: 3 } }),
       await load({ label: `${kind} ${count}: no filter, first page + totalCount`, url, headers, body: { pageNumber: 1, pageSize: 10 } }),
       await load({ label: `${kind} ${count}: keyword "printer" + totalCount`, url, headers, body: { pageNumber: 1, pageSize: 10, keyword: 'printer' } }),
-      await load({ label: `${kind} ${count}: keyword "webcam error" + status filter`, url, headers, body: { pageNumber: 1, pageSize: 10, keyword: 'webcam error', statusId: 1 } }),
+      await load({
+        label: `${kind} ${count}: keyword "webcam error" + status filter`,
+        url,
+        headers,
+        body: { pageNumber: 1, pageSize: 10, keyword: 'webcam error', statusId: 1 },
+      }),
     ];
     console.log(formatLoad(results[0], budget(150)));
     console.log(formatLoad(results[1], budget(150)));
@@ -58,12 +63,18 @@ async function measure(kind: string, count: number, env: Record<string, string>,
       });
       if (raised.status !== 201) throw new Error(`raising a ticket answered ${raised.status}`);
       const started = performance.now();
-      const res = await fetch(url, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ pageNumber: 1, pageSize: 10, keyword: 'printer' }) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ pageNumber: 1, pageSize: 10, keyword: 'printer' }),
+      });
       await res.arrayBuffer();
       afterWrite.push(performance.now() - started);
     }
     afterWrite.sort((a, b) => a - b);
-    console.log(`${kind} ${count}: keyword "printer", first search after a write (one client)  median ${Math.round(afterWrite[2])} ms  max ${Math.round(afterWrite[4])} ms`);
+    console.log(
+      `${kind} ${count}: keyword "printer", first search after a write (one client)  median ${Math.round(afterWrite[2])} ms  max ${Math.round(afterWrite[4])} ms`,
+    );
     return results;
   } finally {
     await server.stop();

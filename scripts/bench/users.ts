@@ -19,8 +19,50 @@ import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-databas
 import { formatLoad, load } from './load.ts';
 
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const firstNames = ['Aarav', 'Diya', 'Ishaan', 'Kavya', 'Rohan', 'Saanvi', 'Vihaan', 'Ananya', 'Arjun', 'Meera', 'Kabir', 'Riya', 'Lucas', 'Emma', 'Mateo', 'Sofia', 'Noah', 'Chloé', 'Hugo', 'Lucía'];
-const lastNames = ['Sharma', 'Patel', 'Iyer', 'Reddy', 'Kumar', 'Shah', 'Mehta', 'Nair', 'Gupta', 'Desai', 'Martin', 'Bernard', 'García', 'López', 'Dubois', 'Moreau', 'Fernández', 'Rao', 'Joshi', 'Kapoor'];
+const firstNames = [
+  'Aarav',
+  'Diya',
+  'Ishaan',
+  'Kavya',
+  'Rohan',
+  'Saanvi',
+  'Vihaan',
+  'Ananya',
+  'Arjun',
+  'Meera',
+  'Kabir',
+  'Riya',
+  'Lucas',
+  'Emma',
+  'Mateo',
+  'Sofia',
+  'Noah',
+  'Chloé',
+  'Hugo',
+  'Lucía',
+];
+const lastNames = [
+  'Sharma',
+  'Patel',
+  'Iyer',
+  'Reddy',
+  'Kumar',
+  'Shah',
+  'Mehta',
+  'Nair',
+  'Gupta',
+  'Desai',
+  'Martin',
+  'Bernard',
+  'García',
+  'López',
+  'Dubois',
+  'Moreau',
+  'Fernández',
+  'Rao',
+  'Joshi',
+  'Kapoor',
+];
 
 export async function seedBenchUsers(db: Db, count: number): Promise<void> {
   const batch = 50_000;
@@ -93,7 +135,8 @@ async function waitForJob(baseUrl: string, token: string, jobId: string) {
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ jobId }),
     });
-    const job = ((await res.json()) as { data: Array<{ state: string; createdCount: number; failedCount: number; totalRows: number; message: string }> }).data[0];
+    const job = ((await res.json()) as { data: Array<{ state: string; createdCount: number; failedCount: number; totalRows: number; message: string }> })
+      .data[0];
     if (job.state === 'finished' || job.state === 'failed') return job;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -113,7 +156,17 @@ async function measureBulk(kind: string, env: Record<string, string>, dataDir?: 
     const session = await signInOverHttp(server.url, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
     const stamp = Date.now().toString(36);
     const good = await sheet(
-      Array.from({ length: 10_000 }, (_, i) => [firstNames[i % 20], lastNames[(i >> 3) % 20], `bulk${i}.${stamp}@example.test`, `bulk-${stamp}-${i}`, '', '1999-01-01', 'Candidate', '', '']),
+      Array.from({ length: 10_000 }, (_, i) => [
+        firstNames[i % 20],
+        lastNames[(i >> 3) % 20],
+        `bulk${i}.${stamp}@example.test`,
+        `bulk-${stamp}-${i}`,
+        '',
+        '1999-01-01',
+        'Candidate',
+        '',
+        '',
+      ]),
     );
     const started = performance.now();
     const jobId = await uploadFile(server.url, session.token, 'bulk-10k.xlsx', good);
@@ -125,7 +178,19 @@ async function measureBulk(kind: string, env: Record<string, string>, dataDir?: 
         (seconds < 30 && job.createdCount === 10_000 ? '  ✓ under 30 s' : '  ✗ budget 30 s'),
     );
 
-    const bad = await sheet(Array.from({ length: 1_000 }, (_, i) => [i % 2 ? '' : 'Bad', 'Row', i % 3 ? `not-an-email-${i}` : `bulk${i}.${stamp}@example.test`, `bad-${stamp}-${i}`, '', '', i % 5 ? '' : 'Wizard', '', '']));
+    const bad = await sheet(
+      Array.from({ length: 1_000 }, (_, i) => [
+        i % 2 ? '' : 'Bad',
+        'Row',
+        i % 3 ? `not-an-email-${i}` : `bulk${i}.${stamp}@example.test`,
+        `bad-${stamp}-${i}`,
+        '',
+        '',
+        i % 5 ? '' : 'Wizard',
+        '',
+        '',
+      ]),
+    );
     const badStarted = performance.now();
     const badJobId = await uploadFile(server.url, session.token, 'bad-1k.xlsx', bad);
     const badJob = await waitForJob(server.url, session.token, badJobId);

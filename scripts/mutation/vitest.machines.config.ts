@@ -19,9 +19,11 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     environment: 'jsdom',
-    include: onlyFiles ?? [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
-      (glob) => process.env.MUTATION_TESTS !== 'before' || !glob.includes('code-step'),
-    ),
+    include:
+      onlyFiles ??
+      [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
+        (glob) => process.env.MUTATION_TESTS !== 'before' || !glob.includes('code-step'),
+      ),
     exclude: ['**/items/**', '**/node_modules/**'],
     setupFiles: ['tests/setup/jsdom-setup.ts'],
     // Instrumented code on a loaded machine: the long model walks need more than the default.

@@ -5,7 +5,12 @@ export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     environment: 'node',
-    include: ['tests/server/tickets/**/*.test.ts', 'tests/server/identity/**/*.test.ts', 'tests/server/users/**/*.test.ts', 'tests/server/realtime/**/*.test.ts'],
+    include: [
+      'tests/server/tickets/**/*.test.ts',
+      'tests/server/identity/**/*.test.ts',
+      'tests/server/users/**/*.test.ts',
+      'tests/server/realtime/**/*.test.ts',
+    ],
     globalSetup: ['tests/setup/server-global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { RoleName, ExamPermission } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
 import { applyTemplateConfig } from '#server/modules/exams/project-templates.ts';
+import { seedDemoItems } from '#server/modules/items/demo-items.ts';
+import { seedDemoPaper } from './demo-papers.ts';
 import type { Db, Queryable } from './client.ts';
 import { ROOT_TENANT } from './seed.ts';
 
@@ -9,7 +11,8 @@ import { ROOT_TENANT } from './seed.ts';
  * Demo data (`npm run seed:demo`, or `DEMO_DATA=1` on start; docs/decisions/0095): a realistic
  * board examination a newcomer can click through — a Class 10 board project (Active) with
  * categories for Mathematics and Science down to topics, its flows, a team holding grants, and
- * two exams; plus an entrance-test project still in Setup, to try the set-up stepper. Later exam
+ * two exams; plus an entrance-test project still in Setup, to try the set-up stepper, a Draft
+ * to archive, an Archived one to restore, and a user on no team (the empty state). Later exam
  * issues extend it. Idempotent: nothing is created when the board project exists.
  *
  * There is no account with a known password (ARCHITECTURE.md §1): the demo users share one
@@ -36,6 +39,7 @@ const demoUsers: DemoUser[] = [
   { key: 'fatima.khan', firstName: 'Fatima', lastName: 'Khan', role: 'ExamStaff', job: 'Moderator, Mathematics' },
   { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science' },
   { key: 'sunita.patel', firstName: 'Sunita', lastName: 'Patel', role: 'ExamStaff', job: 'Invigilator and CenterManager' },
+  { key: 'anil.kumar', firstName: 'Anil', lastName: 'Kumar', role: 'ExamStaff', job: 'On no project team yet (sees whom to ask)' },
 ];
 
 const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-10' | 'SCI-10' | null]> = [
@@ -80,14 +84,23 @@ export interface DemoResult {
 const emailOf = (key: string) => `${key}@${DEMO_EMAIL_DOMAIN}`;
 
 async function templateConfig(tx: Queryable, name: string) {
-  const { rows } = await tx.query<{ id: number; config: never }>(`select id::int as id, config from project_templates where tenant_id = $1 and name = $2`, [ROOT_TENANT, name]);
+  const { rows } = await tx.query<{ id: number; config: never }>(`select id::int as id, config from project_templates where tenant_id = $1 and name = $2`, [
+    ROOT_TENANT,
+    name,
+  ]);
   if (!rows[0]) throw new Error(`The seeded template "${name}" is missing: run the first-start seed first.`);
   return rows[0];
 }
 
 async function history(tx: Queryable, projectId: number, actor: string, steps: Array<[string, string | null, string]>) {
   for (const [event, from, to] of steps) {
-    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [projectId, event, from, to, actor]);
+    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+      projectId,
+      event,
+      from,
+      to,
+      actor,
+    ]);
   }
 }
 
@@ -107,9 +120,15 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
          on conflict do nothing returning id`,
         [ROOT_TENANT, user.firstName, user.lastName, emailOf(user.key), user.key.replace('.', '_'), passwordHash],
       );
-      const id = rows[0]?.id ?? (await tx.query<{ id: string }>(`select id from users where tenant_id = $1 and email = $2`, [ROOT_TENANT, emailOf(user.key)])).rows[0].id;
+      const id =
+        rows[0]?.id ??
+        (await tx.query<{ id: string }>(`select id from users where tenant_id = $1 and email = $2`, [ROOT_TENANT, emailOf(user.key)])).rows[0].id;
       ids.set(user.key, id);
-      await tx.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = $3 on conflict do nothing`, [id, ROOT_TENANT, user.role]);
+      await tx.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = $3 on conflict do nothing`, [
+        id,
+        ROOT_TENANT,
+        user.role,
+      ]);
     }
     const meera = ids.get('meera.iyer')!;
 
@@ -154,7 +173,10 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
       exams.set(code, rows[0].id);
       await tx.query(`insert into exam_history (exam_id, event, to_status, actor_id) values ($1, 'exam.create', 'Draft', $2)`, [rows[0].id, meera]);
       if (status === 'Scheduled') {
-        await tx.query(`insert into exam_history (exam_id, event, from_status, to_status, actor_id) values ($1, 'exam.schedule', 'Draft', 'Scheduled', $2)`, [rows[0].id, meera]);
+        await tx.query(`insert into exam_history (exam_id, event, from_status, to_status, actor_id) values ($1, 'exam.schedule', 'Draft', 'Scheduled', $2)`, [
+          rows[0].id,
+          meera,
+        ]);
       }
     }
     for (const [key, permission, exam] of boardGrants) {
@@ -167,6 +189,25 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
         meera,
       ]);
     }
+
+    // The item bank: every kind in en / hi / gu, at every point of the item flow (issue 16).
+    await seedDemoItems(tx, {
+      tenantId: ROOT_TENANT,
+      projectId,
+      author: ids.get('priya.nair')!,
+      reviewer: ids.get('vikram.rao')!,
+      admin: ids.get('arjun.shah')!,
+      languages: ['en', 'hi', 'gu'],
+    });
+    // A locked unit-test paper of MATH-10 with sets A–D (issue 17).
+    await seedDemoPaper(tx, {
+      tenantId: ROOT_TENANT,
+      projectId,
+      examId: exams.get('MATH-10')!,
+      author: ids.get('priya.nair')!,
+      setter: ids.get('kavita.desai')!,
+      moderator: ids.get('fatima.khan')!,
+    });
 
     // An entrance test still in Setup: the stepper opens on it.
     const cbt = await templateConfig(tx, 'Entrance test (CBT, negative marking)');
@@ -181,17 +222,50 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
       ['project.create', null, 'Draft'],
       ['project.startSetup', 'Draft', 'Setup'],
     ]);
-    await tx.query(`insert into exams (tenant_id, project_id, code, name, description, created_by, updated_by) values ($1, $2, 'PCM-1', 'Paper 1 (Physics, Chemistry, Mathematics)', '', $3, $3)`, [
-      ROOT_TENANT,
-      mockRows[0].id,
-      meera,
-    ]);
-    await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, permission, granted_by) values ($1, $2, $3, 'ProjectAdmin', $2), ($1, $4, $3, 'ItemAuthor', $2)`, [
-      ROOT_TENANT,
-      meera,
-      mockRows[0].id,
-      ids.get('priya.nair'),
-    ]);
+    await tx.query(
+      `insert into exams (tenant_id, project_id, code, name, description, created_by, updated_by) values ($1, $2, 'PCM-1', 'Paper 1 (Physics, Chemistry, Mathematics)', '', $3, $3)`,
+      [ROOT_TENANT, mockRows[0].id, meera],
+    );
+    await tx.query(
+      `insert into exam_grants (tenant_id, user_id, project_id, permission, granted_by) values ($1, $2, $3, 'ProjectAdmin', $2), ($1, $4, $3, 'ItemAuthor', $2)`,
+      [ROOT_TENANT, meera, mockRows[0].id, ids.get('priya.nair')],
+    );
+
+    // A draft nobody set up (archive it from the projects list) and a past project already
+    // archived (exam managers list it with "Show archived projects" and restore it).
+    for (const [code, name, description, status, steps] of [
+      ['SCHOLAR-2027', 'Merit scholarship test 2027', 'Draft of a district scholarship test; not set up yet.', 'Draft', [['project.create', null, 'Draft']]],
+      [
+        'OLYMPIAD-2026',
+        'Mathematics olympiad 2026',
+        'Regional olympiad, held in January 2026; results published.',
+        'Archived',
+        [
+          ['project.create', null, 'Draft'],
+          ['project.startSetup', 'Draft', 'Setup'],
+          ['project.activate', 'Setup', 'Active'],
+          ['project.close', 'Active', 'Closed'],
+          ['project.archive', 'Closed', 'Archived'],
+        ],
+      ],
+    ] as const) {
+      const { rows } = await tx.query<{ id: number }>(
+        `insert into projects (tenant_id, code, name, description, languages, status, created_by, updated_by, version)
+         values ($1, $2, $3, $4, '{en}', $5, $6, $6, $7) returning id::int as id`,
+        [ROOT_TENANT, code, name, description, status, meera, steps.length],
+      );
+      await history(
+        tx,
+        rows[0].id,
+        meera,
+        steps.map(([event, from, to]) => [event, from, to]),
+      );
+      await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, permission, granted_by) values ($1, $2, $3, 'ProjectAdmin', $2)`, [
+        ROOT_TENANT,
+        meera,
+        rows[0].id,
+      ]);
+    }
     return { created: true, password, users: list };
   });
 }
@@ -202,7 +276,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams) and JEE-MOCK-2027 (in Setup).`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams, items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',

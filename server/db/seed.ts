@@ -70,10 +70,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<SeedResult> {
        returning id`,
       [ROOT_TENANT, options.adminEmail, await hashPassword(password)],
     );
-    await tx.query(
-      `insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = 'Admin'`,
-      [rows[0].id, ROOT_TENANT],
-    );
+    await tx.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = 'Admin'`, [rows[0].id, ROOT_TENANT]);
     return { adminCreated: true, generatedAdminPassword };
   });
 }

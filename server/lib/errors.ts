@@ -10,11 +10,7 @@ export class AppError extends Error {
   /** Extra fields merged into the body (e.g. `currentStatus` on a 409). */
   readonly extra: Record<string, unknown>;
 
-  constructor(
-    statusCode: number,
-    messages: string | string[],
-    options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
-  ) {
+  constructor(statusCode: number, messages: string | string[], options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}) {
     const list = Array.isArray(messages) ? messages : [messages];
     super(list.join(' '));
     this.name = 'AppError';

@@ -98,7 +98,11 @@ export function detectFileType(buffer: Uint8Array): (DetectedType & { kind: File
  * saved or previewed as markup, so it is refused rather than stored.
  */
 export function looksLikeMarkup(buffer: Uint8Array): boolean {
-  const head = Buffer.from(buffer.subarray(0, 8192)).toString('utf8').replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const head = Buffer.from(buffer.subarray(0, 8192))
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (/^<(!doctype|\?xml|html|svg|head|body|iframe|object|embed|script|style|meta|link|a|img|div|form)\b/.test(head)) return true;
   return /<(script|svg|html|iframe|object|embed|foreignobject)\b|\bjavascript:|\bon[a-z]+\s*=\s*["']/.test(head);
 }
@@ -128,7 +132,10 @@ export function attachmentDisposition(fileName: string): string {
 /** A name safe to store and show: no path, no control characters, bounded length. */
 export function cleanFileName(name: string | undefined, fallback: string): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must lose
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200);
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what a file name must lose
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim()
+    .slice(0, 200);
   return cleaned || fallback;
 }

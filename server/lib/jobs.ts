@@ -80,10 +80,11 @@ export function startJobWorker(db: Db, handlers: Record<string, JobHandler>, opt
   async function runOne(job: Job): Promise<void> {
     // The heartbeat: only this claim's lease (still running, not taken over) is renewed.
     const heartbeat = setInterval(() => {
-      db.query(
-        `update jobs set locked_until = now() + make_interval(secs => $2) where id = $1 and state = 'running' and attempts = $3`,
-        [job.id, leaseSeconds, job.attempts],
-      ).catch((error) => options.log.warn({ err: error, jobId: job.id }, 'job heartbeat failed'));
+      db.query(`update jobs set locked_until = now() + make_interval(secs => $2) where id = $1 and state = 'running' and attempts = $3`, [
+        job.id,
+        leaseSeconds,
+        job.attempts,
+      ]).catch((error) => options.log.warn({ err: error, jobId: job.id }, 'job heartbeat failed'));
     }, heartbeatMs);
     heartbeat.unref();
     try {

@@ -97,12 +97,7 @@ export function searchKeyword(request: Pick<SearchRequest, 'keyword' | 'advanced
  * so no caller text reaches the query. Unknown fields are a 400 naming the allowed ones.
  * `tieBreaker` keeps paging stable when the sort key repeats.
  */
-export function orderByClause(
-  orderBy: readonly string[] | null | undefined,
-  columns: Record<string, string>,
-  fallback: string,
-  tieBreaker: string,
-): string {
+export function orderByClause(orderBy: readonly string[] | null | undefined, columns: Record<string, string>, fallback: string, tieBreaker: string): string {
   // Blank entries say nothing: the schema layer coerces the spec's `orderBy: null` into [""]
   // (Ajv's coerceTypes 'array'), and that must mean "the default order", not a 400.
   const entries = (orderBy ?? []).filter((entry) => entry.trim() !== '');

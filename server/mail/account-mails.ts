@@ -47,12 +47,7 @@ interface Composed {
 }
 
 /** A mail whose point is one link: intro, button, expiry, the link spelled out, a note. */
-function linkMail(
-  t: MailCatalog,
-  m: LinkMailTexts,
-  link: string,
-  lifetime: number,
-): Composed {
+function linkMail(t: MailCatalog, m: LinkMailTexts, link: string, lifetime: number): Composed {
   return {
     subject: m.subject,
     preheader: m.preheader,
@@ -156,12 +151,7 @@ function textBlock(block: Block): string {
  * An account e-mail in the recipient's language, as HTML (inline styles, table layout, for
  * mail clients) and as plain text with the same content. Every value is escaped in the HTML.
  */
-export function accountMail<K extends AccountMailKind>(
-  kind: K,
-  language: MailLanguage,
-  to: Recipient,
-  data: AccountMailData[K],
-): Mail {
+export function accountMail<K extends AccountMailKind>(kind: K, language: MailLanguage, to: Recipient, data: AccountMailData[K]): Mail {
   const t = mailCatalogs[language];
   const { subject, preheader, blocks } = compose(t, { kind, data } as MailRequest);
   const greeting = to.name.trim() ? t.greeting(to.name.trim()) : t.greetingNoName;

@@ -8,9 +8,10 @@ import { errorBody } from './errors.ts';
 
 /** The runtime configuration object of ARCHITECTURE.md §5, as the browser receives it. */
 export function runtimeConfig(config: ServerConfig, persistSecret: string) {
-  const services = Object.fromEntries(
-    Object.entries(config.services).map(([name, url]) => [`${name}Service`, url]),
-  ) as Record<`${keyof ServerConfig['services']}Service`, string>;
+  const services = Object.fromEntries(Object.entries(config.services).map(([name, url]) => [`${name}Service`, url])) as Record<
+    `${keyof ServerConfig['services']}Service`,
+    string
+  >;
   return {
     ...services,
     fontFamily: config.ui.fontFamily,
@@ -24,6 +25,8 @@ export function runtimeConfig(config: ServerConfig, persistSecret: string) {
     persistSecret,
     productKey: config.ui.productKey,
     version: config.version,
+    /** Whether LDAP_URL is set: the users screen offers "Import from directory" only then (issue 23). */
+    directoryConfigured: config.ldap !== undefined,
   };
 }
 
@@ -67,16 +70,12 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
       preCompressed: true,
       // Vite puts content-hashed files under /assets: safe to cache for a year.
       setHeaders(reply, filePath) {
-        reply.header(
-          'cache-control',
-          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
+        reply.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
   }
 
-  const sendIndex = (reply: FastifyReply) =>
-    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
 
   app.get('/', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     if (!hasClient) return reply.status(503).type('text/plain').send('The client is not built. Run `npm run build`.');
@@ -93,8 +92,6 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
       !path.extname(pathname) &&
       hasClient;
     if (wantsPage) return sendIndex(reply);
-    return reply
-      .status(404)
-      .send(errorBody(404, [`The resource ${request.method} ${pathname} was not found.`], `${request.method} ${pathname}`));
+    return reply.status(404).send(errorBody(404, [`The resource ${request.method} ${pathname} was not found.`], `${request.method} ${pathname}`));
   });
 });

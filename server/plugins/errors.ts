@@ -50,9 +50,7 @@ function issueMessage(issue: AjvIssue, field: string): string {
     case 'format':
       return p.format === 'email' ? `${field} must be a valid e-mail address.` : `${field} must be a valid ${String(p.format)}.`;
     case 'minLength':
-      return Number(p.limit) === 1
-        ? `The ${field} field is required.`
-        : `${field} must be at least ${String(p.limit)} characters long.`;
+      return Number(p.limit) === 1 ? `The ${field} field is required.` : `${field} must be at least ${String(p.limit)} characters long.`;
     case 'maxLength':
       return `${field} must be at most ${String(p.limit)} characters long.`;
     case 'type':
@@ -165,12 +163,18 @@ export const errorsPlugin = fp(async function errors(app: FastifyInstance) {
       return reply.status(error.statusCode).send(errorBody(error.statusCode, error.messages, sourceOf(request), error.extra));
     }
     if (!(error as FastifyError).statusCode && MALFORMED_MULTIPART.test(error.message) && request.isMultipart()) {
-      return reply.status(400).type('application/problem+json').send(problemDetails({ body: ['The upload could not be read as multipart/form-data.'] }, request.id));
+      return reply
+        .status(400)
+        .type('application/problem+json')
+        .send(problemDetails({ body: ['The upload could not be read as multipart/form-data.'] }, request.id));
     }
     const client = frameworkClientError(error as FastifyError);
     if (client) {
       if (client.status === 400) {
-        return reply.status(400).type('application/problem+json').send(problemDetails({ body: [client.message] }, request.id));
+        return reply
+          .status(400)
+          .type('application/problem+json')
+          .send(problemDetails({ body: [client.message] }, request.id));
       }
       const retryAfter = (error as FastifyError & { retryAfter?: number }).retryAfter;
       if (retryAfter) reply.header('retry-after', String(retryAfter));

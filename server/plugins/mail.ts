@@ -43,8 +43,7 @@ export function createMailer(db: Db, options: { smtpUrl?: string; from: string; 
     };
   }
   const transport = nodemailer.createTransport(options.smtpUrl);
-  const deliver = (mail: Mail) =>
-    transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+  const deliver = (mail: Mail) => transport.sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
   return {
     mode: 'smtp',
     async send(mail) {

@@ -69,9 +69,7 @@ export const rateLimitPlugin = fp(async function rateLimit(app: FastifyInstance,
   function sweep(now: Date) {
     if (now.getTime() - lastSweep < SWEEP_EVERY_MS) return;
     lastSweep = now.getTime();
-    db.query(`delete from rate_limit_counters where expires_at < $1`, [now]).catch((error) =>
-      app.log.warn({ err: error }, 'rate-limit sweep failed'),
-    );
+    db.query(`delete from rate_limit_counters where expires_at < $1`, [now]).catch((error) => app.log.warn({ err: error }, 'rate-limit sweep failed'));
   }
 
   app.addHook('preValidation', async (request) => {

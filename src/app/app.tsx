@@ -14,7 +14,12 @@ preloadRoute(window.location.pathname);
 // the tabs in step and refreshes tokens.
 afterFirstContent(() => void loadAuthSession());
 // Real-time pushes (issue 8): their code loads after the first content; the socket opens once someone is signed in.
-afterFirstContent(() => void import('./realtime/realtime-boot.ts').then(({ bootRealtime }) => bootRealtime()).catch((error: unknown) => console.warn('The realtime connection could not start', error)));
+afterFirstContent(
+  () =>
+    void import('./realtime/realtime-boot.ts')
+      .then(({ bootRealtime }) => bootRealtime())
+      .catch((error: unknown) => console.warn('The realtime connection could not start', error)),
+);
 
 /** The main application: the lazily loaded chunk rendered inside the router (spec §2); it renders the route table's page. */
 export default function App() {
@@ -23,9 +28,7 @@ export default function App() {
     <>
       <ScrollToTop />
       <DocumentTitle />
-      <Suspense fallback={<PageLoader />}>
-        {page}
-      </Suspense>
+      <Suspense fallback={<PageLoader />}>{page}</Suspense>
     </>
   );
 }

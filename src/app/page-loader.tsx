@@ -1,13 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { css } from '#styled-system/css';
-import { Spinner } from '#src/components/ui/spinner.tsx';
+import { PageSkeleton } from '#src/components/ui/skeleton.tsx';
 
-/** The loading state of a route whose code is on its way (the same as the shell's). */
+/** The loading state of a route whose code is on its way: a skeleton of a page (issue 23), not a spinner. */
 export function PageLoader() {
   const { t } = useTranslation();
-  return (
-    <div className={css({ display: 'flex', justifyContent: 'center', py: '16' })}>
-      <Spinner size="lg" label={t('shell.loading')} />
-    </div>
-  );
+  return <PageSkeleton label={t('shell.loading')} />;
 }

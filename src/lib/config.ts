@@ -38,6 +38,8 @@ export interface AppConfig extends Record<ServiceKey, string> {
   persistSecret: string;
   productKey: string;
   version: string;
+  /** The server has an enterprise directory (LDAP_URL): directory import is offered (issue 23). */
+  directoryConfigured: boolean;
 }
 
 declare global {
@@ -62,6 +64,7 @@ export const defaultConfig: AppConfig = {
   persistSecret: '',
   productKey: 'exam-portal',
   version: APP_VERSION,
+  directoryConfigured: false,
 };
 
 function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
@@ -71,8 +74,7 @@ function pick<T extends string>(value: unknown, allowed: readonly T[], fallback:
 /** Reads and sanitises the runtime configuration; never throws. */
 export function readConfig(source: Partial<AppConfig> | undefined = globalThis.window?.__APP_CONFIG__): AppConfig {
   const raw = (source ?? {}) as Record<string, unknown>;
-  const text = (key: keyof AppConfig, fallback: string) =>
-    typeof raw[key] === 'string' && (raw[key] as string).length > 0 ? (raw[key] as string) : fallback;
+  const text = (key: keyof AppConfig, fallback: string) => (typeof raw[key] === 'string' && (raw[key] as string).length > 0 ? (raw[key] as string) : fallback);
   return {
     ...(Object.fromEntries(serviceKeys.map((key) => [key, text(key, defaultConfig[key])])) as Record<ServiceKey, string>),
     fontFamily: text('fontFamily', defaultConfig.fontFamily),
@@ -86,6 +88,7 @@ export function readConfig(source: Partial<AppConfig> | undefined = globalThis.w
     persistSecret: text('persistSecret', defaultConfig.persistSecret),
     productKey: text('productKey', defaultConfig.productKey),
     version: text('version', defaultConfig.version),
+    directoryConfigured: raw.directoryConfigured === true,
   };
 }
 

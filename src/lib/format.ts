@@ -102,7 +102,15 @@ export function utcOffsetMinutes(date: Date = new Date(), timeZone?: string): nu
   if (!timeZone) return -date.getTimezoneOffset();
   // The wall-clock time in that zone, read back as if it were UTC, minus the real instant.
   const parts = Object.fromEntries(
-    dateTimeFormat('en-US', timeZone, { hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    dateTimeFormat('en-US', timeZone, {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );

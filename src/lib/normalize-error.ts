@@ -18,8 +18,7 @@ type Json = Record<string, unknown>;
 
 const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
-const texts = (value: unknown): string[] =>
-  Array.isArray(value) ? value.filter(isText) : isText(value) ? [value] : [];
+const texts = (value: unknown): string[] => (Array.isArray(value) ? value.filter(isText) : isText(value) ? [value] : []);
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
 
 /** Statuses whose body carries a messages list and expandable details (spec §8). */

@@ -71,7 +71,11 @@ export function paramsFromQuery(query: PagedQuery, defaults: PagedQuery, filters
 /** The events that take the actor from one query to another (restoring a URL: back, forward, a shared link). */
 export function eventsBetween(from: PagedQuery, to: PagedQuery, filters: UrlFilters): PagedSearchEvent[] {
   const events: PagedSearchEvent[] = [];
-  const changedFilters = Object.fromEntries(Object.keys(filters).filter((name) => !sameValue(from.filters[name], to.filters[name])).map((name) => [name, to.filters[name] ?? null]));
+  const changedFilters = Object.fromEntries(
+    Object.keys(filters)
+      .filter((name) => !sameValue(from.filters[name], to.filters[name]))
+      .map((name) => [name, to.filters[name] ?? null]),
+  );
   if (Object.keys(changedFilters).length) events.push({ type: 'search.filter', filters: changedFilters });
   if ((from.orderBy?.[0] ?? '') !== (to.orderBy?.[0] ?? '')) events.push({ type: 'search.sort', orderBy: to.orderBy });
   if (from.pageSize !== to.pageSize) events.push({ type: 'search.pageSize', pageSize: to.pageSize });

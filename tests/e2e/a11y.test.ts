@@ -154,14 +154,23 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: 'Theme settings' });
     await dialog.waitFor();
-    await page.waitForFunction(() => document.activeElement?.closest('dialog')?.id === 'settings-panel');
+    await page.waitForFunction(() => document.activeElement?.closest('[role=dialog]')?.id === 'settings-panel');
 
     // Focus starts on the close button; then one stop per radio group, the two switches, the reset button.
     await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).resolves.toBe('Close settings');
     const stops = await tabStops(page, 8);
-    expect(stops.map((s) => s.name)).toEqual(['Light', 'Blue', 'Left to right', 'Mini drawer', 'Boxed content', "Public Sans (default)", 'English (India)', 'Reset to defaults']);
+    expect(stops.map((s) => s.name)).toEqual([
+      'Light',
+      'Blue',
+      'Left to right',
+      'Mini drawer',
+      'Boxed content',
+      'Public Sans (default)',
+      'English (India)',
+      'Reset to defaults',
+    ]);
     expect(stops.filter((s) => !s.visible || !s.focusVisible)).toEqual([]);
-    await expect(page.evaluate(() => document.activeElement?.closest('dialog')?.id)).resolves.toBe('settings-panel');
+    await expect(page.evaluate(() => document.activeElement?.closest('[role=dialog]')?.id)).resolves.toBe('settings-panel');
 
     // Back to the mode group: arrow keys choose, Space toggles a switch, all applied at once.
     for (let i = 0; i < 7; i += 1) await page.keyboard.press('Shift+Tab');

@@ -76,7 +76,9 @@ describe('signing in with the e-mailed code', () => {
     await expect(page.getByRole('alert').innerText()).resolves.toBe('That code is not right. 4 tries left.');
     // Focus is back in the first, empty box, with no format error on the fresh field.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Code, digit 1 of 6');
-    await expect(page.getByLabel(/^Code, digit \d of 6$/).evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value).join(''))).resolves.toBe('');
+    await expect(page.getByLabel(/^Code, digit \d of 6$/).evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value).join(''))).resolves.toBe(
+      '',
+    );
     await expect(page.getByText('Enter the 6 digits of the code.').count()).resolves.toBe(0);
     await screenshot(page, 'auth-code-wrong');
 
@@ -87,7 +89,10 @@ describe('signing in with the e-mailed code', () => {
     await page.getByText('A new code is on its way. The previous one no longer works.').waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Code, digit 1 of 6');
     await page.getByLabel('Code, digit 1 of 6').fill(codeOf(first));
-    await page.getByRole('alert').filter({ hasText: /newer code|not right|used/ }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /newer code|not right|used/ })
+      .waitFor();
     // A code pasted from the e-mail fills all six boxes and signs in without a click.
     await pasteCode(page, codeOf(second));
 

@@ -34,6 +34,20 @@ beforeAll(async () => {
       }),
     });
     if (res.status >= 300) throw new Error(`POST /api/users answered ${res.status}: ${await res.text()}`);
+    // The first one holds every role: its roles cell offers the rest in a popover.
+    if (i === 0) {
+      const created = (await res.json()) as { id: string };
+      const headers = { 'content-type': 'application/json', authorization: `Bearer ${admin.token}`, tenant: 'root' };
+      const roles = (await (
+        await fetch(`${server.url}/api/roles/search`, { method: 'POST', headers, body: JSON.stringify({ pageNumber: 1, pageSize: 100 }) })
+      ).json()) as { data: Array<{ id: string }> };
+      const set = await fetch(`${server.url}/api/users/${created.id}/roles`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ userRoles: roles.data.map((role) => ({ roleId: role.id, enabled: true })) }),
+      });
+      if (set.status >= 300) throw new Error(`POST roles answered ${set.status}: ${await set.text()}`);
+    }
   }
 });
 
@@ -127,5 +141,106 @@ describe('layering after scrolling a long list', () => {
     // The search box's own block is only as tall as the input.
     const wrapper = (await search.locator('xpath=..').boundingBox())!;
     expect(wrapper.height).toBeLessThan(searchBox.height + 8);
+  });
+});
+
+/** The ARIA role of the focused element, and its accessible name when it has a label. */
+const focused = (page: Page) =>
+  page.evaluate(() => ({
+    role: document.activeElement?.getAttribute('role') ?? document.activeElement?.tagName.toLowerCase(),
+    label: document.activeElement?.getAttribute('aria-label'),
+  }));
+
+describe('the Ark inputs by keyboard alone (issue 13)', () => {
+  it('should filter with the Select, page with the Pagination and open a row’s roles Popover', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users');
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByTestId('users-table').waitFor();
+
+    // Select: Enter opens the listbox above the table, arrows move, Enter chooses, focus comes back.
+    const status = page.getByRole('combobox', { name: 'Status' });
+    await status.focus();
+    await page.keyboard.press('Enter');
+    const listbox = page.getByRole('listbox');
+    await listbox.waitFor();
+    expect(await isOnTop(page, listbox.getByRole('option', { name: 'Inactive' }))).toBe(true);
+    await expect.poll(() => listbox.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.search === '?isActive=true');
+    await listbox.waitFor({ state: 'hidden' });
+    await expect.poll(() => focused(page)).toEqual({ role: 'combobox', label: null });
+    await expect(status.textContent()).resolves.toContain('Active');
+    // Back to "Any". Ark moves focus into the listbox a frame after it opens: a key pressed
+    // before that reaches the trigger, where Enter closes the list again.
+    await page.keyboard.press('Enter');
+    await listbox.waitFor();
+    await expect.poll(() => listbox.evaluate((el) => el === document.activeElement || el.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.search === '');
+
+    // Pagination: page numbers are buttons; the current one is marked.
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    const second = pager.getByRole('button', { name: /^Page 2 of / });
+    await second.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await expect.poll(() => second.getAttribute('aria-current')).toBe('page');
+    await pager.getByRole('button', { name: 'Previous' }).focus();
+    await page.keyboard.press('Space');
+    await page.waitForURL((url) => !url.searchParams.has('page'));
+
+    // Popover: the roles beyond two, from a button; Escape closes it and focus returns.
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('layer.00');
+    // Header row and the one match: the list has settled and will not re-render under the popover.
+    await expect.poll(() => page.getByTestId('users-table').getByRole('row').count(), { timeout: 10_000 }).toBe(2);
+    const more = page.getByTestId('roles-layer.00');
+    await more.waitFor();
+    await more.focus();
+    await page.keyboard.press('Enter');
+    const popover = page.getByRole('dialog', { name: 'Roles of layer.00' });
+    await popover.waitFor();
+    expect(await popover.getByRole('listitem').count()).toBeGreaterThan(2);
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    await expect.poll(() => more.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('should type a date of birth, then pick one from the calendar with the keyboard, inside a dialog', async () => {
+    const { page, errors } = admin;
+    await page.goto('/users');
+    await page.getByRole('heading', { level: 1, name: 'Users' }).waitFor();
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a user' });
+    await dialog.waitFor();
+    const date = dialog.getByRole('textbox', { name: 'Date of birth' });
+    // The screen is in English (India): day/month/year.
+    await date.fill('14/05/1990');
+    await date.press('Enter');
+    await expect.poll(() => date.inputValue()).toBe('14/05/1990');
+    await dialog.getByRole('button', { name: 'Open the calendar' }).focus();
+    await page.keyboard.press('Enter');
+    const grid = page.getByRole('grid');
+    await grid.waitFor();
+    expect(await isOnTop(page, grid)).toBe(true);
+    // Focus is on the chosen day; one day on, Enter picks it and closes the calendar.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await grid.waitFor({ state: 'detached' });
+    await expect.poll(() => date.inputValue()).toBe('15/05/1990');
+    // Escape closes the calendar, not the dialog around it.
+    await dialog.getByRole('button', { name: 'Open the calendar' }).focus();
+    await page.keyboard.press('Enter');
+    await grid.waitFor();
+    await page.keyboard.press('Escape');
+    await grid.waitFor({ state: 'detached' });
+    expect(await dialog.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(errors).toEqual([]);
   });
 });

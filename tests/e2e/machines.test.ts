@@ -40,7 +40,10 @@ beforeAll(async () => {
   await mkdir(path.join(coverageDir, 'replays'), { recursive: true });
   const replay = (system: string, independent: boolean, transitionsExercised: string[]) =>
     JSON.stringify({ machineId: 'ticketLifecycle', system, independent, ranAt: new Date().toISOString(), paths: [], transitionsExercised });
-  await writeFile(path.join(coverageDir, 'replays', 'ticketLifecycle-http.json'), replay('http', true, lifecycleCoverage.transitions.total.slice(0, independentlyChecked)));
+  await writeFile(
+    path.join(coverageDir, 'replays', 'ticketLifecycle-http.json'),
+    replay('http', true, lifecycleCoverage.transitions.total.slice(0, independentlyChecked)),
+  );
   await writeFile(path.join(coverageDir, 'replays', 'ticketLifecycle-machine.json'), replay('machine', false, lifecycleCoverage.transitions.total));
   // A Tester and a Candidate in the server's database before it starts.
   const { dataDir, value } = await seededDataDir(async (db) => ({
@@ -111,9 +114,9 @@ describe('/machines in Chromium', () => {
     const onPath = await diagram.locator('[data-state][data-on-path]').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('data-state')));
     expect(onPath).toEqual(['ticketLifecycle.Open', 'ticketLifecycle.InProgress', 'ticketLifecycle.OnHold']);
     // The highlighted label is drawn in the path colour, unlike the others.
-    const colours = await diagram.locator('text[data-transition]').evaluateAll((nodes) =>
-      nodes.map((n) => [n.getAttribute('data-transition'), getComputedStyle(n).fill]),
-    );
+    const colours = await diagram
+      .locator('text[data-transition]')
+      .evaluateAll((nodes) => nodes.map((n) => [n.getAttribute('data-transition'), getComputedStyle(n).fill]));
     const claim = colours.find(([key]) => key === 'ticketLifecycle.Open --ticket.claim--> ticketLifecycle.InProgress')![1];
     const cancel = colours.find(([key]) => key === 'ticketLifecycle.Open --ticket.cancel--> ticketLifecycle.Cancelled')![1];
     expect(claim).not.toBe(cancel);
@@ -188,7 +191,10 @@ describe('/machines in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     // Same tab, same running actor: navigate inside the app, not a fresh page load.
     await page.getByRole('link', { name: 'Machines' }).first().click();
-    await page.getByRole('link', { name: /auth-session/ }).first().click();
+    await page
+      .getByRole('link', { name: /auth-session/ })
+      .first()
+      .click();
     const diagram = page.getByRole('img', { name: 'Statechart of auth-session' });
     await diagram.waitFor({ timeout: 20_000 });
     const live = page.getByTestId('live-actor-auth-session');
@@ -270,10 +276,15 @@ describe('/machines in Chromium', () => {
           const background = fill(rect) === 'none' || fill(rect) === 'transparent' || fill(rect) === 'rgba(0, 0, 0, 0)' ? canvas : fill(rect);
           for (const text of state.querySelectorAll(':scope > text')) out.push({ what: text.textContent ?? '', text: fill(text), background });
         }
-        for (const label of svg.querySelectorAll('text[data-transition]')) out.push({ what: label.getAttribute('data-label') ?? '', text: fill(label), background: fill(label.parentElement!.querySelector('rect')!) });
+        for (const label of svg.querySelectorAll('text[data-transition]'))
+          out.push({ what: label.getAttribute('data-label') ?? '', text: fill(label), background: fill(label.parentElement!.querySelector('rect')!) });
         return out;
       });
-      const hex = (rgb: string) => `#${(rgb.match(/\d+/g) ?? []).slice(0, 3).map((n) => Number(n).toString(16).padStart(2, '0')).join('')}`;
+      const hex = (rgb: string) =>
+        `#${(rgb.match(/\d+/g) ?? [])
+          .slice(0, 3)
+          .map((n) => Number(n).toString(16).padStart(2, '0'))
+          .join('')}`;
       expect(pairs.length).toBeGreaterThan(10);
       const low = pairs.filter((p) => contrastRatio(hex(p.text), hex(p.background)) < 4.5).map((p) => `${p.what}: ${p.text} on ${p.background}`);
       expect(low).toEqual([]);

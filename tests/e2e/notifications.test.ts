@@ -163,7 +163,9 @@ describe('the snackbar in the browser', () => {
     await snackbar.waitFor({ state: 'detached' });
 
     const opened = Date.now();
-    await page.evaluate(() => window.harness.openSnackbar({ message: 'Autosaved', anchorOrigin: { vertical: 'top', horizontal: 'left' }, transition: 'SlideDown' }));
+    await page.evaluate(() =>
+      window.harness.openSnackbar({ message: 'Autosaved', anchorOrigin: { vertical: 'top', horizontal: 'left' }, transition: 'SlideDown' }),
+    );
     await snackbar.getByText('Autosaved').waitFor();
     await settled(page);
     const box = (await snackbar.boundingBox())!;
@@ -181,7 +183,10 @@ describe('the snackbar in the browser', () => {
       const snackbar = page.getByTestId('snackbar');
       await snackbar.getByText(transition).waitFor();
       seen[transition] = await snackbar.evaluate((el) =>
-        el.getAnimations().map((a) => JSON.stringify((a.effect as KeyframeEffect).getKeyframes().map(({ opacity, transform }) => ({ opacity, transform })))).join(),
+        el
+          .getAnimations()
+          .map((a) => JSON.stringify((a.effect as KeyframeEffect).getKeyframes().map(({ opacity, transform }) => ({ opacity, transform }))))
+          .join(),
       );
       await page.evaluate(() => window.harness.closeSnackbar());
       await snackbar.waitFor({ state: 'detached' });
@@ -222,7 +227,14 @@ describe('downloads in the browser', () => {
     await page.route('**/exports/users.xlsx', (route) =>
       route.fulfill({
         status: 404,
-        json: { messages: ['The export does not exist.'], source: 'users', exception: 'NotFound', errorId: 'e-9', supportMessage: 'Quote e-9.', statusCode: 404 },
+        json: {
+          messages: ['The export does not exist.'],
+          source: 'users',
+          exception: 'NotFound',
+          errorId: 'e-9',
+          supportMessage: 'Quote e-9.',
+          statusCode: 404,
+        },
       }),
     );
     const result = await page.evaluate(() => window.harness.download(`${location.origin}/exports/users.xlsx`));

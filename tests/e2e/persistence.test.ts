@@ -26,7 +26,8 @@ const storageKey = () => `${runtime.productKey}:state`;
 async function sealedState(slices: Record<string, unknown>, secret = runtime.persistSecret) {
   const key = await deriveKey(secret, runtime.productKey, crypto.subtle);
   const root: Record<string, string> = {};
-  for (const [name, value] of Object.entries(slices)) root[name] = await encryptText(key, JSON.stringify(value), `${runtime.productKey}:${name}`, crypto.subtle);
+  for (const [name, value] of Object.entries(slices))
+    root[name] = await encryptText(key, JSON.stringify(value), `${runtime.productKey}:${name}`, crypto.subtle);
   return JSON.stringify(root);
 }
 

@@ -55,7 +55,7 @@ describe('the dashboard shell', () => {
     await drawer.waitFor();
     await expect(page.getByTestId('app-drawer').getAttribute('data-variant')).resolves.toBe('temporary');
     // Focus moved into the modal drawer; the page behind it is inert.
-    await expect(page.evaluate(() => document.activeElement?.closest('dialog')?.id)).resolves.toBe('app-drawer');
+    await expect(page.evaluate(() => document.activeElement?.closest('[role=dialog]')?.id)).resolves.toBe('app-drawer');
     await page.keyboard.press('Escape');
     await drawer.waitFor({ state: 'detached' });
     await expect(page.getByRole('button', { name: 'Open menu' }).getAttribute('aria-expanded')).resolves.toBe('false');
@@ -130,7 +130,9 @@ describe('the fallback error screen', () => {
   it('should stack its layout below 1070 px and sit side by side above', async () => {
     const context = await newContext(browser, server.url);
     const page = await context.newPage();
-    await page.route(/\/assets\/not-found-page-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: 'export default function B() { throw new Error("x"); }' }));
+    await page.route(/\/assets\/not-found-page-[\w-]+\.js$/, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: 'export default function B() { throw new Error("x"); }' }),
+    );
     await page.goto('/x');
     const screen = page.getByTestId('error-screen');
     await screen.waitFor();
@@ -151,6 +153,32 @@ describe('the fallback error screen', () => {
     expect(messages.some((m) => m.includes('ChunkLoadError') && m.includes('Chunk loading failed.'))).toBe(true);
     await context.close();
   });
+});
+
+describe('the boot splash (issue 23)', () => {
+  it('should show the splash from the HTML while the app loads on a slow line, and replace it with the app', async () => {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // Every script waits until the splash has been seen: a slow line, made deterministic.
+    await page.route(/\/(assets\/[\w-]+\.js|config\.js)$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'commit' });
+    const splash = page.getByTestId('boot-splash');
+    await splash.waitFor({ state: 'visible', timeout: 10_000 });
+    await expect(splash.getAttribute('role')).resolves.toBe('status');
+    await expect(splash.innerText()).resolves.toContain('Exam Portal');
+    const box = await splash.boundingBox();
+    expect(box!.width).toBeGreaterThan(300);
+    await screenshot(page, 'boot-splash');
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: 20_000 });
+    await expect(splash.count()).resolves.toBe(0);
+    await context.close();
+  }, 40_000);
 });
 
 describe('static endpoints', () => {

@@ -33,7 +33,12 @@ beforeAll(async () => {
   const res = await fetch(`${server.url}/api/v1/supportticket`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', tenant: 'root' },
-    body: JSON.stringify({ title: 'Webcam not detected', description: 'The proctoring check cannot find my camera.', supportTicketPriorityId: 3, supportGroupId: TECHNICAL }),
+    body: JSON.stringify({
+      title: 'Webcam not detected',
+      description: 'The proctoring check cannot find my camera.',
+      supportTicketPriorityId: 3,
+      supportGroupId: TECHNICAL,
+    }),
   });
   expect(res.status).toBe(201);
   ticketId = ((await res.json()) as { ticketId: number }).ticketId;
@@ -79,7 +84,10 @@ async function send(page: Page, text: string) {
 }
 
 /** The seq of every message the panel shows, as the server numbered them. */
-const seqs = (page: Page) => chat(page).getByTestId('chat-message').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-seq'))));
+const seqs = (page: Page) =>
+  chat(page)
+    .getByTestId('chat-message')
+    .evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-seq'))));
 
 describe('ticket chat and live updates between two browsers', () => {
   let candidate: Awaited<ReturnType<typeof signedIn>>;
@@ -98,7 +106,12 @@ describe('ticket chat and live updates between two browsers', () => {
 
     // No reload on the candidate's side: the push reloads the list and its counts.
     await row.getByText('In progress', { exact: true }).waitFor({ timeout: 10_000 });
-    await expect(candidate.page.getByTestId('status-filter').getByRole('button', { name: /In progress\s*1/ }).count()).resolves.toBe(1);
+    await expect(
+      candidate.page
+        .getByTestId('status-filter')
+        .getByRole('button', { name: /In progress\s*1/ })
+        .count(),
+    ).resolves.toBe(1);
   });
 
   it('should show an unread count in the candidate’s list for the agent’s message', async () => {
@@ -125,9 +138,45 @@ describe('ticket chat and live updates between two browsers', () => {
     await expect(chat(candidate.page).getByTestId('chat-delivery').allInnerTexts()).resolves.toEqual(['Sent']);
   });
 
+  it('should open conversation-first at 1440×900: the chat on screen without scrolling, Reply to the message box, a draft kept (issue 23)', async () => {
+    const page = candidate.page;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.reload();
+    await page.locator('[data-testid=ticket-page][data-status=InProgress]').waitFor();
+    await expectMessages(page, [
+      'Hello Meera, I am looking at your camera problem.',
+      'Thank you! It says no device found.',
+      'Please allow camera access in the browser settings.\nThen reload the check.',
+    ]);
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+    for (const part of [chat(page).getByTestId('chat-log'), composer(page)]) {
+      const box = await part.boundingBox();
+      expect(box!.y).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height).toBeLessThanOrEqual(900);
+    }
+    // The chat is in the main column, the details beside it.
+    const conversation = await page.getByTestId('ticket-conversation').boundingBox();
+    const details = await page.getByTestId('ticket-details').boundingBox();
+    expect(details!.x).toBeGreaterThan(conversation!.x + conversation!.width - 1);
+    await page.getByTestId('ticket-reply').click();
+    await expect(composer(page).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    await screenshot(page, 'ticket-conversation-first');
+
+    // An unsent message survives leaving the page and coming back.
+    await composer(page).fill('Trying the other browser');
+    await page.getByRole('link', { name: 'My tickets' }).first().click();
+    await page.getByRole('heading', { level: 1, name: 'My tickets' }).waitFor();
+    await page.goBack();
+    await page.locator('[data-testid=ticket-page][data-status=InProgress]').waitFor();
+    await expect(composer(page).inputValue()).resolves.toBe('Trying the other browser');
+    await composer(page).fill('');
+  }, 60_000);
+
   it('should lose and double nothing when the candidate’s network drops and returns', async () => {
     await candidate.context.setOffline(true);
-    await chat(candidate.page).getByTestId('chat-connection').filter({ hasText: 'Offline' }).waitFor({ timeout: 10_000 });
+    // One message for it (issue 23): the offline banner, and no copy of it in the chat panel.
+    await candidate.page.getByTestId('connection-banner').filter({ hasText: "Server can't be reached" }).waitFor({ timeout: 10_000 });
+    await expect(chat(candidate.page).getByText('Offline', { exact: true }).count()).resolves.toBe(0);
 
     // While the candidate is away: the agent writes twice, the candidate once (it cannot go out).
     await send(agent.page, 'Did that work?');

@@ -8,6 +8,7 @@ import { launchBrowser } from './support/browser.ts';
 import { seededDataDir } from './support/seeded-data-dir.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
+import { chooseOption } from './support/select.ts';
 
 /**
  * Model-based paths of the ticket lifecycle walked through the screens (part (c) of the
@@ -31,7 +32,15 @@ export function samplePaths(paths: Path[]): Path[] {
   const chosen: Path[] = [];
   while (remaining.size) {
     const best = paths
-      .map((p) => ({ p, news: new Set(p.steps.slice(1).map((s) => kindOf(s.event)).filter((k) => remaining.has(k))).size }))
+      .map((p) => ({
+        p,
+        news: new Set(
+          p.steps
+            .slice(1)
+            .map((s) => kindOf(s.event))
+            .filter((k) => remaining.has(k)),
+        ).size,
+      }))
       .sort((a, b) => b.news - a.news)[0];
     chosen.push(best.p);
     for (const s of best.p.steps.slice(1)) remaining.delete(kindOf(s.event));
@@ -60,7 +69,9 @@ async function httpEvent(who: SignedInPage, type: HttpTicketEvent, ticketId: num
 }
 
 async function raise(who: SignedInPage): Promise<number> {
-  const created = (await api(who.token, 'POST', '/v1/supportticket', { ...BOT_TEXT, supportTicketPriorityId: 2, supportGroupId: TECHNICAL })) as { ticketId: number };
+  const created = (await api(who.token, 'POST', '/v1/supportticket', { ...BOT_TEXT, supportTicketPriorityId: 2, supportGroupId: TECHNICAL })) as {
+    ticketId: number;
+  };
   return created.ticketId;
 }
 
@@ -104,10 +115,7 @@ async function confirmDialog(page: Page, button: string, fill: Record<string, st
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   for (const [label, value] of Object.entries(fill)) await dialog.getByLabel(label).fill(value);
-  for (const [label, option] of Object.entries(selects)) {
-    await dialog.getByLabel(label).locator('option', { hasText: option }).waitFor({ state: 'attached' });
-    await dialog.getByLabel(label).selectOption({ label: option });
-  }
+  for (const [label, option] of Object.entries(selects)) await chooseOption(page, dialog, label, option);
   await dialog.getByRole('button', { name: button, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
 }
@@ -142,7 +150,9 @@ async function takeStep(step: Step, ticketId: number): Promise<Page | null> {
     case 'ticket.release':
     case 'ticket.resume': {
       await openTicket(assignee.page, ticketId);
-      await bar(assignee.page).getByRole('button', { name: event.type === 'ticket.release' ? 'Release' : 'Resume', exact: true }).click();
+      await bar(assignee.page)
+        .getByRole('button', { name: event.type === 'ticket.release' ? 'Release' : 'Resume', exact: true })
+        .click();
       return assignee.page;
     }
     case 'ticket.hold':
@@ -158,7 +168,12 @@ async function takeStep(step: Step, ticketId: number): Promise<Page | null> {
     case 'ticket.escalate':
       await openTicket(assignee.page, ticketId);
       await bar(assignee.page).getByRole('button', { name: 'Escalate', exact: true }).click();
-      await confirmDialog(assignee.page, 'Escalate', { 'What does the other group need to do?': 'Check the centre clock' }, { 'Escalate to support group': 'Exam Administration' });
+      await confirmDialog(
+        assignee.page,
+        'Escalate',
+        { 'What does the other group need to do?': 'Check the centre clock' },
+        { 'Escalate to support group': 'Exam Administration' },
+      );
       return assignee.page;
     case 'ticket.reassign': {
       const page = tab.supportAdmin!.page;
@@ -206,7 +221,10 @@ describe('ticket lifecycle paths through the screens, in Chromium', () => {
   });
 
   for (const path of sample) {
-    const trail = path.steps.slice(1).map((s) => kindOf(s.event).replace('ticket.', '')).join(' → ');
+    const trail = path.steps
+      .slice(1)
+      .map((s) => kindOf(s.event).replace('ticket.', ''))
+      .join(' → ');
     it(`should walk ${trail} and show the status the machine predicts after every step`, async () => {
       const ticketId = await raise(tab.candidate!);
       for (const step of path.steps.slice(1)) {

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '#tests/setup/test-users.ts';
@@ -5,6 +6,7 @@ import { launchBrowser, screenshot } from './support/browser.ts';
 import { seededDataDir } from './support/seeded-data-dir.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
+import { chooseOption } from './support/select.ts';
 
 /**
  * The ticket journey of the tickets issue, every step through the screens of the person who
@@ -57,9 +59,34 @@ async function act(page: Page, button: string, fill: Record<string, string> = {}
   const dialog = page.getByRole('dialog');
   await dialog.waitFor();
   for (const [label, value] of Object.entries(fill)) await dialog.getByLabel(label).fill(value);
-  for (const [label, option] of Object.entries(selects)) await dialog.getByLabel(label).selectOption({ label: option });
-  await dialog.getByRole('button', { name: button, exact: true }).or(dialog.getByRole('button', { name: 'Save' })).first().click();
+  for (const [label, option] of Object.entries(selects)) await chooseOption(page, dialog, label, option);
+  await dialog
+    .getByRole('button', { name: button, exact: true })
+    .or(dialog.getByRole('button', { name: 'Save' }))
+    .first()
+    .click();
   await dialog.waitFor({ state: 'hidden' });
+}
+
+/** The documents raised with the ticket: a text file and a binary image, as the candidate's disk has them. */
+const documents = {
+  text: { name: 'frozen-player.txt', mimeType: 'text/plain', buffer: Buffer.from('Console: player stalled at q12\n') },
+  // A real 1×1 PNG: bytes that any text or JSON handling on the way would change.
+  image: {
+    name: 'screen.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
+  },
+};
+
+/** Clicks a document's Download button and returns the bytes Chromium saved, with the file name it offered. */
+async function downloadBytes(page: Page, fileName: string): Promise<{ name: string; bytes: Buffer }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 15_000 }),
+    page.getByRole('button', { name: `Download ${fileName}` }).click(),
+  ]);
+  const path = await download.path();
+  return { name: download.suggestedFilename(), bytes: await readFile(path) };
 }
 
 async function historyText(page: Page) {
@@ -83,10 +110,11 @@ describe('a support ticket from raising to escalation, in Chromium', () => {
     await dialog.getByText('Give the ticket a title.').waitFor();
     await dialog.getByLabel('Title').fill('The exam player freezes on question 12');
     await dialog.getByLabel('Description').fill('After answering question 12 the timer stops and the Next button does nothing.');
-    await dialog.getByLabel('Priority').selectOption({ label: 'High' });
-    await dialog.getByLabel('Support group').selectOption({ label: 'Technical Support' });
-    await dialog.getByTestId('file-input').setInputFiles({ name: 'frozen-player.txt', mimeType: 'text/plain', buffer: Buffer.from('Console: player stalled at q12\n') });
+    await chooseOption(page, dialog, 'Priority', 'High');
+    await chooseOption(page, dialog, /Support group/, 'Technical Support');
+    await dialog.getByTestId('file-input').setInputFiles([documents.text, documents.image]);
     await dialog.getByText('frozen-player.txt').waitFor();
+    await dialog.getByText('screen.png').waitFor();
     await dialog.getByRole('button', { name: 'Raise ticket' }).click();
 
     await page.waitForURL(/\/tickets\/\d+$/);
@@ -95,6 +123,12 @@ describe('a support ticket from raising to escalation, in Chromium', () => {
     await page.getByRole('heading', { level: 1, name: 'The exam player freezes on question 12' }).waitFor();
     await page.getByRole('button', { name: 'Download frozen-player.txt' }).waitFor();
     await expect.poll(() => historyText(page)).toContain('raised the ticket');
+    // Issue 23: attachments download in Chromium, byte for byte what was uploaded.
+    for (const document of [documents.text, documents.image]) {
+      const saved = await downloadBytes(page, document.name);
+      expect(saved.name).toBe(document.name);
+      expect(saved.bytes.equals(document.buffer)).toBe(true);
+    }
 
     await page.goto('/tickets');
     await page.getByRole('link', { name: /The exam player freezes on question 12/ }).waitFor();
@@ -109,6 +143,10 @@ describe('a support ticket from raising to escalation, in Chromium', () => {
     await page.getByRole('button', { name: `Claim ticket #${ticketId}` }).click();
     await page.waitForURL(new RegExp(`/tickets/${ticketId}$`));
     await expectStatus(page, 'InProgress');
+
+    // The agent gets the candidate's documents unchanged too (issue 23).
+    const image = await downloadBytes(page, documents.image.name);
+    expect(image.bytes.equals(documents.image.buffer)).toBe(true);
 
     await act(page, 'Put on hold', { 'What is the ticket waiting for?': 'Waiting for the exam log from the centre' });
     await expectStatus(page, 'OnHold');
@@ -158,7 +196,12 @@ describe('a support ticket from raising to escalation, in Chromium', () => {
     const { page, errors } = await open(people.supportAdmin);
     await page.goto(`/tickets/${ticketId}`);
     await expectStatus(page, 'InProgress');
-    await act(page, 'Escalate', { 'What does the other group need to do?': 'Please check the registration of this candidate for the rescheduled paper' }, { 'Escalate to support group': 'Exam Administration' });
+    await act(
+      page,
+      'Escalate',
+      { 'What does the other group need to do?': 'Please check the registration of this candidate for the rescheduled paper' },
+      { 'Escalate to support group': 'Exam Administration' },
+    );
     await expectStatus(page, 'Escalated');
 
     const children = page.getByRole('region', { name: 'Escalations' });

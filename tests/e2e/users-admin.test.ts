@@ -86,11 +86,18 @@ describe('user administration in Chromium', () => {
     await rowAction(page, INVITEE.userName, 'Roles');
     const dialog = page.getByRole('dialog', { name: `Roles of ${INVITEE.userName}` });
     // Ark's checkbox keeps its native input hidden; a person clicks the label beside the box.
-    await dialog.locator('label').filter({ hasText: /Tester/ }).first().click();
+    await dialog
+      .locator('label')
+      .filter({ hasText: /Tester/ })
+      .first()
+      .click();
     expect(await dialog.getByRole('checkbox', { name: /Tester/ }).isChecked()).toBe(true);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await page.getByTestId('users-table').getByText(/Tester/).waitFor();
+    await page
+      .getByTestId('users-table')
+      .getByText(/Tester/)
+      .waitFor();
 
     // The tab asks for its permissions again when it gets focus (and every minute).
     const tab = invitee.page;
@@ -104,9 +111,19 @@ describe('user administration in Chromium', () => {
     await tab.getByRole('menuitem', { name: 'My profile' }).click();
     await tab.getByRole('heading', { level: 1, name: 'My profile' }).waitFor();
     await tab.getByText('No languages yet.').waitFor();
-    await tab.getByRole('combobox', { name: /Language/ }).fill('hi');
+    const language = tab.getByRole('combobox', { name: /Language/ });
+    await language.fill('hi');
     await tab.getByRole('button', { name: 'Add', exact: true }).click();
     await tab.getByTestId('language-list').getByText('Hindi').waitFor();
+    // Ark Combobox by keyboard: a name narrows the list, the arrow and Enter choose it.
+    await language.fill('Gujar');
+    await tab.getByRole('listbox').getByRole('option', { name: 'Gujarati' }).waitFor();
+    await language.press('ArrowDown');
+    await language.press('Enter');
+    await expect.poll(() => language.inputValue()).toBe('Gujarati');
+    await tab.getByRole('button', { name: 'Add', exact: true }).click();
+    await tab.getByTestId('language-list').getByText('Gujarati').waitFor();
+    expect(await tab.getByTestId('language-list').innerText()).not.toMatch(/\b(hi|gu)\b/);
     await tab.reload();
     await tab.getByTestId('language-list').getByText('Hindi').waitFor();
     expect(invitee.errors).toEqual([]);
@@ -129,7 +146,12 @@ describe('user administration in Chromium', () => {
       ['Dup', 'Licate', 'asha.bulk@example.test', 'dup.licate', '', '', '', '', ''],
       ['No', 'Role', 'norole.bulk@example.test', 'norole.bulk', '', '', 'NoSuchRole', '', ''],
     ]);
-    await page.locator('input[type="file"]').setInputFiles({ name: 'people.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    // Ark FileUpload by keyboard: Enter on "Choose files" opens the browser's file chooser.
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files' }).focus();
+    await page.keyboard.press('Enter');
+    await (await chooser).setFiles({ name: 'people.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await page.getByText('people.xlsx').first().waitFor();
     await page.getByRole('button', { name: 'Upload', exact: true }).click();
 
     const row = page.getByTestId('jobs-table').getByRole('row').filter({ hasText: 'people.xlsx' });
@@ -161,7 +183,9 @@ describe('user administration in Chromium', () => {
     await page.getByTestId('export-users').click();
     const download = await exported;
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/);
-    const cells = rowsOf((await readWorkbook(await readFile((await download.path())!))).worksheets[0]).flat().map(String);
+    const cells = rowsOf((await readWorkbook(await readFile((await download.path())!))).worksheets[0])
+      .flat()
+      .map(String);
     expect(cells).toContain('asha.bulk@example.test');
     expect(cells).toContain('vikram.bulk@example.test');
     expect(cells).not.toContain(INVITEE.email);
@@ -184,4 +208,86 @@ describe('user administration in Chromium', () => {
     await tab.waitForURL(/\/login/, { timeout: 15_000 });
     await tab.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
   });
+
+  it('should let an admin create, edit and retire a custom role, with the errors said clearly (issue 23)', async () => {
+    const { page, errors } = admin;
+    await page.goto('/roles');
+    const table = page.getByTestId('roles-table');
+    await table.getByText('Administrator', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'New role' }).click();
+    let dialog = page.getByTestId('role-dialog');
+    await dialog.getByRole('textbox', { name: /Name/ }).fill('Night desk');
+    await dialog.getByText('Support tickets').first().waitFor();
+    await dialog.getByTestId('permission-Permissions.SupportTickets.View').click();
+    await dialog.getByTestId('permission-Permissions.SupportTickets.Work').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const row = table.getByRole('row').filter({ hasText: 'Night desk' });
+    await row.getByText('Custom').waitFor();
+
+    // The same name again: the server's 400 lands on the name field.
+    await page.getByRole('button', { name: 'New role' }).click();
+    dialog = page.getByTestId('role-dialog');
+    await dialog.getByRole('textbox', { name: /Name/ }).fill('night desk');
+    await dialog.getByTestId('permission-Permissions.SupportTickets.View').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('A role with this name already exists.').waitFor();
+    // That 400 was the point: Chromium logs the refused call, which is no page error.
+    errors.splice(0, errors.length, ...errors.filter((error) => !/status of 400/.test(error)));
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Edit: one more permission.
+    await row.getByRole('button', { name: 'Actions of Night desk' }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Edit' }).click();
+    dialog = page.getByTestId('role-dialog');
+    await dialog.getByTestId('permission-Permissions.SupportChat.Use').click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await row.getByText('3 permissions').waitFor();
+
+    // Retire, after the question.
+    await row.getByRole('button', { name: 'Actions of Night desk' }).click();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Retire' }).click();
+    const question = page.getByRole('alertdialog', { name: 'Retire the role Night desk?' });
+    await question.getByRole('button', { name: 'Retire role' }).click();
+    await table.getByText('Night desk').waitFor({ state: 'detached', timeout: 15_000 });
+    // Seeded roles offer no actions at all.
+    await expect(
+      table
+        .getByRole('row')
+        .filter({ has: page.getByText('Administrator', { exact: true }) })
+        .getByRole('button', { name: /^Actions of/ })
+        .count(),
+    ).resolves.toBe(0);
+    expect(errors).toEqual([]);
+  }, 90_000);
+
+  it('should show the users as cards with status and actions on screen at 390 px (issue 23)', async () => {
+    const { page, errors } = admin;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto('/users');
+      const list = page.getByTestId('users-table');
+      await list.getByTestId('row-card').first().waitFor();
+      await expect(page.getByRole('table').count()).resolves.toBe(0);
+      const card = list.getByTestId('row-card').first();
+      for (const part of [card.getByText(/^(Active|Inactive)$/).first(), card.getByRole('button', { name: /^Actions for/ })]) {
+        const box = await part.boundingBox();
+        expect(box).not.toBeNull();
+        expect(box!.x).toBeGreaterThanOrEqual(0);
+        expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      }
+      // The filters fold away behind one button.
+      await expect(page.getByRole('combobox', { name: 'Status' }).isVisible()).resolves.toBe(false);
+      await page.getByTestId('filters-toggle').click();
+      await page.getByRole('combobox', { name: 'Status' }).waitFor({ state: 'visible' });
+      // Nothing wider than the phone: no sideways scrolling.
+      await expect(page.evaluate(() => document.documentElement.scrollWidth)).resolves.toBeLessThanOrEqual(390);
+      await screenshot(page, 'users-phone-cards');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+    expect(errors).toEqual([]);
+  }, 60_000);
 });

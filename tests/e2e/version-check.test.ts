@@ -23,7 +23,9 @@ const countLoads = () => {
 const loads = (page: Page) => page.evaluate(() => Number(sessionStorage.getItem('e2e-loads')));
 const cacheNames = (page: Page) => page.evaluate(() => caches.keys());
 
-async function openWithDeployedVersion(version: () => string | number): Promise<{ context: BrowserContext; page: Page; console: string[]; answered: Array<string | number> }> {
+async function openWithDeployedVersion(
+  version: () => string | number,
+): Promise<{ context: BrowserContext; page: Page; console: string[]; answered: Array<string | number> }> {
   const context = await newContext(browser, server.url);
   await context.addInitScript(countLoads);
   // Every /meta.json answer, in order: the check runs after the first content, so a test must

@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor, type EventObject } from 'xstate';
 import { authSessionMachine, failureOf, sessionOf, userFromToken, type Challenge } from '#machines/auth-session.machine.ts';
 import { accessClaims, authSessionProjection, authSessionTestPaths, fakeJwt, modelTokens } from '#machines/auth-session.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
+import { authSessionExpectation, freshAuthSessionFacts } from '#tests/fixtures/expectations/auth-session.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -12,7 +15,9 @@ afterEach(() => {
 const challenge: Challenge = { token: 'challenge-1', otpExpiresAt: '2026-11-22T10:10:00.000Z', resendAfterSeconds: 30 };
 
 /** A fake API: each call is recorded and answered by the function given (default: success). */
-function fakeApi(overrides: Partial<Record<'requestCode' | 'resendCode' | 'verifyCode' | 'refreshTokens' | 'invalidateSession', (input: never) => Promise<unknown>>> = {}) {
+function fakeApi(
+  overrides: Partial<Record<'requestCode' | 'resendCode' | 'verifyCode' | 'refreshTokens' | 'invalidateSession', (input: never) => Promise<unknown>>> = {},
+) {
   const calls: Array<{ name: string; input: unknown }> = [];
   const destroy = vi.fn();
   const loadPermissions = vi.fn();
@@ -59,7 +64,12 @@ describe('userFromToken', () => {
 
 describe('failureOf', () => {
   it('should read the reason and numbers of an error body, and name a failure without a response a network one', () => {
-    expect(failureOf({ statusCode: 401, reason: 'codeWrong', remainingAttempts: 3 })).toEqual({ reason: 'codeWrong', status: 401, remainingAttempts: 3, retryAfterSeconds: null });
+    expect(failureOf({ statusCode: 401, reason: 'codeWrong', remainingAttempts: 3 })).toEqual({
+      reason: 'codeWrong',
+      status: 401,
+      remainingAttempts: 3,
+      retryAfterSeconds: null,
+    });
     expect(failureOf({ status: 400, title: 'One or more validation errors occurred.' }).reason).toBe('invalidInput');
     expect(failureOf(new Error('Network Error'))).toEqual({ reason: 'network', status: null, remainingAttempts: null, retryAfterSeconds: null });
   });
@@ -256,7 +266,15 @@ describe('auth-session machine', () => {
     actor.send({ type: 'logout' });
     const snapshot = await waitFor(actor, (s) => s.matches('signedOut'));
     expect(calls.at(-1)).toEqual({ name: 'invalidateSession', input: { userId: '7f1c4a52-0d7e-4c8e-9a51-3f2b6c1d9e01', token: modelTokens.first.token } });
-    expect(snapshot.context).toMatchObject({ isLoggedIn: false, authenticated: false, token: null, refreshToken: null, refreshTokenExpiryTime: null, user: null, redirectUrl: null });
+    expect(snapshot.context).toMatchObject({
+      isLoggedIn: false,
+      authenticated: false,
+      token: null,
+      refreshToken: null,
+      refreshTokenExpiryTime: null,
+      user: null,
+      redirectUrl: null,
+    });
     expect(destroy).toHaveBeenCalledTimes(1);
   });
 
@@ -289,40 +307,49 @@ describe('auth-session machine', () => {
 
 describe('auth-session model', () => {
   const paths = authSessionTestPaths();
+  const recorder = replayRecorder(authSessionMachine, 'machine', true);
+  afterAll(() => void recorder.write());
 
   it('should walk every path of the graph against the actor with a fake API', async () => {
     for (const path of paths) {
       const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
       const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
-      await replayPath(path, {
-        start: () =>
-          createActor(
-            authSessionMachine.provide({
-              actors: {
-                requestCode: controlled('requestCode') as never,
-                resendCode: controlled('resendCode') as never,
-                verifyCode: controlled('verifyCode') as never,
-                refreshTokens: controlled('refreshTokens') as never,
-                invalidateSession: controlled('invalidateSession') as never,
-              },
-            }),
-          ).start(),
-        delays: { resendCooldown: 30_000 },
-        settle: (event: EventObject) => {
-          const [, kind, , id] = event.type.split('.');
-          const waiting = pending.get(id);
-          if (!waiting) return false;
-          pending.delete(id);
-          if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
-          else waiting.reject((event as EventObject & { error: unknown }).error);
-          return true;
-        },
-        expectSame: (live, model) => {
-          expect(authSessionProjection(live as never)).toEqual(authSessionProjection(model as never));
-        },
-      });
+      await recorder.run(path, () =>
+        replayPath(path, {
+          independent: new IndependentExpectation(authSessionExpectation, freshAuthSessionFacts()),
+          start: () =>
+            createActor(
+              authSessionMachine.provide({
+                actors: {
+                  requestCode: controlled('requestCode') as never,
+                  resendCode: controlled('resendCode') as never,
+                  verifyCode: controlled('verifyCode') as never,
+                  refreshTokens: controlled('refreshTokens') as never,
+                  invalidateSession: controlled('invalidateSession') as never,
+                },
+              }),
+            ).start(),
+          delays: { resendCooldown: 30_000 },
+          settle: (event: EventObject) => {
+            const [, kind, , id] = event.type.split('.');
+            const waiting = pending.get(id);
+            if (!waiting) return false;
+            pending.delete(id);
+            if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
+            else waiting.reject((event as EventObject & { error: unknown }).error);
+            return true;
+          },
+          expectSame: (live, model) => {
+            expect(authSessionProjection(live as never)).toEqual(authSessionProjection(model as never));
+          },
+        }),
+      );
     }
   }, 120_000);
+
+  it('should take every rule of the independent expectation on some path', () => {
+    expect(rulesNoPathTakes(authSessionExpectation, freshAuthSessionFacts, paths as never)).toEqual([]);
+  });
 
   it('should reach every state and transition of the auth session', () => {
     const report = reportMachineCoverage(authSessionMachine, paths, { pathsWalked: paths.map((p) => p.description) });

@@ -123,39 +123,41 @@ describe('paged-search model', () => {
   const recorder = replayRecorder(pagedSearchMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
-    let pending: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined;
-    const sent: PagedQuery[] = [];
-    const independent = new IndependentExpectation(pagedSearchExpectation, { query: initialQuery(), searches: 0, sent: () => sent });
-    await replayPath(path, {
-      independent,
-      start: () =>
-        createActor(
-          pagedSearchMachine.provide({
-            actors: {
-              fetchPage: fromPromise(({ input }: { input: PagedQuery }) => {
-                sent.push(input);
-                return new Promise((resolve, reject) => (pending = { resolve, reject }));
-              }) as never,
-            },
-          }),
-          { input: undefined },
-        ).start(),
-      settle: (event: EventObject) => {
-        if (!pending) return false;
-        const waiting = pending;
-        pending = undefined;
-        if (event.type.startsWith('xstate.done.')) waiting.resolve((event as EventObject & { output: unknown }).output);
-        else waiting.reject((event as EventObject & { error: unknown }).error);
-        return true;
-      },
-      expectSame: (live, model) => {
-        expect(live.value).toEqual(model.value);
-        expect(live.context.query).toEqual(model.context.query);
-        expect(Boolean(live.context.result)).toBe(Boolean(model.context.result));
-      },
-    });
-  }));
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) =>
+    recorder.run(path, async () => {
+      let pending: { resolve: (v: unknown) => void; reject: (e: unknown) => void } | undefined;
+      const sent: PagedQuery[] = [];
+      const independent = new IndependentExpectation(pagedSearchExpectation, { query: initialQuery(), searches: 0, sent: () => sent });
+      await replayPath(path, {
+        independent,
+        start: () =>
+          createActor(
+            pagedSearchMachine.provide({
+              actors: {
+                fetchPage: fromPromise(({ input }: { input: PagedQuery }) => {
+                  sent.push(input);
+                  return new Promise((resolve, reject) => (pending = { resolve, reject }));
+                }) as never,
+              },
+            }),
+            { input: undefined },
+          ).start(),
+        settle: (event: EventObject) => {
+          if (!pending) return false;
+          const waiting = pending;
+          pending = undefined;
+          if (event.type.startsWith('xstate.done.')) waiting.resolve((event as EventObject & { output: unknown }).output);
+          else waiting.reject((event as EventObject & { error: unknown }).error);
+          return true;
+        },
+        expectSame: (live, model) => {
+          expect(live.value).toEqual(model.value);
+          expect(live.context.query).toEqual(model.context.query);
+          expect(Boolean(live.context.result)).toBe(Boolean(model.context.result));
+        },
+      });
+    }),
+  );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
     expect(rulesNoPathTakes(pagedSearchExpectation, () => ({ query: initialQuery(), searches: 0, sent: () => [] }), paths as never)).toEqual([]);

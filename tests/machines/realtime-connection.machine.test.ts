@@ -21,13 +21,25 @@ afterEach(() => {
 });
 
 const AT = '2026-11-22T10:00:00.000Z';
-const ev = (cursor: number, kind: EventFrame['kind'] = 'chat.message'): ServerFrame => ({ type: 'event', cursor, kind, ticketId: 7, data: { n: cursor }, at: AT });
+const ev = (cursor: number, kind: EventFrame['kind'] = 'chat.message'): ServerFrame => ({
+  type: 'event',
+  cursor,
+  kind,
+  ticketId: 7,
+  data: { n: cursor },
+  at: AT,
+});
 
 /** A live actor with a fake socket: records every socket opened (its input and the frames sent on it). */
 function harness(options: { backoff?: number | ((ctx: RealtimeConnectionContext) => number) } = {}) {
   const sockets: Array<{ input: SocketInput; sent: ClientMessage[]; open: boolean }> = [];
   const delivered: EventFrame[] = [];
-  const calls = { connected: [] as boolean[], resync: 0, permissions: [] as string[][], requestToken: [] as Array<{ refusedToken: string | null; code: number }> };
+  const calls = {
+    connected: [] as boolean[],
+    resync: 0,
+    permissions: [] as string[][],
+    requestToken: [] as Array<{ refusedToken: string | null; code: number }>,
+  };
   const backoff = options.backoff ?? 1000;
   const machine = realtimeConnectionMachine.provide({
     actors: {
@@ -219,27 +231,30 @@ describe('realtime-connection model', () => {
   const recorder = replayRecorder(realtimeConnectionMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path as never, async () => {
-    const h = harness();
-    await replayPath(path as never, {
-      independent: new IndependentExpectation(realtimeConnectionExpectation, { token: null, sockets: () => h.sockets as never }),
-      start: () => h.actor.start(),
-      delays: { backoff: 1000 },
-      concretize: (event: EventObject, live: AnyMachineSnapshot) => concretizeRealtimeEvent(event, live.context as RealtimeConnectionContext),
-      expectSame: (live, model, event) => {
-        expect(live.value).toEqual(model.value);
-        expect(realtimeStateKey(live as never)).toEqual(realtimeStateKey(model as never));
-        // A socket is open exactly while the machine is online.
-        expect(h.openSockets()).toHaveLength(live.matches('online') ? 1 : 0);
-        const role = realtimeEventRole(event);
-        if (role === 'frame.event(duplicate)') expect(h.delivered.at(-1)?.cursor ?? -1).toBeLessThan((live.context as RealtimeConnectionContext).cursor! + 1);
-        if (role === 'frame.event(new)' && live.matches({ online: 'connected' })) expect(h.delivered.at(-1)?.cursor).toBe((live.context as RealtimeConnectionContext).cursor);
-      },
-    });
-    // Delivered events strictly increase: nothing doubled, whatever the path.
-    const cursors = h.delivered.map((f) => f.cursor);
-    expect(cursors).toEqual([...new Set(cursors)].sort((a, b) => a - b));
-  }));
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) =>
+    recorder.run(path as never, async () => {
+      const h = harness();
+      await replayPath(path as never, {
+        independent: new IndependentExpectation(realtimeConnectionExpectation, { token: null, sockets: () => h.sockets as never }),
+        start: () => h.actor.start(),
+        delays: { backoff: 1000 },
+        concretize: (event: EventObject, live: AnyMachineSnapshot) => concretizeRealtimeEvent(event, live.context as RealtimeConnectionContext),
+        expectSame: (live, model, event) => {
+          expect(live.value).toEqual(model.value);
+          expect(realtimeStateKey(live as never)).toEqual(realtimeStateKey(model as never));
+          // A socket is open exactly while the machine is online.
+          expect(h.openSockets()).toHaveLength(live.matches('online') ? 1 : 0);
+          const role = realtimeEventRole(event);
+          if (role === 'frame.event(duplicate)') expect(h.delivered.at(-1)?.cursor ?? -1).toBeLessThan((live.context as RealtimeConnectionContext).cursor! + 1);
+          if (role === 'frame.event(new)' && live.matches({ online: 'connected' }))
+            expect(h.delivered.at(-1)?.cursor).toBe((live.context as RealtimeConnectionContext).cursor);
+        },
+      });
+      // Delivered events strictly increase: nothing doubled, whatever the path.
+      const cursors = h.delivered.map((f) => f.cursor);
+      expect(cursors).toEqual([...new Set(cursors)].sort((a, b) => a - b));
+    }),
+  );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
     expect(rulesNoPathTakes(realtimeConnectionExpectation, () => ({ token: null, sockets: () => [] }), paths as never)).toEqual([]);

@@ -1,12 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor } from 'xstate';
-import {
-  SNACKBAR_AUTO_HIDE_MS,
-  SNACKBAR_ENTER_MS,
-  SNACKBAR_EXIT_MS,
-  initialSnackbarState,
-  snackbarMachine,
-} from '#machines/snackbar.machine.ts';
+import { SNACKBAR_AUTO_HIDE_MS, SNACKBAR_ENTER_MS, SNACKBAR_EXIT_MS, initialSnackbarState, snackbarMachine } from '#machines/snackbar.machine.ts';
 import { snackbarTestPaths } from '#machines/snackbar.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
@@ -159,23 +153,25 @@ describe('snackbar model', () => {
   const recorder = replayRecorder(snackbarMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
-    let undoSignals = 0;
-    const independent = new IndependentExpectation(snackbarExpectation, { opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => undoSignals });
-    await replayPath(path, {
-      independent,
-      start: () => {
-        const actor = createActor(snackbarMachine);
-        actor.on('snackbar.action', () => (undoSignals += 1));
-        return actor.start();
-      },
-      delays: { autoHide: SNACKBAR_AUTO_HIDE_MS, exit: SNACKBAR_EXIT_MS },
-      expectSame: (live, model) => {
-        expect(live.value).toEqual(model.value);
-        expect(live.context).toEqual(model.context);
-      },
-    });
-  }));
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) =>
+    recorder.run(path, async () => {
+      let undoSignals = 0;
+      const independent = new IndependentExpectation(snackbarExpectation, { opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => undoSignals });
+      await replayPath(path, {
+        independent,
+        start: () => {
+          const actor = createActor(snackbarMachine);
+          actor.on('snackbar.action', () => (undoSignals += 1));
+          return actor.start();
+        },
+        delays: { autoHide: SNACKBAR_AUTO_HIDE_MS, exit: SNACKBAR_EXIT_MS },
+        expectSame: (live, model) => {
+          expect(live.value).toEqual(model.value);
+          expect(live.context).toEqual(model.context);
+        },
+      });
+    }),
+  );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
     expect(rulesNoPathTakes(snackbarExpectation, () => ({ opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => 0 }), paths as never)).toEqual([]);

@@ -101,7 +101,11 @@ describe('ticket lifecycle machine', () => {
   it('should record when a ticket closed and forget it when reopened', () => {
     const closed = decide('Resolved', { type: 'ticket.close', by: { system: true }, at: '2026-05-05T05:05:05.000Z' });
     expect(closed.accepted && closed.snapshot.context.closedAt).toBe('2026-05-05T05:05:05.000Z');
-    const reopened = decide('Closed', { type: 'ticket.reopen', by: { supportAdmin: true }, reopenReason: 'r', at: '2026-05-06T00:00:00.000Z' }, { closedAt: '2026-05-05T05:05:05.000Z' });
+    const reopened = decide(
+      'Closed',
+      { type: 'ticket.reopen', by: { supportAdmin: true }, reopenReason: 'r', at: '2026-05-06T00:00:00.000Z' },
+      { closedAt: '2026-05-05T05:05:05.000Z' },
+    );
     expect(reopened.accepted && reopened.snapshot.context.closedAt).toBeNull();
   });
 
@@ -142,19 +146,28 @@ describe('ticket lifecycle model-based paths', () => {
   const recorder = replayRecorder(ticketLifecycleMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.steps.slice(1).map((s) => s.event.type).join(' → '), path] as const))(
-    'should take %s through the statuses TICKETS.md gives, step by step',
-    (trail, path) =>
-      recorder.run({ ...path, description: trail } as never, async () => {
-        const actor = createActor(ticketLifecycleMachine).start();
-        let expected: TicketStatus = 'Open';
-        for (const step of path.steps.slice(1)) {
-          expected = expectedStatusAfter(expected, step.event);
-          actor.send(step.event as TicketEvent);
-          expect(actor.getSnapshot().value, `${trail}: after ${step.event.type}`).toBe(expected);
-        }
-        actor.stop();
-      }),
+  it.each(
+    paths.map(
+      (path) =>
+        [
+          path.steps
+            .slice(1)
+            .map((s) => s.event.type)
+            .join(' → '),
+          path,
+        ] as const,
+    ),
+  )('should take %s through the statuses TICKETS.md gives, step by step', (trail, path) =>
+    recorder.run({ ...path, description: trail } as never, async () => {
+      const actor = createActor(ticketLifecycleMachine).start();
+      let expected: TicketStatus = 'Open';
+      for (const step of path.steps.slice(1)) {
+        expected = expectedStatusAfter(expected, step.event);
+        actor.send(step.event as TicketEvent);
+        expect(actor.getSnapshot().value, `${trail}: after ${step.event.type}`).toBe(expected);
+      }
+      actor.stop();
+    }),
   );
 
   it('should reach every status and every transition', () => {

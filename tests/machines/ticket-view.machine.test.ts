@@ -27,14 +27,29 @@ function start(options: { load?: () => Promise<ViewedTicket>; perform?: (request
 describe('ticket-view machine', () => {
   it('should offer exactly the lifecycle machine’s actions for the viewer', () => {
     expect(actionsFor(openTicketForAgent)).toEqual(['ticket.claim', 'ticket.acceptBotAnswer']);
-    expect(actionsFor(claimedTicket)).toEqual(['ticket.release', 'ticket.hold', 'ticket.reassign', 'ticket.escalate', 'ticket.resolve', 'ticket.acceptBotAnswer', 'ticket.edit']);
-    expect(actionsFor({ ...openTicketForAgent, viewer: { requester: true, agent: false, assignee: false, supportAdmin: false } })).toEqual(['ticket.cancel', 'ticket.edit']);
+    expect(actionsFor(claimedTicket)).toEqual([
+      'ticket.release',
+      'ticket.hold',
+      'ticket.reassign',
+      'ticket.escalate',
+      'ticket.resolve',
+      'ticket.acceptBotAnswer',
+      'ticket.edit',
+    ]);
+    expect(actionsFor({ ...openTicketForAgent, viewer: { requester: true, agent: false, assignee: false, supportAdmin: false } })).toEqual([
+      'ticket.cancel',
+      'ticket.edit',
+    ]);
     expect(actionsFor(null)).toEqual([]);
   });
 
   it('should ask for input only where the machine requires fields or the step is final', () => {
     expect(['ticket.claim', 'ticket.release', 'ticket.resume'].map((a) => actionNeedsInput(a as never))).toEqual([false, false, false]);
-    expect(['ticket.hold', 'ticket.resolve', 'ticket.reassign', 'ticket.escalate', 'ticket.cancel', 'ticket.reopen', 'ticket.close', 'ticket.edit'].every((a) => actionNeedsInput(a as never))).toBe(true);
+    expect(
+      ['ticket.hold', 'ticket.resolve', 'ticket.reassign', 'ticket.escalate', 'ticket.cancel', 'ticket.reopen', 'ticket.close', 'ticket.edit'].every((a) =>
+        actionNeedsInput(a as never),
+      ),
+    ).toBe(true);
   });
 
   it('should send a direct action at once and show the updated ticket', async () => {
@@ -148,41 +163,40 @@ describe('ticket-view model', () => {
   const recorder = replayRecorder(ticketViewMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
-    const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
-    const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
-    await replayPath(path, {
-      independent: new IndependentExpectation(ticketViewExpectation, { ticket: null, action: null, changedTo: null }),
-      start: () =>
-        createActor(
-          ticketViewMachine.provide({
-            actors: {
-              loadTicket: fromPromise(
-                ({ self }) =>
-                  new Promise((resolve, reject) => pending.set(self.id, { resolve, reject })),
-              ) as never,
-              performAction: controlled('performAction') as never,
-            },
-          }),
-          { input: { ticketId: 7 } },
-        ).start(),
-      settle: (event: EventObject) => {
-        const [, kind, , id] = event.type.split('.');
-        const waiting = pending.get(id);
-        if (!waiting) return false;
-        pending.delete(id);
-        if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
-        else waiting.reject((event as EventObject & { error: unknown }).error);
-        return true;
-      },
-      expectSame: (live, model) => {
-        expect(live.value).toEqual(model.value);
-        expect(live.context.ticket).toEqual(model.context.ticket);
-        expect(live.context.action).toEqual(model.context.action);
-        expect(live.context.changedTo).toEqual(model.context.changedTo);
-      },
-    });
-  }));
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) =>
+    recorder.run(path, async () => {
+      const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+      const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
+      await replayPath(path, {
+        independent: new IndependentExpectation(ticketViewExpectation, { ticket: null, action: null, changedTo: null }),
+        start: () =>
+          createActor(
+            ticketViewMachine.provide({
+              actors: {
+                loadTicket: fromPromise(({ self }) => new Promise((resolve, reject) => pending.set(self.id, { resolve, reject }))) as never,
+                performAction: controlled('performAction') as never,
+              },
+            }),
+            { input: { ticketId: 7 } },
+          ).start(),
+        settle: (event: EventObject) => {
+          const [, kind, , id] = event.type.split('.');
+          const waiting = pending.get(id);
+          if (!waiting) return false;
+          pending.delete(id);
+          if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
+          else waiting.reject((event as EventObject & { error: unknown }).error);
+          return true;
+        },
+        expectSame: (live, model) => {
+          expect(live.value).toEqual(model.value);
+          expect(live.context.ticket).toEqual(model.context.ticket);
+          expect(live.context.action).toEqual(model.context.action);
+          expect(live.context.changedTo).toEqual(model.context.changedTo);
+        },
+      });
+    }),
+  );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
     expect(rulesNoPathTakes(ticketViewExpectation, () => ({ ticket: null, action: null, changedTo: null }), paths as never)).toEqual([]);

@@ -1,14 +1,11 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
-import {
-  TOAST_AUTO_HIDE_MS,
-  TOAST_LIMIT,
-  toastQueueMachine,
-  toastTimerMachine,
-  type QueuedToast,
-} from '#machines/toast-queue.machine.ts';
+import { TOAST_AUTO_HIDE_MS, TOAST_LIMIT, toastQueueMachine, toastTimerMachine, type QueuedToast } from '#machines/toast-queue.machine.ts';
 import { toastQueueGraph, toastQueueTestPaths, toastTimerTestPaths, type ToastQueueModelEvent } from '#machines/toast-queue.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
+import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
+import { freshToastQueueFacts, toastQueueExpectation } from '#tests/fixtures/expectations/toast-queue.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
 afterEach(() => {
@@ -130,22 +127,32 @@ describe('toast-queue model', () => {
   const silentTimer = fromCallback(() => () => {});
   type Snapshot = Parameters<typeof toastQueueGraph.serializeState>[0];
 
+  const recorder = replayRecorder(toastQueueMachine, 'machine', true);
+  afterAll(() => void recorder.write());
+
   it.each(paths.map((path) => [path.description, path] as const))('should walk %s', async (_description, path) => {
-    await replayPath(path, {
-      start: () => createActor(toastQueueMachine.provide({ actors: { toastTimer: silentTimer as never } }), { input: {} }).start(),
-      concretize: (event, live) => {
-        const wanted = toastQueueGraph.serializeEvent(event as ToastQueueModelEvent);
-        const match = toastQueueGraph.events(live as Snapshot).find((e) => toastQueueGraph.serializeEvent(e) === wanted);
-        if (!match) throw new Error(`the live queue offers no ${wanted}`);
-        return match;
-      },
-      expectSame: (live, model) => {
-        expect(toastQueueGraph.serializeState(live as Snapshot)).toBe(toastQueueGraph.serializeState(model as Snapshot));
-        // Every shown toast with a duration has its timer running, and nothing else does.
-        const timed = (live as Snapshot).context.visible.filter((t) => t.duration !== null).map((t) => t.id);
-        expect(Object.keys(live.children).sort()).toEqual(timed.sort());
-      },
-    });
+    await recorder.run(path, () =>
+      replayPath(path, {
+        independent: new IndependentExpectation(toastQueueExpectation, freshToastQueueFacts()),
+        start: () => createActor(toastQueueMachine.provide({ actors: { toastTimer: silentTimer as never } }), { input: {} }).start(),
+        concretize: (event, live) => {
+          const wanted = toastQueueGraph.serializeEvent(event as ToastQueueModelEvent);
+          const match = toastQueueGraph.events(live as Snapshot).find((e) => toastQueueGraph.serializeEvent(e) === wanted);
+          if (!match) throw new Error(`the live queue offers no ${wanted}`);
+          return match;
+        },
+        expectSame: (live, model) => {
+          expect(toastQueueGraph.serializeState(live as Snapshot)).toBe(toastQueueGraph.serializeState(model as Snapshot));
+          // Every shown toast with a duration has its timer running, and nothing else does.
+          const timed = (live as Snapshot).context.visible.filter((t) => t.duration !== null).map((t) => t.id);
+          expect(Object.keys(live.children).sort()).toEqual(timed.sort());
+        },
+      }),
+    );
+  });
+
+  it('should take every rule of the independent expectation on some path', () => {
+    expect(rulesNoPathTakes(toastQueueExpectation, freshToastQueueFacts, paths as never)).toEqual([]);
   });
 
   it('should reach every state and transition of the queue', () => {

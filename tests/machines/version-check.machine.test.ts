@@ -136,48 +136,53 @@ describe('version-check model', () => {
   const recorder = replayRecorder(versionCheckMachine, 'machine', true);
   afterAll(() => void recorder.write());
 
-  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) => recorder.run(path, async () => {
-    vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
-    const controlled = (name: string) =>
-      fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
-    const reload = vi.fn<() => void>();
-    const input = path.steps[0].state.context;
-    const independent = new IndependentExpectation(versionCheckExpectation, {
-      running: RUNNING_VERSION,
-      reloadedFor: input.reloadedFor,
-      deployed: null,
-      reloads: () => reload.mock.calls.length,
-    });
-    await replayPath(path, {
-      independent,
-      start: () =>
-        createActor(
-          versionCheckMachine.provide({
-            actors: { fetchDeployedVersion: controlled('fetchDeployedVersion') as never, clearCaches: controlled('clearCaches') as never },
-            actions: { reload },
-          }),
-          { input: { currentVersion: input.currentVersion, reloadedFor: input.reloadedFor } },
-        ).start(),
-      settle: (event: EventObject) => {
-        const [, kind, , id] = event.type.split('.');
-        const waiting = pending.get(id);
-        if (!waiting) return false;
-        if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
-        else waiting.reject((event as EventObject & { error: unknown }).error);
-        return true;
-      },
-      expectSame: (live, model) => {
-        expect(live.value).toEqual(model.value);
-        expect(live.context).toEqual(model.context);
-        expect(reload).toHaveBeenCalledTimes(live.matches({ outdated: 'reloading' }) ? 1 : 0);
-      },
-    });
-  }));
+  it.each(paths.map((path) => [path.description, path] as const))('should walk %s', (_description, path) =>
+    recorder.run(path, async () => {
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
+      const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
+      const reload = vi.fn<() => void>();
+      const input = path.steps[0].state.context;
+      const independent = new IndependentExpectation(versionCheckExpectation, {
+        running: RUNNING_VERSION,
+        reloadedFor: input.reloadedFor,
+        deployed: null,
+        reloads: () => reload.mock.calls.length,
+      });
+      await replayPath(path, {
+        independent,
+        start: () =>
+          createActor(
+            versionCheckMachine.provide({
+              actors: { fetchDeployedVersion: controlled('fetchDeployedVersion') as never, clearCaches: controlled('clearCaches') as never },
+              actions: { reload },
+            }),
+            { input: { currentVersion: input.currentVersion, reloadedFor: input.reloadedFor } },
+          ).start(),
+        settle: (event: EventObject) => {
+          const [, kind, , id] = event.type.split('.');
+          const waiting = pending.get(id);
+          if (!waiting) return false;
+          if (kind === 'done') waiting.resolve((event as EventObject & { output: unknown }).output);
+          else waiting.reject((event as EventObject & { error: unknown }).error);
+          return true;
+        },
+        expectSame: (live, model) => {
+          expect(live.value).toEqual(model.value);
+          expect(live.context).toEqual(model.context);
+          expect(reload).toHaveBeenCalledTimes(live.matches({ outdated: 'reloading' }) ? 1 : 0);
+        },
+      });
+    }),
+  );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
     const missing = [null, '1.2.300'].flatMap((reloadedFor) =>
-      rulesNoPathTakes(versionCheckExpectation, () => ({ running: RUNNING_VERSION, reloadedFor, deployed: null, reloads: () => 0 }), paths.filter((p) => p.steps[0].state.context.reloadedFor === reloadedFor)),
+      rulesNoPathTakes(
+        versionCheckExpectation,
+        () => ({ running: RUNNING_VERSION, reloadedFor, deployed: null, reloads: () => 0 }),
+        paths.filter((p) => p.steps[0].state.context.reloadedFor === reloadedFor),
+      ),
     );
     // A rule is missing only when neither kind of tab takes it.
     const counts = new Map<string, number>();

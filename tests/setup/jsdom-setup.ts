@@ -47,3 +47,8 @@ if (typeof window.ResizeObserver === 'undefined') {
     disconnect() {}
   } as unknown as typeof window.ResizeObserver;
 }
+
+// jsdom lays nothing out and has no element scrolling; Ark's select scrolls its list to the
+// chosen option when it opens. Scrolling is checked in Chromium.
+if (typeof Element.prototype.scrollTo !== 'function') Element.prototype.scrollTo = function scrollTo() {};
+if (typeof Element.prototype.scrollIntoView !== 'function') Element.prototype.scrollIntoView = function scrollIntoView() {};

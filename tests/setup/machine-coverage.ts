@@ -13,10 +13,7 @@ export const machineCoverageDir = path.resolve(import.meta.dirname, '../../cover
 export function reportMachineCoverage(machine: AnyStateMachine, paths: readonly PathLike[], extra: { pathsWalked?: string[] } = {}): CoverageReport {
   const report = computeCoverage(machine, paths);
   mkdirSync(machineCoverageDir, { recursive: true });
-  writeFileSync(
-    path.join(machineCoverageDir, `${machine.id}.json`),
-    JSON.stringify({ ...report, generatedAt: new Date().toISOString(), ...extra }, null, 2),
-  );
+  writeFileSync(path.join(machineCoverageDir, `${machine.id}.json`), JSON.stringify({ ...report, generatedAt: new Date().toISOString(), ...extra }, null, 2));
   console.log(`[machine coverage] ${coverageLine(report)}`);
   return report;
 }

@@ -86,11 +86,7 @@ export async function createUser(db: Queryable, options: UserOptions = {}): Prom
     ],
   );
   const id = rows[0].id;
-  await db.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = any($3::text[])`, [
-    id,
-    tenantId,
-    roles,
-  ]);
+  await db.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = any($3::text[])`, [id, tenantId, roles]);
   for (const group of options.groups ?? []) {
     await db.query(`insert into support_group_members (group_id, user_id) values ($1, $2)`, [group, id]);
   }

@@ -11,13 +11,56 @@ const listTags = ['ul', 'ol', 'li', 'dl', 'dt', 'dd'];
 const tableTags = ['table', 'caption', 'colgroup', 'col', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
 const mediaTags = ['img', 'figure', 'figcaption', 'audio', 'video', 'source'];
 export const MATHML_TAGS = [
-  'math', 'mrow', 'mi', 'mn', 'mo', 'ms', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot', 'mover', 'munder',
-  'munderover', 'mtable', 'mtr', 'mtd', 'mstyle', 'mpadded', 'mphantom', 'menclose', 'mfenced', 'semantics', 'annotation',
+  'math',
+  'mrow',
+  'mi',
+  'mn',
+  'mo',
+  'ms',
+  'mtext',
+  'mspace',
+  'msup',
+  'msub',
+  'msubsup',
+  'mfrac',
+  'msqrt',
+  'mroot',
+  'mover',
+  'munder',
+  'munderover',
+  'mtable',
+  'mtr',
+  'mtd',
+  'mstyle',
+  'mpadded',
+  'mphantom',
+  'menclose',
+  'mfenced',
+  'semantics',
+  'annotation',
 ];
 
 export const ITEM_HTML_TAGS: readonly string[] = [...textTags, ...listTags, ...tableTags, ...mediaTags, ...MATHML_TAGS, 'h3', 'h4', 'h5', 'h6'];
 
-const mathAttributes = ['mathvariant', 'display', 'displaystyle', 'scriptlevel', 'fence', 'separator', 'stretchy', 'lspace', 'rspace', 'linethickness', 'notation', 'encoding', 'open', 'close', 'separators', 'columnalign', 'rowalign'];
+const mathAttributes = [
+  'mathvariant',
+  'display',
+  'displaystyle',
+  'scriptlevel',
+  'fence',
+  'separator',
+  'stretchy',
+  'lspace',
+  'rspace',
+  'linethickness',
+  'notation',
+  'encoding',
+  'open',
+  'close',
+  'separators',
+  'columnalign',
+  'rowalign',
+];
 
 const options: sanitizeHtml.IOptions = {
   allowedTags: [...ITEM_HTML_TAGS],

@@ -75,7 +75,11 @@ function exprXml(w: Writer, expr: Expr): Element {
     case 'null':
       return w.el(name);
     case 'stringMatch':
-      return w.el(name, { 'case-sensitive': expr.caseSensitive }, expr.args.map((a) => exprXml(w, a)));
+      return w.el(
+        name,
+        { 'case-sensitive': expr.caseSensitive },
+        expr.args.map((a) => exprXml(w, a)),
+      );
     case 'equal':
       return w.el(
         name,
@@ -88,7 +92,11 @@ function exprXml(w: Writer, expr: Expr): Element {
         expr.args.map((a) => exprXml(w, a)),
       );
     default:
-      return w.el(name, {}, expr.args.map((a) => exprXml(w, a)));
+      return w.el(
+        name,
+        {},
+        expr.args.map((a) => exprXml(w, a)),
+      );
   }
 }
 
@@ -109,7 +117,14 @@ function rulesXml(w: Writer, rules: readonly Rule[]): Element[] {
 
 function declarationXml(w: Writer, d: ResponseDeclaration): Element {
   const children: Element[] = [];
-  if (d.correct?.length) children.push(w.el('qti-correct-response', {}, d.correct.map((v) => w.el('qti-value', {}, [formatScalar(v)]))));
+  if (d.correct?.length)
+    children.push(
+      w.el(
+        'qti-correct-response',
+        {},
+        d.correct.map((v) => w.el('qti-value', {}, [formatScalar(v)])),
+      ),
+    );
   if (d.mapping) {
     children.push(
       w.el(
@@ -183,13 +198,20 @@ export function itemToQtiXml(item: ExportItem, lang: string, mediaPath: (key: st
   const compiled = compileItem(content);
   for (const d of compiled.declarations) root.appendChild(declarationXml(w, d));
   const outcome = (id: string, value: number) =>
-    w.el('qti-outcome-declaration', { identifier: id, cardinality: 'single', 'base-type': 'float' }, [w.el('qti-default-value', {}, [w.el('qti-value', {}, [String(value)])])]);
+    w.el('qti-outcome-declaration', { identifier: id, cardinality: 'single', 'base-type': 'float' }, [
+      w.el('qti-default-value', {}, [w.el('qti-value', {}, [String(value)])]),
+    ]);
   root.appendChild(outcome('SCORE', 0));
   root.appendChild(outcome('MAXSCORE', content.marking.correct));
 
   const ctx: HtmlContext = { mediaPath };
   const textEntry = (id: string) => {
-    const expectedLength = content.kind === 'fillInBlanks' ? content.gaps.find((g) => g.id === id)?.expectedLength : content.kind === 'shortText' ? content.expectedLength : undefined;
+    const expectedLength =
+      content.kind === 'fillInBlanks'
+        ? content.gaps.find((g) => g.id === id)?.expectedLength
+        : content.kind === 'shortText'
+          ? content.expectedLength
+          : undefined;
     return w.el('qti-text-entry-interaction', { 'response-identifier': id, 'expected-length': expectedLength });
   };
   const body = w.el('qti-item-body');
@@ -221,7 +243,13 @@ export function itemToQtiXml(item: ExportItem, lang: string, mediaPath: (key: st
     }
     case 'ordering':
       appendAll(body, htmlNodes(w, variant.stem, ctx));
-      body.appendChild(w.el('qti-order-interaction', { 'response-identifier': RESPONSE, shuffle: content.shuffle }, choiceElements(w, 'qti-simple-choice', content.options, texts, ctx)));
+      body.appendChild(
+        w.el(
+          'qti-order-interaction',
+          { 'response-identifier': RESPONSE, shuffle: content.shuffle },
+          choiceElements(w, 'qti-simple-choice', content.options, texts, ctx),
+        ),
+      );
       break;
     case 'matching': {
       appendAll(body, htmlNodes(w, variant.stem, ctx));
@@ -230,7 +258,13 @@ export function itemToQtiXml(item: ExportItem, lang: string, mediaPath: (key: st
         w.el(
           'qti-simple-match-set',
           {},
-          options.map((o) => w.el('qti-simple-associable-choice', { identifier: o.id, 'match-max': matchMax(o.id), fixed: o.keepLast ? true : undefined }, htmlNodes(w, texts[o.id] ?? '', ctx))),
+          options.map((o) =>
+            w.el(
+              'qti-simple-associable-choice',
+              { identifier: o.id, 'match-max': matchMax(o.id), fixed: o.keepLast ? true : undefined },
+              htmlNodes(w, texts[o.id] ?? '', ctx),
+            ),
+          ),
         );
       body.appendChild(
         w.el('qti-match-interaction', { 'response-identifier': RESPONSE, shuffle: content.shuffle, 'max-associations': content.left.length }, [
@@ -251,7 +285,8 @@ export function itemToQtiXml(item: ExportItem, lang: string, mediaPath: (key: st
       break;
     }
     case 'essay':
-      if (variant.rubric) body.appendChild(w.el('qti-rubric-block', { view: 'scorer', use: 'scoring' }, [w.el('qti-content-body', {}, htmlNodes(w, variant.rubric, ctx))]));
+      if (variant.rubric)
+        body.appendChild(w.el('qti-rubric-block', { view: 'scorer', use: 'scoring' }, [w.el('qti-content-body', {}, htmlNodes(w, variant.rubric, ctx))]));
       appendAll(body, htmlNodes(w, variant.stem, ctx));
       body.appendChild(w.el('qti-extended-text-interaction', { 'response-identifier': RESPONSE, 'data-word-limit': content.wordLimit ?? undefined }));
       break;
@@ -283,7 +318,13 @@ function manifestXml(resources: { identifier: string; href: string; files: strin
     w.el(
       'resources',
       {},
-      resources.map((r) => w.el('resource', { identifier: r.identifier, type: 'imsqti_item_xmlv3p0', href: r.href }, r.files.map((f) => w.el('file', { href: f })))),
+      resources.map((r) =>
+        w.el(
+          'resource',
+          { identifier: r.identifier, type: 'imsqti_item_xmlv3p0', href: r.href },
+          r.files.map((f) => w.el('file', { href: f })),
+        ),
+      ),
     ),
   ]);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(w.doc)}\n`;

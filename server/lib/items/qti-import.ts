@@ -3,7 +3,15 @@ import type { Element } from '@xmldom/xmldom';
 import { normalizeText, RESPONSE } from '#machines/items/compile-item.ts';
 import type { Choice, ItemContent, ItemResponse, Marking, MediaRef, PartialCredit } from '#machines/items/item-schema.ts';
 import { checkItemContent } from '#machines/items/item-validate.ts';
-import { compileProcessing, type CompiledProcessing, type Expr, type Processing, type QValue, type ResponseDeclaration, type Rule } from '#machines/items/qti-engine.ts';
+import {
+  compileProcessing,
+  type CompiledProcessing,
+  type Expr,
+  type Processing,
+  type QValue,
+  type ResponseDeclaration,
+  type Rule,
+} from '#machines/items/qti-engine.ts';
 import { score, toQtiResponses } from '#machines/items/score.ts';
 import { detectFileType } from '#server/lib/file-types.ts';
 import { aloneInParent, contentHtml, isInteraction, promptHtml, type BodyContext } from './qti-body.ts';
@@ -83,16 +91,31 @@ export async function importQti(input: Buffer, options: ImportOptions = {}): Pro
   const seen = new Set<string>();
   for (const resource of resources) {
     if (!ITEM_TYPE.test(resource.getAttribute('type') ?? '')) continue;
-    const href = resource.getAttribute('href') ?? elementChildren(resource).find((f) => (f.localName ?? f.nodeName) === 'file')?.getAttribute('href') ?? '';
+    const href =
+      resource.getAttribute('href') ??
+      elementChildren(resource)
+        .find((f) => (f.localName ?? f.nodeName) === 'file')
+        ?.getAttribute('href') ??
+      '';
     const itemPath = safeEntryPath(safeDecode(href));
     if (!itemPath || seen.has(itemPath)) {
-      if (!itemPath) drafts.push({ unmapped: { identifier: resource.getAttribute('identifier'), title: null, source: href, reasons: [`unsafe path in the manifest: "${href}"`] } });
+      if (!itemPath)
+        drafts.push({
+          unmapped: { identifier: resource.getAttribute('identifier'), title: null, source: href, reasons: [`unsafe path in the manifest: "${href}"`] },
+        });
       continue;
     }
     seen.add(itemPath);
     const bytes = files.get(itemPath);
     if (!bytes) {
-      drafts.push({ unmapped: { identifier: resource.getAttribute('identifier'), title: null, source: itemPath, reasons: [`the manifest lists ${itemPath}, which is not in the package`] } });
+      drafts.push({
+        unmapped: {
+          identifier: resource.getAttribute('identifier'),
+          title: null,
+          source: itemPath,
+          reasons: [`the manifest lists ${itemPath}, which is not in the package`],
+        },
+      });
       continue;
     }
     try {
@@ -148,7 +171,16 @@ function finish(drafts: Draft[], files: Map<string, Buffer>): QtiImportResult {
       sibling.warnings.push(...m.warnings);
       continue;
     }
-    items.push({ identifier: m.identifier, title: m.title, sources: [m.source], qtiVersion: m.qtiVersion, content: m.content, warnings: m.warnings, media: m.media, langs: [m.lang] });
+    items.push({
+      identifier: m.identifier,
+      title: m.title,
+      sources: [m.source],
+      qtiVersion: m.qtiVersion,
+      content: m.content,
+      warnings: m.warnings,
+      media: m.media,
+      langs: [m.lang],
+    });
   }
   const candidates = new Map<string, CandidateFile>();
   for (const item of items) {
@@ -233,7 +265,18 @@ function readItemFile(root: Element, source: string, files: Map<string, Buffer>,
     content.variants = { [lang]: variant };
     const issues = checkItemContent(content);
     if (issues.length) throw new Unmappable(`the mapped item is not valid: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
-    return { mapped: { identifier: identifier ?? path.basename(source, '.xml'), title: title ?? identifier ?? source, source, qtiVersion, lang, content, media, warnings } };
+    return {
+      mapped: {
+        identifier: identifier ?? path.basename(source, '.xml'),
+        title: title ?? identifier ?? source,
+        source,
+        qtiVersion,
+        lang,
+        content,
+        media,
+        warnings,
+      },
+    };
   } catch (error) {
     if (error instanceof Unmappable || error instanceof UnsupportedQti) return { unmapped: { identifier, title, source, reasons: [error.message] } };
     throw error;
@@ -243,7 +286,13 @@ function readItemFile(root: Element, source: string, files: Map<string, Buffer>,
 // ---------------------------------------------------------------------------------------------
 // Mapping one item
 
-const SUPPORTED_INTERACTIONS = new Set(['qti-choice-interaction', 'qti-order-interaction', 'qti-match-interaction', 'qti-text-entry-interaction', 'qti-extended-text-interaction']);
+const SUPPORTED_INTERACTIONS = new Set([
+  'qti-choice-interaction',
+  'qti-order-interaction',
+  'qti-match-interaction',
+  'qti-text-entry-interaction',
+  'qti-extended-text-interaction',
+]);
 
 interface Source {
   decls: Map<string, ResponseDeclaration>;
@@ -437,7 +486,15 @@ function mapChoice(interaction: Element, decl: ResponseDeclaration, source: Sour
     const isTrueFalse = ids.length === 2 && ids.includes('true') && ids.includes('false');
     const probe: ItemContent = isTrueFalse
       ? { kind: 'trueFalse', variants: { __: { stem } }, marking: marking(1, 0, 0), ...base, correct: true }
-      : { kind: 'singleChoice', variants: { __: { stem, choices: texts } }, marking: marking(1, 0, 0), ...base, options, correct: ids[0], shuffle: shuffleOf(interaction) };
+      : {
+          kind: 'singleChoice',
+          variants: { __: { stem, choices: texts } },
+          marking: marking(1, 0, 0),
+          ...base,
+          options,
+          correct: ids[0],
+          shuffle: shuffleOf(interaction),
+        };
     const responses: ItemResponse[] = isTrueFalse ? [null, true, false] : [null, ...ids];
     const scores = responses.slice(1).map((r) => S(probe, r));
     const c = Math.max(...scores);
@@ -447,7 +504,9 @@ function mapChoice(interaction: Element, decl: ResponseDeclaration, source: Sour
     const key = responses[1 + scores.indexOf(c)];
     const w = Math.min(...scores);
     const m = marking(c, w, S(probe, null));
-    const candidate: ItemContent = isTrueFalse ? { ...(probe as Extract<ItemContent, { kind: 'trueFalse' }>), marking: m, correct: key === true } : { ...(probe as Extract<ItemContent, { kind: 'singleChoice' }>), marking: m, correct: key as string };
+    const candidate: ItemContent = isTrueFalse
+      ? { ...(probe as Extract<ItemContent, { kind: 'trueFalse' }>), marking: m, correct: key === true }
+      : { ...(probe as Extract<ItemContent, { kind: 'singleChoice' }>), marking: m, correct: key as string };
     return firstVerified(source, [candidate], responses, sourceId);
   }
   const key = decl.correct?.map(String).filter((id) => ids.includes(id)) ?? [];
@@ -492,7 +551,11 @@ function partsCandidates<C extends Extract<ItemContent, { partial: PartialCredit
   if (shape) {
     const perCorrect = decl.mapping?.entries.find((e) => e.key === key[0])?.value ?? 0;
     const perWrong = decl.mapping?.defaultValue ?? 0;
-    out.push({ ...probe, marking: marking(shape.c, shape.w, shape.u), partial: shape.partial ? { perCorrect, perWrong, wrongCancels: shape.wrongCancels } : null });
+    out.push({
+      ...probe,
+      marking: marking(shape.c, shape.w, shape.u),
+      partial: shape.partial ? { perCorrect, perWrong, wrongCancels: shape.wrongCancels } : null,
+    });
   }
   const oneOff = key.length > 1 ? key.slice(1) : [...key, ...wrongParts.slice(0, 1)];
   out.push({ ...probe, marking: marking(c, Math.min(0, S(asResponse(oneOff))), u), partial: null });
@@ -616,13 +679,17 @@ function literalsFor(source: Source, id: string): { text: string; caseSensitive:
     if ('args' in expr) expr.args.forEach(walk);
   };
   const walkRules = (rules: Rule[]) =>
-    rules.forEach((r) => (r.type === 'set' ? walk(r.expr) : r.type === 'condition' ? r.branches.forEach((b) => (b.when && walk(b.when), walkRules(b.then))) : undefined));
+    rules.forEach((r) =>
+      r.type === 'set' ? walk(r.expr) : r.type === 'condition' ? r.branches.forEach((b) => (b.when && walk(b.when), walkRules(b.then))) : undefined,
+    );
   if (source.processing && !source.processing.template) walkRules(source.processing.rules);
   for (const v of decl.correct ?? []) if (typeof v === 'string' && !out.some((o) => o.text === normalizeText(v))) add(v, true);
   return out;
 }
 
-const variantsOfCase = (text: string) => [...new Set([text, text.toUpperCase(), text.toLowerCase(), text.charAt(0).toUpperCase() + text.slice(1).toLowerCase()])];
+const variantsOfCase = (text: string) => [
+  ...new Set([text, text.toUpperCase(), text.toLowerCase(), text.charAt(0).toUpperCase() + text.slice(1).toLowerCase()]),
+];
 
 function mapTextEntries(body: Element, entries: Element[], source: Source, ctx: BodyContext, base: Base): ItemContent {
   if (!source.run) throw new Unmappable('the item has no response processing, so it cannot be scored');
@@ -631,7 +698,8 @@ function mapTextEntries(body: Element, entries: Element[], source: Source, ctx: 
   if (decls.some((d) => d.cardinality !== 'single')) throw new Unmappable('a text entry answering a list has no matching kind');
   const numeric = decls.some((d) => TEXT_KINDS.has(d.baseType));
   if (entries.length > 1 && numeric) throw new Unmappable('numeric gaps in a fill-in-the-blanks item have no matching kind');
-  if (decls.some((d) => d.baseType !== 'string' && !TEXT_KINDS.has(d.baseType))) throw new Unmappable(`a text entry answering a ${decls[0].baseType} has no matching kind`);
+  if (decls.some((d) => d.baseType !== 'string' && !TEXT_KINDS.has(d.baseType)))
+    throw new Unmappable(`a text entry answering a ${decls[0].baseType} has no matching kind`);
   const single = entries.length === 1 && (numeric || ids[0] === RESPONSE);
   const stem = contentHtml(body, {
     ...ctx,
@@ -660,16 +728,27 @@ function mapNumeric(decl: ResponseDeclaration, source: Source, stem: string, bas
     }
     if ('args' in expr) expr.args.forEach(walk);
   };
-  const walkRules = (rules: Rule[]) => rules.forEach((r) => (r.type === 'set' ? walk(r.expr) : r.type === 'condition' ? r.branches.forEach((b) => (b.when && walk(b.when), walkRules(b.then))) : undefined));
+  const walkRules = (rules: Rule[]) =>
+    rules.forEach((r) =>
+      r.type === 'set' ? walk(r.expr) : r.type === 'condition' ? r.branches.forEach((b) => (b.when && walk(b.when), walkRules(b.then))) : undefined,
+    );
   if (source.processing && !source.processing.template) walkRules(source.processing.rules);
-  const probe: Extract<ItemContent, { kind: 'numeric' }> = { kind: 'numeric', variants: { __: { stem } }, marking: marking(1, 0, 0), ...base, answer, tolerance };
+  const probe: Extract<ItemContent, { kind: 'numeric' }> = {
+    kind: 'numeric',
+    variants: { __: { stem } },
+    marking: marking(1, 0, 0),
+    ...base,
+    answer,
+    tolerance,
+  };
   const S = (r: ItemResponse) => sourceScore(source, probe, r, decl.identifier);
   const far = answer + 1e6 + 12345.678;
   const candidate = { ...probe, marking: marking(S(answer), Math.min(0, S(far)), S(null)) };
   if (!(candidate.marking.correct > 0)) throw new Unmappable('the correct value earns no marks');
   const t = tolerance.mode === 'absolute' ? tolerance.value : (Math.abs(answer) * tolerance.value) / 100;
   const probes: ItemResponse[] = [null, '', 'abc', answer, String(answer), far, 0, -answer, answer * 10];
-  for (const d of [t, t * 0.999, t * 1.001 + 1e-9, Math.abs(answer) * 1e-6, Math.abs(answer) * 0.01, Math.abs(answer) * 0.05, 0.5, 1]) probes.push(answer + d, answer - d);
+  for (const d of [t, t * 0.999, t * 1.001 + 1e-9, Math.abs(answer) * 1e-6, Math.abs(answer) * 0.01, Math.abs(answer) * 0.05, 0.5, 1])
+    probes.push(answer + d, answer - d);
   return firstVerified(source, [candidate], probes, decl.identifier);
 }
 
@@ -704,7 +783,14 @@ function mapGaps(entries: Element[], ids: string[], source: Source, stem: string
     if (!answers.length) throw new Unmappable(`gap ${id} has no accepted answers`);
     return { id, answers, expectedLength: Math.min(500, Number(attr(entries[i], 'expected-length')) || 20) };
   });
-  const probe: Extract<ItemContent, { kind: 'fillInBlanks' }> = { kind: 'fillInBlanks', variants: { __: { stem } }, marking: marking(1, 0, 0), ...base, gaps, partial: null };
+  const probe: Extract<ItemContent, { kind: 'fillInBlanks' }> = {
+    kind: 'fillInBlanks',
+    variants: { __: { stem } },
+    marking: marking(1, 0, 0),
+    ...base,
+    gaps,
+    partial: null,
+  };
   const S = (r: ItemResponse) => sourceScore(source, probe, r, RESPONSE);
   const fill = (value: (gap: (typeof gaps)[number], i: number) => string | null) => Object.fromEntries(gaps.map((g, i) => [g.id, value(g, i)]));
   const right = fill((g) => g.answers[0].text);
@@ -730,7 +816,11 @@ function mapGaps(entries: Element[], ids: string[], source: Source, stem: string
   const probes: ItemResponse[] = [null, right, fill(() => SENTINEL)];
   gaps.forEach((g, i) => {
     for (const value of [null, SENTINEL, ...g.answers.flatMap((a) => variantsOfCase(a.text))]) {
-      probes.push({ ...right, [g.id]: value }, fill((_, j) => (j === i ? value : null)), fill((_, j) => (j === i ? value : SENTINEL)));
+      probes.push(
+        { ...right, [g.id]: value },
+        fill((_, j) => (j === i ? value : null)),
+        fill((_, j) => (j === i ? value : SENTINEL)),
+      );
     }
   });
   return firstVerified(source, candidates, probes, RESPONSE);

@@ -72,7 +72,10 @@ export function readDeclaration(el: Element): ResponseDeclaration {
     const areas: AreaMapping = {
       entries: childrenNamed(areaEl, 'qti-area-map-entry').map((e) => ({
         shape: (attr(e, 'shape') ?? 'default') as AreaShape,
-        coords: (attr(e, 'coords') ?? '').split(',').filter((c) => c.trim() !== '').map(Number),
+        coords: (attr(e, 'coords') ?? '')
+          .split(',')
+          .filter((c) => c.trim() !== '')
+          .map(Number),
         value: number(attr(e, 'mapped-value'), 'mapped-value') ?? 0,
       })),
       defaultValue: number(attr(areaEl, 'default-value'), 'default-value') ?? 0,
@@ -86,7 +89,12 @@ export function readDeclaration(el: Element): ResponseDeclaration {
 
 /** The template named by a URI of either version (…/rptemplates/match_correct, …/match_correct.xml). */
 export function templateFromUri(uri: string): TemplateName | null {
-  const last = uri.trim().split('/').pop()?.replace(/\.xml$/i, '') ?? '';
+  const last =
+    uri
+      .trim()
+      .split('/')
+      .pop()
+      ?.replace(/\.xml$/i, '') ?? '';
   return (TEMPLATES as readonly string[]).includes(last) ? (last as TemplateName) : null;
 }
 

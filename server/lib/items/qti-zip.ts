@@ -61,7 +61,13 @@ function inflate(zip: yauzl.ZipFile, entry: yauzl.Entry, name: string, budget: {
         }
       });
       stream.on('error', (e: Error) =>
-        reject(new QtiInputError(/too many bytes|too few bytes/.test(e.message) ? `${name} does not match its declared size (${e.message}); refused as a zip bomb` : `cannot read ${name}: ${e.message}`)),
+        reject(
+          new QtiInputError(
+            /too many bytes|too few bytes/.test(e.message)
+              ? `${name} does not match its declared size (${e.message}); refused as a zip bomb`
+              : `cannot read ${name}: ${e.message}`,
+          ),
+        ),
       );
       stream.on('end', () => {
         budget.left -= size;

@@ -40,8 +40,7 @@ export const es: MailCatalog = {
   accountExists: {
     subject: 'Ya tienes una cuenta de Exam Portal',
     preheader: 'Alguien intentó registrarse con esta dirección de correo.',
-    intro:
-      'Alguien intentó crear una cuenta nueva de Exam Portal con esta dirección de correo electrónico, pero ya existe una cuenta con ella.',
+    intro: 'Alguien intentó crear una cuenta nueva de Exam Portal con esta dirección de correo electrónico, pero ya existe una cuenta con ella.',
     signIn: 'Iniciar sesión',
     forgot: 'Si olvidaste tu contraseña, puedes restablecerla aquí:',
     notYou: 'Si no fuiste tú, puedes ignorar este correo; no ha cambiado nada.',

@@ -11,8 +11,7 @@ export const fr: MailCatalog = {
     intro: 'Utilisez ce code pour terminer votre connexion à Exam Portal :',
     codeLabel: 'Votre code',
     expiry: (minutes) => `Le code ne fonctionne qu’une seule fois et expire dans ${minutes} minutes.`,
-    notYou:
-      'Si vous n’avez pas essayé de vous connecter, quelqu’un connaît peut-être votre mot de passe. Changez-le dès que possible.',
+    notYou: 'Si vous n’avez pas essayé de vous connecter, quelqu’un connaît peut-être votre mot de passe. Changez-le dès que possible.',
   },
   confirmEmail: {
     subject: 'Confirmez votre adresse e-mail',
@@ -41,8 +40,7 @@ export const fr: MailCatalog = {
   accountExists: {
     subject: 'Vous avez déjà un compte Exam Portal',
     preheader: 'Quelqu’un a essayé de s’inscrire avec cette adresse e-mail.',
-    intro:
-      'Quelqu’un a essayé de créer un nouveau compte Exam Portal avec cette adresse e-mail, mais un compte existe déjà pour cette adresse.',
+    intro: 'Quelqu’un a essayé de créer un nouveau compte Exam Portal avec cette adresse e-mail, mais un compte existe déjà pour cette adresse.',
     signIn: 'Se connecter',
     forgot: 'Si vous avez oublié votre mot de passe, vous pouvez le réinitialiser ici :',
     notYou: 'Si ce n’était pas vous, ignorez cet e-mail : rien n’a changé.',

@@ -9,7 +9,9 @@ const Seq = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, descrip
 
 export const SendMessageBody = Type.Object(
   {
-    toUserId: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'Who the message is for; by default the assignee (from the requester) or the requester (from staff)' })),
+    toUserId: Type.Optional(
+      Type.Union([Uuid, Type.Null()], { description: 'Who the message is for; by default the assignee (from the requester) or the requester (from staff)' }),
+    ),
     ticketId: TicketId,
     message: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_LENGTH }),
     messageId: Type.Optional(
@@ -40,7 +42,9 @@ export const ChatDetailsBody = Type.Object(
     ...searchRequestProperties,
     supportTicketId: TicketId,
     beforeSeq: Type.Optional(
-      Type.Union([Seq, Type.Null()], { description: 'Only messages older than this one: keeps pages stable while new messages arrive (infinite scroll upward)' }),
+      Type.Union([Seq, Type.Null()], {
+        description: 'Only messages older than this one: keeps pages stable while new messages arrive (infinite scroll upward)',
+      }),
     ),
   },
   { description: 'A ticket chat, newest page first; each page lists its messages newest first. keyword (or advancedSearch.keyword) filters by text.' },

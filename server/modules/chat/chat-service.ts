@@ -88,7 +88,8 @@ export async function sendMessage(deps: ChatDeps, p: Principal, input: SendInput
 class IdTakenByOther extends Error {}
 
 /** The answer names the id the client sent, also when the row is stored under the sender's alias. */
-const asSent = (message: ChatMessageDto, input: SendInput): ChatMessageDto => (input.messageId ? { ...message, messageId: input.messageId.toLowerCase() } : message);
+const asSent = (message: ChatMessageDto, input: SendInput): ChatMessageDto =>
+  input.messageId ? { ...message, messageId: input.messageId.toLowerCase() } : message;
 
 async function store(deps: ChatDeps, p: Principal, input: SendInput, text: string, id: string): Promise<{ message: ChatMessageDto; replayed: boolean }> {
   try {
@@ -111,7 +112,17 @@ async function store(deps: ChatDeps, p: Principal, input: SendInput, text: strin
       }
       const now = deps.clock.now();
       const seq = await repo.nextSeq(tx, ticket.id);
-      const row = await repo.insertMessage(tx, { id, tenantId: p.tenantId, ticketId: ticket.id, seq, fromUserId: p.userId, toUserId, message: text, now, fromUserName: `${p.firstName} ${p.lastName}`.trim() });
+      const row = await repo.insertMessage(tx, {
+        id,
+        tenantId: p.tenantId,
+        ticketId: ticket.id,
+        seq,
+        fromUserId: p.userId,
+        toUserId,
+        message: text,
+        now,
+        fromUserName: `${p.firstName} ${p.lastName}`.trim(),
+      });
       // Rolling back also returns the sequence number, so a ticket's numbers have no holes.
       if (!row) throw new IdTaken();
       await repo.markRead(tx, ticket.id, p.userId, seq, now);

@@ -60,7 +60,16 @@ function assertMayChangeFiles(workspace: Workspace) {
 
 const fileColumns = `f.id as "fileId", f.category_id::int as "categoryId", f.file_name as "fileName", f.content_type as "contentType", f.size_bytes as "sizeBytes",
   f.uploaded_by as "uploadedById", nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "uploadedByName", f.created_at as "uploadedOn"`;
-type FileRow = { fileId: string; categoryId: number; fileName: string; contentType: string; sizeBytes: number; uploadedById: string | null; uploadedByName: string | null; uploadedOn: string };
+type FileRow = {
+  fileId: string;
+  categoryId: number;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  uploadedById: string | null;
+  uploadedByName: string | null;
+  uploadedOn: string;
+};
 const toFile = ({ uploadedById, uploadedByName, ...row }: FileRow) => ({
   ...row,
   uploadedBy: uploadedById ? { userId: uploadedById, name: uploadedByName ?? '' } : null,
@@ -138,7 +147,10 @@ export async function categoryFileRoutes(fastify: FastifyInstance, { db }: { db:
           );
           ids.push(inserted[0].id);
         }
-        const { rows: created } = await tx.query<FileRow>(`select ${fileColumns} from category_files f left join users u on u.id = f.uploaded_by where f.id = any($1::uuid[]) order by f.created_at, f.file_name`, [ids]);
+        const { rows: created } = await tx.query<FileRow>(
+          `select ${fileColumns} from category_files f left join users u on u.id = f.uploaded_by where f.id = any($1::uuid[]) order by f.created_at, f.file_name`,
+          [ids],
+        );
         return created;
       });
       return reply.status(201).send(rows.map(toFile));
@@ -173,7 +185,10 @@ export async function categoryFileRoutes(fastify: FastifyInstance, { db }: { db:
     '/v1/categoryfile/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Download a file (images and audio inline, the rest as an attachment; sandboxed)',
+      schema: {
+        tags,
+        security,
+        summary: 'Download a file (images and audio inline, the rest as an attachment; sandboxed)',
         ...projectCall,
         params: FileIdParams,
         response: { 200: FileBytes },

@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { checkItemType, type ItemTypeSettings } from '#machines/exams/item-types.ts';
 import { checkFlowDefinition, flowStates, relocateStage, type FlowDefinition } from '#machines/exams/review-flow.machine.ts';
@@ -21,6 +21,19 @@ function throwIssues(errors: Record<string, string[]>) {
   if (Object.keys(errors).length) throw new ValidationFailure(errors);
 }
 
+/**
+ * The preamble of every configuration change: who calls, in which project, and whether the
+ * project machine takes `project.configure` from them now. `find` looks the edited record up
+ * first, so an id outside the project stays a 404 whatever the project's status.
+ */
+async function configuring<T = undefined>(request: FastifyRequest, find?: (projectId: number) => Promise<T>) {
+  const principal = requirePrincipal(request);
+  const workspace = requireWorkspace(request);
+  const current = find ? await find(workspace.project.id) : (undefined as T);
+  assertProjectEvent(workspace, { type: 'project.configure' });
+  return { p: principal, workspace, current };
+}
+
 /** Item types, the category tree and review flows of the project (the set-up stepper's steps). */
 export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -28,17 +41,31 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
   // ---- item types ----------------------------------------------------------------------------
 
   const itemTypeColumns = `id::int as "itemTypeId", name, kind, settings, marking, is_active as "isActive", sort_order as "sortOrder", version`;
-  type ItemTypeRow = { itemTypeId: number; kind: ItemKind; settings: ItemTypeSettings; marking: S.TemplateConfig['itemTypes'][number]['marking']; version: number };
+  type ItemTypeRow = {
+    itemTypeId: number;
+    kind: ItemKind;
+    settings: ItemTypeSettings;
+    marking: S.TemplateConfig['itemTypes'][number]['marking'];
+    version: number;
+  };
 
   app.get(
     '/v1/itemtype',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['item types'], security, summary: "The project's item types (retired ones last)", ...projectCall, response: { 200: Type.Array(S.ItemType) } },
+      schema: {
+        tags: ['item types'],
+        security,
+        summary: "The project's item types (retired ones last)",
+        ...projectCall,
+        response: { 200: Type.Array(S.ItemType) },
+      },
     },
     async (request) => {
       const workspace = requireWorkspace(request);
-      const { rows } = await db.query(`select ${itemTypeColumns} from item_types where project_id = $1 order by is_active desc, sort_order, id`, [workspace.project.id]);
+      const { rows } = await db.query(`select ${itemTypeColumns} from item_types where project_id = $1 order by is_active desc, sort_order, id`, [
+        workspace.project.id,
+      ]);
       return rows as never[];
     },
   );
@@ -47,19 +74,33 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/itemtype',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['item types'], security, summary: 'Add an item type: one of the nine base kinds with default settings and marks', ...projectCall, body: S.CreateItemTypeBody, response: { 201: S.ItemType } },
+      schema: {
+        tags: ['item types'],
+        security,
+        summary: 'Add an item type: one of the nine base kinds with default settings and marks',
+        ...projectCall,
+        body: S.CreateItemTypeBody,
+        response: { 201: S.ItemType },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, workspace } = await configuring(request);
       const body = request.body;
       throwIssues(checkItemType(body.kind, body.settings ?? {}, body.marking));
       try {
         const { rows } = await db.query<ItemTypeRow>(
           `insert into item_types (tenant_id, project_id, name, kind, settings, marking, sort_order, updated_by) values ($1, $2, $3, $4, $5, $6, $7, $8)
            returning ${itemTypeColumns}`,
-          [p.tenantId, workspace.project.id, body.name.trim(), body.kind, JSON.stringify(body.settings ?? {}), JSON.stringify(body.marking), body.sortOrder ?? 0, p.userId],
+          [
+            p.tenantId,
+            workspace.project.id,
+            body.name.trim(),
+            body.kind,
+            JSON.stringify(body.settings ?? {}),
+            JSON.stringify(body.marking),
+            body.sortOrder ?? 0,
+            p.userId,
+          ],
         );
         setVersionTag(reply, rows[0].version);
         return reply.status(201).send(rows[0] as never);
@@ -74,14 +115,25 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/itemtype/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['item types'], security, summary: 'Rename, change defaults, reorder or retire an item type (optimistic)', ...projectCall, params: S.IdParams, body: S.EditItemTypeBody, response: { 200: S.ItemType } },
+      schema: {
+        tags: ['item types'],
+        security,
+        summary: 'Rename, change defaults, reorder or retire an item type (optimistic)',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.EditItemTypeBody,
+        response: { 200: S.ItemType },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      const { rows: current } = await db.query<ItemTypeRow>(`select ${itemTypeColumns} from item_types where id = $1 and project_id = $2`, [request.params.id, workspace.project.id]);
-      if (!current[0]) throw notFound('Item type not found.');
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, current } = await configuring(request, async (projectId) => {
+        const { rows } = await db.query<ItemTypeRow>(`select ${itemTypeColumns} from item_types where id = $1 and project_id = $2`, [
+          request.params.id,
+          projectId,
+        ]);
+        if (!rows[0]) throw notFound('Item type not found.');
+        return rows;
+      });
       const version = expectedVersion(request, request.body.version);
       const body = request.body;
       throwIssues(checkItemType(current[0].kind, body.settings ?? current[0].settings, body.marking ?? current[0].marking));
@@ -133,7 +185,13 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/category',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['categories'], security, summary: "The project's category tree as a list (parents before children, siblings in order)", ...projectCall, response: { 200: Type.Array(S.Category) } },
+      schema: {
+        tags: ['categories'],
+        security,
+        summary: "The project's category tree as a list (parents before children, siblings in order)",
+        ...projectCall,
+        response: { 200: Type.Array(S.Category) },
+      },
     },
     async (request) => {
       const workspace = requireWorkspace(request);
@@ -154,12 +212,17 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/category',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['categories'], security, summary: 'Add a category (top level, or under parentId)', ...projectCall, body: S.CreateCategoryBody, response: { 201: S.Category } },
+      schema: {
+        tags: ['categories'],
+        security,
+        summary: 'Add a category (top level, or under parentId)',
+        ...projectCall,
+        body: S.CreateCategoryBody,
+        response: { 201: S.Category },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, workspace } = await configuring(request);
       const parentId = request.body.parentId ?? null;
       if (parentId !== null) {
         const parent = await findCategory(workspace.project.id, parentId);
@@ -185,16 +248,23 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/category/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['categories'], security, summary: 'Rename, retire or bring back a category (optimistic)', ...projectCall, params: S.IdParams, body: S.EditCategoryBody, response: { 200: S.Category } },
+      schema: {
+        tags: ['categories'],
+        security,
+        summary: 'Rename, retire or bring back a category (optimistic)',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.EditCategoryBody,
+        response: { 200: S.Category },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      const current = await findCategory(workspace.project.id, request.params.id);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, workspace, current } = await configuring(request, (projectId) => findCategory(projectId, request.params.id));
       const version = expectedVersion(request, request.body.version);
       if (request.body.isRetired === true && !current.isRetired) {
-        const { rows } = await db.query<{ name: string }>(`select name from categories where parent_id = $1 and not is_retired order by sort_order, id`, [current.categoryId]);
+        const { rows } = await db.query<{ name: string }>(`select name from categories where parent_id = $1 and not is_retired order by sort_order, id`, [
+          current.categoryId,
+        ]);
         if (rows.length) throw conflict(`Retire the subcategories of "${current.name}" first: ${rows.map((r) => r.name).join(', ')}.`);
       }
       let rowCount: number;
@@ -217,47 +287,57 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/category/:id/move',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['categories'], security, summary: 'Move a category under another parent and/or to another place among its siblings; a move that makes a cycle is refused', ...projectCall, params: S.IdParams, body: S.MoveCategoryBody, response: { 200: S.Category } },
+      schema: {
+        tags: ['categories'],
+        security,
+        summary: 'Move a category under another parent and/or to another place among its siblings; a move that makes a cycle is refused',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.MoveCategoryBody,
+        response: { 200: S.Category },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      const current = await findCategory(workspace.project.id, request.params.id);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, workspace, current } = await configuring(request, (projectId) => findCategory(projectId, request.params.id));
       const version = expectedVersion(request, request.body.version);
       const { parentId, sortOrder } = request.body;
-      const moved = await db.transaction(async (tx) => {
-        if (parentId !== null) {
-          const { rows: parent } = await tx.query<{ name: string }>(`select name from categories where id = $1 and project_id = $2`, [parentId, workspace.project.id]);
-          if (!parent[0]) throw notFound(CATEGORY_NOT_FOUND);
-          // The new parent must not be the category or inside it.
-          const { rows: cycle } = await tx.query(
-            `with recursive below as (select id from categories where id = $1 union all select c.id from categories c join below b on c.parent_id = b.id)
+      const moved = await db
+        .transaction(async (tx) => {
+          if (parentId !== null) {
+            const { rows: parent } = await tx.query<{ name: string }>(`select name from categories where id = $1 and project_id = $2`, [
+              parentId,
+              workspace.project.id,
+            ]);
+            if (!parent[0]) throw notFound(CATEGORY_NOT_FOUND);
+            // The new parent must not be the category or inside it.
+            const { rows: cycle } = await tx.query(
+              `with recursive below as (select id from categories where id = $1 union all select c.id from categories c join below b on c.parent_id = b.id)
              select 1 from below where id = $2`,
-            [current.categoryId, parentId],
-          );
-          if (cycle[0]) {
-            throw conflict(
-              parentId === current.categoryId
-                ? `"${current.name}" cannot be moved under itself.`
-                : `Moving "${current.name}" under "${parent[0].name}" would make a cycle: "${parent[0].name}" is inside "${current.name}".`,
+              [current.categoryId, parentId],
             );
+            if (cycle[0]) {
+              throw conflict(
+                parentId === current.categoryId
+                  ? `"${current.name}" cannot be moved under itself.`
+                  : `Moving "${current.name}" under "${parent[0].name}" would make a cycle: "${parent[0].name}" is inside "${current.name}".`,
+              );
+            }
           }
-        }
-        // Make room among the new siblings, then place it.
-        await tx.query(
-          `update categories set sort_order = sort_order + 1 where project_id = $1 and parent_id is not distinct from $2 and sort_order >= $3 and id <> $4`,
-          [workspace.project.id, parentId, sortOrder, current.categoryId],
-        );
-        const result = await tx.query(
-          `update categories set parent_id = $3, sort_order = $4, version = version + 1, updated_by = $5, updated_at = now() where id = $1 and version = $2`,
-          [current.categoryId, version, parentId, sortOrder, p.userId],
-        );
-        return result.rowCount > 0;
-      }).catch((error: unknown) => {
-        if (isUniqueViolation(error)) throw conflict(`A category named "${current.name}" already exists under the new parent.`);
-        throw error;
-      });
+          // Make room among the new siblings, then place it.
+          await tx.query(
+            `update categories set sort_order = sort_order + 1 where project_id = $1 and parent_id is not distinct from $2 and sort_order >= $3 and id <> $4`,
+            [workspace.project.id, parentId, sortOrder, current.categoryId],
+          );
+          const result = await tx.query(
+            `update categories set parent_id = $3, sort_order = $4, version = version + 1, updated_by = $5, updated_at = now() where id = $1 and version = $2`,
+            [current.categoryId, version, parentId, sortOrder, p.userId],
+          );
+          return result.rowCount > 0;
+        })
+        .catch((error: unknown) => {
+          if (isUniqueViolation(error)) throw conflict(`A category named "${current.name}" already exists under the new parent.`);
+          throw error;
+        });
       if (!moved) throw staleEdit('category', (await changeStamp(db, 'categories', current.categoryId))!, version);
       return sendCategory(reply, await findCategory(workspace.project.id, current.categoryId));
     },
@@ -267,12 +347,17 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/category/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['categories'], security, summary: 'Delete a category that nothing uses (else retire it)', ...projectCall, params: S.IdParams, response: { 200: S.Deleted } },
+      schema: {
+        tags: ['categories'],
+        security,
+        summary: 'Delete a category that nothing uses (else retire it)',
+        ...projectCall,
+        params: S.IdParams,
+        response: { 200: S.Deleted },
+      },
     },
     async (request) => {
-      const workspace = requireWorkspace(request);
-      const current = await findCategory(workspace.project.id, request.params.id);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { current } = await configuring(request, (projectId) => findCategory(projectId, request.params.id));
       const { rows } = await db.query<{ children: number; files: number }>(
         `select (select count(*)::int from categories where parent_id = $1) as children, (select count(*)::int from category_files where category_id = $1) as files`,
         [current.categoryId],
@@ -301,7 +386,13 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/flow',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['flows'], security, summary: "The project's review flows (the client compiles each with compileFlow to draw it)", ...projectCall, response: { 200: Type.Array(S.Flow) } },
+      schema: {
+        tags: ['flows'],
+        security,
+        summary: "The project's review flows (the client compiles each with compileFlow to draw it)",
+        ...projectCall,
+        response: { 200: Type.Array(S.Flow) },
+      },
     },
     async (request) => {
       const workspace = requireWorkspace(request);
@@ -314,12 +405,17 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     '/v1/flow',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags: ['flows'], security, summary: 'Define a review flow: ordered stages, the exam permission acting at each, who submits and who retires', ...projectCall, body: S.CreateFlowBody, response: { 201: S.Flow } },
+      schema: {
+        tags: ['flows'],
+        security,
+        summary: 'Define a review flow: ordered stages, the exam permission acting at each, who submits and who retires',
+        ...projectCall,
+        body: S.CreateFlowBody,
+        response: { 201: S.Flow },
+      },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, workspace } = await configuring(request);
       checkDefinition(request.body.definition as FlowDefinition);
       try {
         const { rows } = await db.query<FlowRow>(
@@ -350,32 +446,48 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
       },
     },
     async (request, reply) => {
-      const p = requirePrincipal(request);
-      const workspace = requireWorkspace(request);
-      const { rows: current } = await db.query<FlowRow>(`select ${flowColumns} from flows where id = $1 and project_id = $2`, [request.params.id, workspace.project.id]);
-      if (!current[0]) throw notFound('Flow not found.');
-      assertProjectEvent(workspace, { type: 'project.configure' });
+      const { p, current } = await configuring(request, async (projectId) => {
+        const { rows } = await db.query<FlowRow>(`select ${flowColumns} from flows where id = $1 and project_id = $2`, [request.params.id, projectId]);
+        if (!rows[0]) throw notFound('Flow not found.');
+        return rows;
+      });
       const version = expectedVersion(request, request.body.version);
       const definition = request.body.definition as FlowDefinition | undefined;
       if (definition) checkDefinition(definition);
+      const stageMoves = definition
+        ? current[0].definition.stages.map((s) => ({ from: s.id, to: relocateStage(current[0].definition, definition, s.id) })).filter((m) => m.from !== m.to)
+        : [];
       let rows: FlowRow[];
       try {
-        ({ rows } = await db.query<FlowRow>(
-          `update flows set name = coalesce($3, name), definition = coalesce($4, definition), is_active = coalesce($5, is_active),
-                  version = version + 1, updated_by = $6, updated_at = now()
-           where id = $1 and version = $2 returning ${flowColumns}`,
-          [request.params.id, version, request.body.name?.trim() ?? null, definition ? JSON.stringify(definition) : null, request.body.isActive ?? null, p.userId],
-        ));
+        // The flow and the items standing in its removed stages change together (docs/decisions/0092).
+        rows = await db.transaction(async (tx) => {
+          const { rows: updated } = await tx.query<FlowRow>(
+            `update flows set name = coalesce($3, name), definition = coalesce($4, definition), is_active = coalesce($5, is_active),
+                    version = version + 1, updated_by = $6, updated_at = now()
+             where id = $1 and version = $2 returning ${flowColumns}`,
+            [
+              request.params.id,
+              version,
+              request.body.name?.trim() ?? null,
+              definition ? JSON.stringify(definition) : null,
+              request.body.isActive ?? null,
+              p.userId,
+            ],
+          );
+          if (updated[0] && stageMoves.length) {
+            await tx.query(
+              `update items i set status = m.to_status, version = i.version + 1, updated_at = now(), updated_by = $2
+               from jsonb_to_recordset($3::jsonb) as m(from_status text, to_status text) where i.flow_id = $1 and i.status = m.from_status`,
+              [request.params.id, p.userId, JSON.stringify(stageMoves.map((m) => ({ from_status: m.from, to_status: m.to })))],
+            );
+          }
+          return updated;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`A flow named "${request.body.name?.trim()}" already exists in this project.`);
         throw error;
       }
       if (!rows[0]) throw staleEdit('flow', (await changeStamp(db, 'flows', request.params.id))!, version);
-      // Items and papers (issues 16, 17) keep their stage on the record; they call relocateStage
-      // with these moves in the same transaction once they exist.
-      const stageMoves = definition
-        ? current[0].definition.stages.map((s) => ({ from: s.id, to: relocateStage(current[0].definition, definition, s.id) })).filter((m) => m.from !== m.to)
-        : [];
       setVersionTag(reply, rows[0].version);
       return { ...toFlow(rows[0]), stageMoves } as never;
     },

@@ -53,7 +53,14 @@ export async function examRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     '/v1/exam/search',
     {
       config: { access: P.Exams.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Exams of the project that you reach (paged search of spec §3)', ...projectCall, body: S.ExamSearchBody, response: { 200: S.PagedResult(S.Exam) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Exams of the project that you reach (paged search of spec §3)',
+        ...projectCall,
+        body: S.ExamSearchBody,
+        response: { 200: S.PagedResult(S.Exam) },
+      },
     },
     async (request) => {
       const workspace = requireWorkspace(request);
@@ -123,7 +130,15 @@ export async function examRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     '/v1/exam/:id',
     {
       config: { access: P.Exams.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Edit an exam while Draft or Scheduled (optimistic: version or If-Match)', ...projectCall, params: S.IdParams, body: S.EditExamBody, response: { 200: S.Exam } },
+      schema: {
+        tags,
+        security,
+        summary: 'Edit an exam while Draft or Scheduled (optimistic: version or If-Match)',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.EditExamBody,
+        response: { 200: S.Exam },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);
@@ -208,7 +223,14 @@ export async function examRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     '/v1/exam/:id/history',
     {
       config: { access: P.Exams.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Status changes of the exam, oldest first', ...projectCall, params: S.IdParams, response: { 200: Type.Array(S.HistoryEntry) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Status changes of the exam, oldest first',
+        ...projectCall,
+        params: S.IdParams,
+        response: { 200: Type.Array(S.HistoryEntry) },
+      },
     },
     async (request) => {
       const { row } = await examInReach(db, request, request.params.id);

@@ -1,22 +1,24 @@
 import { Type, type Static } from 'typebox';
 import { examStatusNames } from '#machines/exams/exam-status.machine.ts';
 import { ItemTypeKind, ItemTypeSettings, Marking } from '#machines/exams/item-types.ts';
-import { projectStatusNames } from '#machines/exams/project-status.machine.ts';
+import { ExamPermissionName, ProjectStatusName, RecordId, Timestamp, UserStamp, Uuid } from '#machines/exams/project-record.ts';
 import { STAGE_ID_PATTERN } from '#machines/exams/review-flow.machine.ts';
-import { examPermissionNames } from '#machines/permissions.ts';
 import { PagedResult, searchRequestProperties } from '#server/lib/paging.ts';
 
 /** Request and answer shapes of the exam workspace (issue 15); they are also its OpenAPI. */
 
-export const RecordId = Type.Integer({ minimum: 1, maximum: 999_999_999_999_999 });
+export { RecordId };
 export const IdParams = Type.Object({ id: RecordId });
-const Uuid = Type.String({ format: 'uuid' });
-const Timestamp = Type.String({ format: 'date-time' });
 const Version = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The version the edit was made on (or send If-Match).' });
 
 export const CONTENT_LANGUAGES = ['en', 'hi', 'gu', 'fr', 'es'] as const;
 export const ContentLanguage = Type.Enum(CONTENT_LANGUAGES);
-export const Languages = Type.Array(ContentLanguage, { minItems: 1, maxItems: 5, uniqueItems: true, description: 'Languages of content (en, hi, gu, fr, es).' });
+export const Languages = Type.Array(ContentLanguage, {
+  minItems: 1,
+  maxItems: 5,
+  uniqueItems: true,
+  description: 'Languages of content (en, hi, gu, fr, es).',
+});
 export const Code = Type.String({
   minLength: 1,
   maxLength: 32,
@@ -25,11 +27,8 @@ export const Code = Type.String({
 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ maxLength: 2000 });
-export const ExamPermissionName = Type.Enum(examPermissionNames);
-export const ProjectStatusName = Type.Enum(projectStatusNames);
+export { ExamPermissionName, ProjectStatusName };
 export const ExamStatusName = Type.Enum(examStatusNames);
-
-const UserStamp = Type.Union([Type.Object({ userId: Uuid, name: Type.String() }), Type.Null()]);
 
 // ---- flows -----------------------------------------------------------------------------------
 
@@ -53,7 +52,9 @@ export const RecordKind = Type.Union([Type.Literal('item'), Type.Literal('paper'
 
 export const TemplateConfig = Type.Object(
   {
-    itemTypes: Type.Array(Type.Object({ name: Name, kind: ItemTypeKind, settings: ItemTypeSettings, marking: Marking }, { additionalProperties: false }), { maxItems: 50 }),
+    itemTypes: Type.Array(Type.Object({ name: Name, kind: ItemTypeKind, settings: ItemTypeSettings, marking: Marking }, { additionalProperties: false }), {
+      maxItems: 50,
+    }),
     categories: Type.Array(
       Type.Object(
         {
@@ -93,29 +94,7 @@ export const SaveTemplateBody = Type.Object({ name: Name, description: Type.Opti
 
 // ---- projects --------------------------------------------------------------------------------
 
-export const ProjectSummary = Type.Object({
-  projectId: RecordId,
-  code: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  instituteId: Type.Union([Uuid, Type.Null()]),
-  languages: Type.Array(Type.String()),
-  status: ProjectStatusName,
-  templateId: Type.Union([RecordId, Type.Null()]),
-  examCount: Type.Integer(),
-  version: Type.Integer(),
-  createdOn: Timestamp,
-  updatedOn: Timestamp,
-});
-
-export const ProjectDetail = Type.Object({
-  ...ProjectSummary.properties,
-  updatedBy: UserStamp,
-  setup: Type.Object({ itemTypes: Type.Integer(), categories: Type.Integer(), flows: Type.Integer(), team: Type.Integer(), exams: Type.Integer() }),
-  actions: Type.Array(Type.String(), { description: 'Status events the caller may send now (project-status machine).' }),
-  myPermissions: Type.Array(ExamPermissionName, { description: 'The caller’s exam permissions on the project (all for tenant managers).' }),
-  canConfigure: Type.Boolean({ description: 'The caller may change item types, categories, flows, exams and the team now.' }),
-});
+export { ProjectDetail, ProjectSummary } from '#machines/exams/project-record.ts';
 
 export const ProjectSearchBody = Type.Object({
   ...searchRequestProperties,
@@ -131,22 +110,26 @@ export const CreateProjectBody = Type.Object(
     description: Type.Optional(Description),
     languages: Type.Optional(Languages),
     instituteId: Type.Optional(Type.Union([Uuid, Type.Null()])),
-    templateId: Type.Optional(Type.Union([RecordId, Type.Null()], { description: 'Start from this template: its item types, categories and flows are copied.' })),
+    templateId: Type.Optional(
+      Type.Union([RecordId, Type.Null()], { description: 'Start from this template: its item types, categories and flows are copied.' }),
+    ),
   },
   { additionalProperties: false },
 );
 export const EditProjectBody = Type.Object(
-  { code: Type.Optional(Code), name: Type.Optional(Name), description: Type.Optional(Description), languages: Type.Optional(Languages), version: Type.Optional(Version) },
+  {
+    code: Type.Optional(Code),
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    languages: Type.Optional(Languages),
+    version: Type.Optional(Version),
+  },
   { additionalProperties: false },
 );
 
 const projectEvents = ['project.startSetup', 'project.activate', 'project.close', 'project.reopen', 'project.archive', 'project.restore'] as const;
-export const ProjectStatusBody = Type.Object(
-  { event: Type.Enum(projectEvents), version: Type.Optional(Version) },
-  { additionalProperties: false },
-);
-export const TransitionAnswer = (record: ReturnType<typeof Type.Object>) =>
-  Type.Object({ fromStatus: Type.String(), toStatus: Type.String(), record });
+export const ProjectStatusBody = Type.Object({ event: Type.Enum(projectEvents), version: Type.Optional(Version) }, { additionalProperties: false });
+export const TransitionAnswer = (record: ReturnType<typeof Type.Object>) => Type.Object({ fromStatus: Type.String(), toStatus: Type.String(), record });
 
 export const HistoryEntry = Type.Object({
   event: Type.String(),
@@ -255,7 +238,13 @@ export const ItemType = Type.Object({
   version: Type.Integer(),
 });
 export const CreateItemTypeBody = Type.Object(
-  { name: Name, kind: ItemTypeKind, settings: Type.Optional(ItemTypeSettings), marking: Marking, sortOrder: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })) },
+  {
+    name: Name,
+    kind: ItemTypeKind,
+    settings: Type.Optional(ItemTypeSettings),
+    marking: Marking,
+    sortOrder: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000 })),
+  },
   { additionalProperties: false },
 );
 export const EditItemTypeBody = Type.Object(

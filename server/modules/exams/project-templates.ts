@@ -26,13 +26,24 @@ const paperReview = {
 export const seededTemplates: Array<{ name: string; description: string; config: TemplateConfig }> = [
   {
     name: 'School board examination',
-    description: 'Written papers on paper, bilingual (English and Hindi): objective and long answers, no negative marking, two-stage item review and paper moderation.',
+    description:
+      'Written papers on paper, bilingual (English and Hindi): objective and long answers, no negative marking, two-stage item review and paper moderation.',
     config: {
       itemTypes: [
         { name: 'MCQ (1 mark)', kind: 'singleChoice', settings: { shuffle: false }, marking: { correct: 1, wrong: 0, unanswered: 0 } },
-        { name: 'Fill in the blanks', kind: 'fillInBlanks', settings: { partial: { perCorrect: 1, perWrong: 0, wrongCancels: false }, caseSensitive: false }, marking: { correct: 1, wrong: 0, unanswered: 0 } },
+        {
+          name: 'Fill in the blanks',
+          kind: 'fillInBlanks',
+          settings: { partial: { perCorrect: 1, perWrong: 0, wrongCancels: false }, caseSensitive: false },
+          marking: { correct: 1, wrong: 0, unanswered: 0 },
+        },
         { name: 'True or false', kind: 'trueFalse', settings: {}, marking: { correct: 1, wrong: 0, unanswered: 0 } },
-        { name: 'Match the following', kind: 'matching', settings: { shuffle: true, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } }, marking: { correct: 4, wrong: 0, unanswered: 0 } },
+        {
+          name: 'Match the following',
+          kind: 'matching',
+          settings: { shuffle: true, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } },
+          marking: { correct: 4, wrong: 0, unanswered: 0 },
+        },
         { name: 'Short answer (2 marks)', kind: 'essay', settings: { wordLimit: 50 }, marking: { correct: 2, wrong: 0, unanswered: 0 } },
         { name: 'Long answer (5 marks)', kind: 'essay', settings: { wordLimit: 250 }, marking: { correct: 5, wrong: 0, unanswered: 0 } },
       ],
@@ -54,7 +65,8 @@ export const seededTemplates: Array<{ name: string; description: string; config:
   },
   {
     name: 'Entrance test (CBT, negative marking)',
-    description: 'Computer-based entrance test: +4 / −1 single choice, JEE-style multiple correct, numeric answers without negative marks, section-by-section navigation.',
+    description:
+      'Computer-based entrance test: +4 / −1 single choice, JEE-style multiple correct, numeric answers without negative marks, section-by-section navigation.',
     config: {
       itemTypes: [
         { name: 'Single correct (+4/−1)', kind: 'singleChoice', settings: { shuffle: true }, marking: { correct: 4, wrong: -1, unanswered: 0 } },
@@ -64,7 +76,12 @@ export const seededTemplates: Array<{ name: string; description: string; config:
           settings: { shuffle: true, partial: { perCorrect: 1, perWrong: 0, wrongCancels: true }, maxChoices: 0 },
           marking: { correct: 4, wrong: -2, unanswered: 0 },
         },
-        { name: 'Numerical value (+4/0)', kind: 'numeric', settings: { tolerance: { mode: 'absolute', value: 0.01 } }, marking: { correct: 4, wrong: 0, unanswered: 0 } },
+        {
+          name: 'Numerical value (+4/0)',
+          kind: 'numeric',
+          settings: { tolerance: { mode: 'absolute', value: 0.01 } },
+          marking: { correct: 4, wrong: 0, unanswered: 0 },
+        },
       ],
       categories: [
         { ref: 'phy', name: 'Physics', parent: null },

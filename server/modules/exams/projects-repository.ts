@@ -1,25 +1,13 @@
 import type { ExamStatus } from '#machines/exams/exam-status.machine.ts';
-import type { ProjectStatus } from '#machines/exams/project-status.machine.ts';
+import type { ProjectSummary } from '#machines/exams/project-record.ts';
 import type { Queryable } from '#server/db/client.ts';
 import { orderByClause, paged, pageWindow, searchKeyword, type Paged } from '#server/lib/paging.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import { isTenantManager } from '#server/plugins/workspace-context.ts';
 import type { ExamSearchBody, ProjectSearchBody } from './exams-schemas.ts';
 
-export interface ProjectRow {
-  projectId: number;
-  code: string;
-  name: string;
-  description: string;
-  instituteId: string | null;
-  languages: string[];
-  status: ProjectStatus;
-  templateId: number | null;
-  examCount: number;
-  version: number;
-  createdOn: string;
-  updatedOn: string;
-}
+/** A project row is the API's project summary (one shape for server and client: machines/exams/project-record.ts). */
+export type ProjectRow = ProjectSummary;
 
 const projectColumns = `p.id::int as "projectId", p.code, p.name, p.description, p.institute_id as "instituteId", p.languages, p.status,
   p.template_id::int as "templateId", (select count(*)::int from exams e where e.project_id = p.id) as "examCount", p.version,
@@ -63,16 +51,16 @@ export async function searchProjects(db: Queryable, principal: Principal, reques
   const order = orderByClause(request.orderBy, projectOrder, 'p.created_at desc', 'p.id desc');
   const whereSql = where.join(' and ');
   const [page, count] = await Promise.all([
-    db.query<ProjectRow>(
-      `select ${projectColumns} from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
-      params,
-    ),
+    db.query<ProjectRow>(`select ${projectColumns} from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
     db.query<{ n: number }>(`select count(*)::int as n from projects p where ${whereSql}`, params),
   ]);
   return paged(page.rows.map(toProject), count.rows[0].n, window);
 }
 
-export async function findProject(db: Queryable, projectId: number): Promise<(ProjectRow & { updatedById: string | null; updatedByName: string | null }) | undefined> {
+export async function findProject(
+  db: Queryable,
+  projectId: number,
+): Promise<(ProjectRow & { updatedById: string | null; updatedByName: string | null }) | undefined> {
   const { rows } = await db.query<ProjectRow & { updatedById: string | null; updatedByName: string | null }>(
     `select ${projectColumns}, p.updated_by as "updatedById",
             nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "updatedByName"
@@ -157,7 +145,15 @@ export async function findExam(db: Queryable, projectId: number, examId: number)
 
 export async function statusHistory(db: Queryable, table: 'project_history' | 'exam_history', key: 'project_id' | 'exam_id', id: number) {
   const reason = table === 'exam_history' ? 'h.reason' : 'null::text';
-  const { rows } = await db.query<{ event: string; fromStatus: string | null; toStatus: string | null; byId: string | null; byName: string | null; reason: string | null; at: string }>(
+  const { rows } = await db.query<{
+    event: string;
+    fromStatus: string | null;
+    toStatus: string | null;
+    byId: string | null;
+    byName: string | null;
+    reason: string | null;
+    at: string;
+  }>(
     `select h.event, h.from_status as "fromStatus", h.to_status as "toStatus", h.actor_id as "byId",
             nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "byName", ${reason} as reason, h.created_at as at
      from ${table} h left join users u on u.id = h.actor_id where h.${key} = $1 order by h.id`,

@@ -57,7 +57,13 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/project/search',
     {
       config: { access: P.Projects.View, workspace: 'global' },
-      schema: { tags, security, summary: 'Projects you reach (paged search of spec §3)', body: S.ProjectSearchBody, response: { 200: S.PagedResult(S.ProjectSummary) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Projects you reach (paged search of spec §3)',
+        body: S.ProjectSearchBody,
+        response: { 200: S.PagedResult(S.ProjectSummary) },
+      },
     },
     async (request) => searchProjects(db, requirePrincipal(request), request.body),
   );
@@ -84,7 +90,10 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
       const projectId = await db.transaction(async (tx) => {
         let config: S.TemplateConfig | undefined;
         if (body.templateId) {
-          const { rows } = await tx.query<{ config: S.TemplateConfig }>(`select config from project_templates where id = $1 and tenant_id = $2`, [body.templateId, p.tenantId]);
+          const { rows } = await tx.query<{ config: S.TemplateConfig }>(`select config from project_templates where id = $1 and tenant_id = $2`, [
+            body.templateId,
+            p.tenantId,
+          ]);
           if (!rows[0]) throw ValidationFailure.field('templateId', `Template ${body.templateId} was not found.`);
           config = rows[0].config;
         }
@@ -93,7 +102,17 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
           const { rows } = await tx.query<{ id: number }>(
             `insert into projects (tenant_id, code, name, description, institute_id, reseller_id, languages, template_id, created_by, updated_by)
              values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) returning id::int as id`,
-            [p.tenantId, body.code, body.name.trim(), body.description?.trim() ?? '', instituteId, p.resellerId, body.languages ?? ['en'], body.templateId ?? null, p.userId],
+            [
+              p.tenantId,
+              body.code,
+              body.name.trim(),
+              body.description?.trim() ?? '',
+              instituteId,
+              p.resellerId,
+              body.languages ?? ['en'],
+              body.templateId ?? null,
+              p.userId,
+            ],
           );
           id = rows[0].id;
         } catch (error) {
@@ -101,7 +120,11 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
           throw error;
         }
         if (config) await applyTemplateConfig(tx, p.tenantId, id, config, p.userId);
-        await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, permission, granted_by) values ($1, $2, $3, 'ProjectAdmin', $2)`, [p.tenantId, p.userId, id]);
+        await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, permission, granted_by) values ($1, $2, $3, 'ProjectAdmin', $2)`, [
+          p.tenantId,
+          p.userId,
+          id,
+        ]);
         await tx.query(`insert into project_history (project_id, event, to_status, actor_id, details) values ($1, 'project.create', 'Draft', $2, $3)`, [
           id,
           p.userId,
@@ -119,7 +142,14 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/project/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: 'A project with its set-up counts, your permissions and the status actions you may take', ...projectCall, params: S.IdParams, response: { 200: S.ProjectDetail } },
+      schema: {
+        tags,
+        security,
+        summary: 'A project with its set-up counts, your permissions and the status actions you may take',
+        ...projectCall,
+        params: S.IdParams,
+        response: { 200: S.ProjectDetail },
+      },
     },
     async (request, reply) => {
       const workspace = sameProject(request, request.params.id);
@@ -133,7 +163,15 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/project/:id',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Edit code, name, description or languages (optimistic: version or If-Match)', ...projectCall, params: S.IdParams, body: S.EditProjectBody, response: { 200: S.ProjectDetail } },
+      schema: {
+        tags,
+        security,
+        summary: 'Edit code, name, description or languages (optimistic: version or If-Match)',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.EditProjectBody,
+        response: { 200: S.ProjectDetail },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);
@@ -211,7 +249,14 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/project/:id/history',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: 'Status changes of the project, oldest first', ...projectCall, params: S.IdParams, response: { 200: Type.Array(S.HistoryEntry) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Status changes of the project, oldest first',
+        ...projectCall,
+        params: S.IdParams,
+        response: { 200: Type.Array(S.HistoryEntry) },
+      },
     },
     async (request) => {
       const workspace = sameProject(request, request.params.id);
@@ -229,7 +274,12 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/projecttemplate',
     {
       config: { access: P.Projects.View, workspace: 'global' },
-      schema: { tags: ['project templates'], security, summary: 'Project templates of your tenant (the seeded ones first)', response: { 200: Type.Array(S.ProjectTemplate) } },
+      schema: {
+        tags: ['project templates'],
+        security,
+        summary: 'Project templates of your tenant (the seeded ones first)',
+        response: { 200: Type.Array(S.ProjectTemplate) },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -277,7 +327,13 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     '/v1/projecttemplate/:id',
     {
       config: { access: P.Projects.Manage, workspace: 'global' },
-      schema: { tags: ['project templates'], security, summary: 'Delete a saved template (the seeded ones stay)', params: S.IdParams, response: { 200: S.Deleted } },
+      schema: {
+        tags: ['project templates'],
+        security,
+        summary: 'Delete a saved template (the seeded ones stay)',
+        params: S.IdParams,
+        response: { 200: S.Deleted },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);

@@ -16,7 +16,13 @@ const projectCall = { description: 'A project call: send the selected project in
 
 const grantColumns = `g.id::int as "grantId", g.user_id as "userId", u.first_name as "firstName", u.last_name as "lastName", u.email,
   g.project_id::int as "projectId", g.exam_id::int as "examId", e.name as "examName", g.permission, g.created_at as "grantedOn"`;
-const grantOrder = { lastName: 'lower(u.last_name)', firstName: 'lower(u.first_name)', email: 'lower(u.email)', permission: 'g.permission', grantedOn: 'g.created_at' };
+const grantOrder = {
+  lastName: 'lower(u.last_name)',
+  firstName: 'lower(u.first_name)',
+  email: 'lower(u.email)',
+  permission: 'g.permission',
+  grantedOn: 'g.created_at',
+};
 
 /** The team of a project: exam permissions of users on the project or on one of its exams. */
 export async function teamRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
@@ -26,7 +32,14 @@ export async function teamRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     '/v1/examgrant/search',
     {
       config: { access: P.Projects.View, workspace: 'project' },
-      schema: { tags, security, summary: "The project's team: who holds which exam permission", ...projectCall, body: S.GrantSearchBody, response: { 200: S.PagedResult(S.Grant) } },
+      schema: {
+        tags,
+        security,
+        summary: "The project's team: who holds which exam permission",
+        ...projectCall,
+        body: S.GrantSearchBody,
+        response: { 200: S.PagedResult(S.Grant) },
+      },
     },
     async (request) => {
       const workspace = requireWorkspace(request);
@@ -39,7 +52,9 @@ export async function teamRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       if (body.permission) where.push(`g.permission = $${params.push(body.permission)}`);
       const keyword = searchKeyword(body);
       if (keyword) {
-        where.push(`lower(u.first_name || ' ' || u.last_name || ' ' || u.email) like $${params.push(`%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`);
+        where.push(
+          `lower(u.first_name || ' ' || u.last_name || ' ' || u.email) like $${params.push(`%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)}`,
+        );
       }
       const whereSql = where.join(' and ');
       const from = `from exam_grants g join users u on u.id = g.user_id left join exams e on e.id = g.exam_id where ${whereSql}`;
@@ -48,11 +63,7 @@ export async function teamRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
         db.query<{ grantedOn: string }>(`select ${grantColumns} ${from} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
         db.query<{ n: number }>(`select count(*)::int as n ${from}`, params),
       ]);
-      return paged(
-        page.rows.map((r) => ({ ...r, grantedOn: new Date(r.grantedOn).toISOString() })) as never[],
-        count.rows[0].n,
-        window,
-      );
+      return paged(page.rows.map((r) => ({ ...r, grantedOn: new Date(r.grantedOn).toISOString() })) as never[], count.rows[0].n, window);
     },
   );
 
@@ -92,7 +103,10 @@ export async function teamRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       if (!user) throw ValidationFailure.field('userId', `User ${userId} was not found.`);
       if (!user.isActive) throw ValidationFailure.field('userId', `${user.name} is deactivated.`);
       if (!user.canWork) {
-        throw ValidationFailure.field('userId', `${user.name} has no role that works on projects: give them the ExamStaff role (or another with Projects.View) first.`);
+        throw ValidationFailure.field(
+          'userId',
+          `${user.name} has no role that works on projects: give them the ExamStaff role (or another with Projects.View) first.`,
+        );
       }
       try {
         const { rows } = await db.query<{ id: number }>(

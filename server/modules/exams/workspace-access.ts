@@ -53,7 +53,10 @@ export function assertProjectEvent(workspace: Workspace, event: Omit<ProjectEven
   if (decision.accepted) return decision;
   if (decision.reason === 'role') throw forbidden(`You may not ${verb(event.type)} this project.`);
   if (decision.reason === 'setup') {
-    throw conflict(`The project cannot go Active yet: it needs ${decision.missing!.join(' and ')}.`, { currentStatus: decision.from, missing: decision.missing });
+    throw conflict(`The project cannot go Active yet: it needs ${decision.missing!.join(' and ')}.`, {
+      currentStatus: decision.from,
+      missing: decision.missing,
+    });
   }
   throw conflict(`A project in status ${decision.from} cannot ${describe(event.type)}.`, { currentStatus: decision.from });
 }

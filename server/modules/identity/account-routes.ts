@@ -196,8 +196,7 @@ export async function accountRoutes(app: FastifyInstance) {
         response: responses(UpdateFirstTimeLoginResponse, [400, 401, 403, 404, 409]),
       },
     },
-    async (request) =>
-      updateFirstTimeLogin(app.identity, requirePrincipal(request), { ...request.body, userId: request.body.userId.toLowerCase() }),
+    async (request) => updateFirstTimeLogin(app.identity, requirePrincipal(request), { ...request.body, userId: request.body.userId.toLowerCase() }),
   );
 
   api.post(

@@ -20,13 +20,7 @@ import {
   setPassword,
   type Account,
 } from './accounts-repository.ts';
-import {
-  consumeAccountToken,
-  dropOpenPasswordTokens,
-  findAccountToken,
-  storeAccountToken,
-  type AccountTokenPurpose,
-} from './account-tokens-repository.ts';
+import { consumeAccountToken, dropOpenPasswordTokens, findAccountToken, storeAccountToken, type AccountTokenPurpose } from './account-tokens-repository.ts';
 import { addSeconds, type IdentityContext, type RequestMeta } from './identity-context.ts';
 import { identityLimits } from './identity-limits.ts';
 import { identityMessages } from './identity-messages.ts';
@@ -56,8 +50,7 @@ async function newAccountToken(ctx: IdentityContext, userId: string, purpose: Ac
   return token;
 }
 
-const languageOf = (account: Pick<Account, 'preferredLanguage'>, meta: RequestMeta) =>
-  pickMailLanguage(account.preferredLanguage, meta.acceptLanguage);
+const languageOf = (account: Pick<Account, 'preferredLanguage'>, meta: RequestMeta) => pickMailLanguage(account.preferredLanguage, meta.acceptLanguage);
 
 const recipient = (account: Pick<Account, 'email' | 'firstName'>) => ({ email: account.email, name: account.firstName });
 
@@ -147,14 +140,7 @@ export async function resetPassword(
   const hash = tokenHash(input.token);
   const stored = await findAccountToken(ctx.db, hash, purpose);
   const account = await findAccountByEmail(ctx.db, meta.tenantId, input.email);
-  if (
-    !stored ||
-    !account ||
-    stored.userId !== account.id ||
-    stored.usedAt ||
-    stored.expiresAt.getTime() <= now.getTime() ||
-    !canUsePassword(account)
-  ) {
+  if (!stored || !account || stored.userId !== account.id || stored.usedAt || stored.expiresAt.getTime() <= now.getTime() || !canUsePassword(account)) {
     throw invalidResetLink();
   }
   const problems = await passwordProblems(input.password, account);
@@ -365,11 +351,7 @@ async function notifyExistingAccount(ctx: IdentityContext, meta: RequestMeta, ac
  * cleared by choosing a password (change or reset), so a self call may only confirm `false`
  * once that happened; directory accounts, which have no local password, may clear it.
  */
-export async function updateFirstTimeLogin(
-  ctx: IdentityContext,
-  principal: Principal,
-  input: { userId: string; isFirstTimeLogin: boolean },
-) {
+export async function updateFirstTimeLogin(ctx: IdentityContext, principal: Principal, input: { userId: string; isFirstTimeLogin: boolean }) {
   const now = ctx.clock.now();
   const isSelf = input.userId === principal.userId;
   const mayUpdateUsers = principal.permissions.has(P.Users.Update);
@@ -408,7 +390,11 @@ export async function sendInvitationOrConfirmation(
     instituteId: principal.instituteId,
     resellerId: principal.resellerId,
   });
-  const beyondReach = await usersBeyondReach(ctx.db, principal, accounts.map((a) => a.id).filter((id) => id !== principal.userId));
+  const beyondReach = await usersBeyondReach(
+    ctx.db,
+    principal,
+    accounts.map((a) => a.id).filter((id) => id !== principal.userId),
+  );
   // Users holding permissions the caller lacks are answered as unknown (issue 23 rule 1).
   const byId = new Map(accounts.filter((a) => !beyondReach.has(a.id)).map((a) => [a.id, a]));
   const results: Array<{ userId: string; outcome: InvitationOutcome }> = [];
@@ -429,8 +415,7 @@ export async function sendInvitationOrConfirmation(
 }
 
 /** The e-mail syntax this API accepts (the same rule as the `email` format of every schema). */
-const emailPattern =
-  /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
+const emailPattern = /^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/i;
 
 /**
  * POST /users/validateemail: whether an address is acceptable to this API (syntax and length),

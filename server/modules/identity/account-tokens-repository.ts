@@ -8,10 +8,13 @@ export async function storeAccountToken(
   token: { hash: string; userId: string; purpose: AccountTokenPurpose; createdAt: Date; expiresAt: Date },
 ): Promise<void> {
   await db.query(`delete from account_tokens where user_id = $1 and purpose = $2 and used_at is null`, [token.userId, token.purpose]);
-  await db.query(
-    `insert into account_tokens (token_hash, user_id, purpose, created_at, expires_at) values ($1, $2, $3, $4, $5)`,
-    [token.hash, token.userId, token.purpose, token.createdAt, token.expiresAt],
-  );
+  await db.query(`insert into account_tokens (token_hash, user_id, purpose, created_at, expires_at) values ($1, $2, $3, $4, $5)`, [
+    token.hash,
+    token.userId,
+    token.purpose,
+    token.createdAt,
+    token.expiresAt,
+  ]);
 }
 
 export interface StoredAccountToken {
@@ -21,11 +24,7 @@ export interface StoredAccountToken {
   usedAt: Date | null;
 }
 
-export async function findAccountToken(
-  db: Queryable,
-  hash: string,
-  purpose: AccountTokenPurpose,
-): Promise<StoredAccountToken | undefined> {
+export async function findAccountToken(db: Queryable, hash: string, purpose: AccountTokenPurpose): Promise<StoredAccountToken | undefined> {
   const { rows } = await db.query<StoredAccountToken>(
     `select user_id as "userId", purpose, expires_at as "expiresAt", used_at as "usedAt"
      from account_tokens where token_hash = $1 and purpose = $2`,
@@ -35,23 +34,16 @@ export async function findAccountToken(
 }
 
 /** Single use: true for exactly one caller, only before expiry. */
-export async function consumeAccountToken(
-  db: Queryable,
-  hash: string,
-  purpose: AccountTokenPurpose,
-  now: Date,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `update account_tokens set used_at = $3 where token_hash = $1 and purpose = $2 and used_at is null and expires_at > $3`,
-    [hash, purpose, now],
-  );
+export async function consumeAccountToken(db: Queryable, hash: string, purpose: AccountTokenPurpose, now: Date): Promise<boolean> {
+  const { rowCount } = await db.query(`update account_tokens set used_at = $3 where token_hash = $1 and purpose = $2 and used_at is null and expires_at > $3`, [
+    hash,
+    purpose,
+    now,
+  ]);
   return rowCount === 1;
 }
 
 /** After a password is set, no other reset or invitation link of the user may set it again. */
 export async function dropOpenPasswordTokens(db: Queryable, userId: string): Promise<void> {
-  await db.query(
-    `delete from account_tokens where user_id = $1 and used_at is null and purpose in ('resetPassword', 'invitation')`,
-    [userId],
-  );
+  await db.query(`delete from account_tokens where user_id = $1 and used_at is null and purpose in ('resetPassword', 'invitation')`, [userId]);
 }

@@ -38,18 +38,15 @@ const accountFrom = `
 
 /** The account with this e-mail in an active tenant (e-mails are unique per tenant, case-insensitively). */
 export async function findAccountByEmail(db: Queryable, tenantId: string, email: string): Promise<Account | undefined> {
-  const { rows } = await db.query<Account>(
-    `select ${accountColumns} ${accountFrom} where u.tenant_id = $1 and lower(u.email) = lower($2)`,
-    [tenantId, email.trim()],
-  );
+  const { rows } = await db.query<Account>(`select ${accountColumns} ${accountFrom} where u.tenant_id = $1 and lower(u.email) = lower($2)`, [
+    tenantId,
+    email.trim(),
+  ]);
   return rows[0];
 }
 
 export async function findAccountById(db: Queryable, tenantId: string, userId: string): Promise<Account | undefined> {
-  const { rows } = await db.query<Account>(`select ${accountColumns} ${accountFrom} where u.tenant_id = $1 and u.id = $2`, [
-    tenantId,
-    userId,
-  ]);
+  const { rows } = await db.query<Account>(`select ${accountColumns} ${accountFrom} where u.tenant_id = $1 and u.id = $2`, [tenantId, userId]);
   return rows[0];
 }
 
@@ -59,10 +56,7 @@ export async function isActiveTenant(db: Queryable, tenantId: string): Promise<b
 }
 
 export async function isUserNameTaken(db: Queryable, tenantId: string, userName: string): Promise<boolean> {
-  const { rows } = await db.query(`select 1 from users where tenant_id = $1 and lower(user_name) = lower($2)`, [
-    tenantId,
-    userName.trim(),
-  ]);
+  const { rows } = await db.query(`select 1 from users where tenant_id = $1 and lower(user_name) = lower($2)`, [tenantId, userName.trim()]);
   return rows.length > 0;
 }
 
@@ -99,13 +93,7 @@ export async function clearPasswordFailures(db: Queryable, userId: string): Prom
  * Stores a new password hash, ends the first-time-login state and bumps the token version
  * (every access token issued before stops working). Returns the new version.
  */
-export async function setPassword(
-  db: Queryable,
-  userId: string,
-  passwordHash: string,
-  now: Date,
-  options: { confirmEmail: boolean },
-): Promise<number> {
+export async function setPassword(db: Queryable, userId: string, passwordHash: string, now: Date, options: { confirmEmail: boolean }): Promise<number> {
   const { rows } = await db.query<{ tokenVersion: number }>(
     `update users set password_hash = $2, is_first_time_login = false, token_version = token_version + 1,
             email_confirmed = email_confirmed or $4, updated_at = $3
@@ -164,10 +152,11 @@ export async function insertSelfRegisteredUser(db: Queryable, user: NewCandidate
     ],
   );
   const id = rows[0].id;
-  const role = await db.query(
-    `insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = $3`,
-    [id, user.tenantId, user.roleName],
-  );
+  const role = await db.query(`insert into user_roles (user_id, role_id) select $1, id from roles where tenant_id = $2 and name = $3`, [
+    id,
+    user.tenantId,
+    user.roleName,
+  ]);
   if (role.rowCount !== 1) throw new Error(`role ${user.roleName} is missing in tenant ${user.tenantId}`);
   return id;
 }

@@ -5,8 +5,7 @@ export const identityMessages = {
   /** The one answer for an unknown e-mail, a wrong password and a locked account. */
   invalidCredentials: 'The e-mail address or password is incorrect.',
   accountDeactivated: 'This account is deactivated. Please contact your administrator.',
-  emailNotConfirmed:
-    'Please confirm your e-mail address before signing in. Use the link we sent you, or ask for a new one.',
+  emailNotConfirmed: 'Please confirm your e-mail address before signing in. Use the link we sent you, or ask for a new one.',
   invalidChallenge: 'This sign-in attempt is not valid any more. Please sign in again.',
   codeExpired: 'The code has expired. Please request a new code.',
   codeUsed: 'This code has already been used. Please sign in again.',

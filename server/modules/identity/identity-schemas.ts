@@ -105,8 +105,7 @@ export const responses = <T>(ok: T, codes: number[]) => ({ 200: ok, ...errors(co
 export const ChallengeResponse = Type.Object(
   {
     token: Type.String({
-      description:
-        'Challenge token of this sign-in attempt (type sign-in-challenge+jwt): send it to /tokens/verifyotp. It is not an access token.',
+      description: 'Challenge token of this sign-in attempt (type sign-in-challenge+jwt): send it to /tokens/verifyotp. It is not an access token.',
       examples: [exampleToken],
     }),
     otpExpiresAt: Type.String({ format: 'date-time', description: 'When the e-mailed code expires (10 minutes).' }),
@@ -227,14 +226,11 @@ export const SendInvitationResponse = Type.Object({
   results: Type.Array(
     Type.Object({
       userId: UserId,
-      outcome: Type.Union(
-        [Type.Literal('invitationSent'), Type.Literal('confirmationSent'), Type.Literal('nothingToSend'), Type.Literal('notFound')],
-        {
-          description:
-            'invitationSent: the account has no password of its own yet (72 h link); confirmationSent: the e-mail is unconfirmed ' +
-            '(24 h link); nothingToSend: active and confirmed, or deactivated; notFound: not in the caller’s tenant or scope.',
-        },
-      ),
+      outcome: Type.Union([Type.Literal('invitationSent'), Type.Literal('confirmationSent'), Type.Literal('nothingToSend'), Type.Literal('notFound')], {
+        description:
+          'invitationSent: the account has no password of its own yet (72 h link); confirmationSent: the e-mail is unconfirmed ' +
+          '(24 h link); nothingToSend: active and confirmed, or deactivated; notFound: not in the caller’s tenant or scope.',
+      }),
     }),
   ),
 });

@@ -27,10 +27,7 @@ export async function insertRefreshToken(db: Queryable, tokenHash: string, famil
 
 /** Families that ended more than a day ago serve nothing; dropping them keeps the tables small. */
 export async function pruneEndedFamilies(db: Queryable, userId: string, before: Date): Promise<void> {
-  await db.query(
-    `delete from refresh_token_families where user_id = $1 and (expires_at < $2 or revoked_at < $2)`,
-    [userId, before],
-  );
+  await db.query(`delete from refresh_token_families where user_id = $1 and (expires_at < $2 or revoked_at < $2)`, [userId, before]);
 }
 
 export interface StoredRefreshToken {
@@ -63,18 +60,12 @@ export async function findRefreshTokenForUpdate(db: Queryable, tokenHash: string
 }
 
 export async function markRefreshTokenUsed(db: Queryable, tokenHash: string, now: Date): Promise<boolean> {
-  const { rowCount } = await db.query(`update refresh_tokens set used_at = $2 where token_hash = $1 and used_at is null`, [
-    tokenHash,
-    now,
-  ]);
+  const { rowCount } = await db.query(`update refresh_tokens set used_at = $2 where token_hash = $1 and used_at is null`, [tokenHash, now]);
   return rowCount === 1;
 }
 
 export async function revokeFamily(db: Queryable, familyId: string, reason: RevokeReason, now: Date): Promise<void> {
-  await db.query(
-    `update refresh_token_families set revoked_at = $3, revoked_reason = $2 where id = $1 and revoked_at is null`,
-    [familyId, reason, now],
-  );
+  await db.query(`update refresh_token_families set revoked_at = $3, revoked_reason = $2 where id = $1 and revoked_at is null`, [familyId, reason, now]);
 }
 
 /** Ends every open session of the user, or every one but `exceptFamilyId`. Returns how many. */

@@ -28,17 +28,7 @@ export interface TokenPair {
 
 type AccountClaims = Pick<
   Account,
-  | 'id'
-  | 'tenantId'
-  | 'email'
-  | 'firstName'
-  | 'lastName'
-  | 'userName'
-  | 'userType'
-  | 'resellerId'
-  | 'instituteId'
-  | 'isFirstTimeLogin'
-  | 'tokenVersion'
+  'id' | 'tenantId' | 'email' | 'firstName' | 'lastName' | 'userName' | 'userType' | 'resellerId' | 'instituteId' | 'isFirstTimeLogin' | 'tokenVersion'
 >;
 
 export function claimsOf(account: AccountClaims, sessionId: string): AccessClaims {
@@ -95,11 +85,7 @@ const refreshRefused = (message: string, reason: string) => new AppError(401, me
  * expiry never moves. Presenting a token that was already rotated revokes the whole family,
  * the newest token included, and the access tokens of that session stop working at once.
  */
-export async function refreshSession(
-  ctx: IdentityContext,
-  meta: RequestMeta,
-  input: { token: string; refreshToken: string },
-): Promise<TokenPair> {
+export async function refreshSession(ctx: IdentityContext, meta: RequestMeta, input: { token: string; refreshToken: string }): Promise<TokenPair> {
   const now = ctx.clock.now();
   let claims: AccessClaims;
   try {
@@ -111,8 +97,7 @@ export async function refreshSession(
   const next = randomToken(identityLimits.refreshToken.bytes);
 
   type Outcome =
-    | { ok: true; familyId: string; expiresAt: Date }
-    | { ok: false; message: string; reason: string; reused?: { userId: string; tenantId: string } };
+    { ok: true; familyId: string; expiresAt: Date } | { ok: false; message: string; reason: string; reused?: { userId: string; tenantId: string } };
   const outcome = await ctx.db.transaction(async (tx): Promise<Outcome> => {
     const stored = await findRefreshTokenForUpdate(tx, presented);
     if (!stored || stored.userId !== claims.userId || stored.familyId !== claims.sessionId) {

@@ -32,8 +32,7 @@ export interface ChallengeIssued {
 const HOUR_SECONDS = 60 * 60;
 
 /** The same status and body for an unknown e-mail, a wrong password and a locked account. */
-export const credentialsRefused = () =>
-  new AppError(401, identityMessages.invalidCredentials, { extra: { reason: 'invalidCredentials' } });
+export const credentialsRefused = () => new AppError(401, identityMessages.invalidCredentials, { extra: { reason: 'invalidCredentials' } });
 
 let dummyHash: Promise<string> | undefined;
 /** A hash to verify against when there is no account, so both cases cost one argon2 verification. */
@@ -42,14 +41,7 @@ function dummyPasswordHash(): Promise<string> {
   return dummyHash;
 }
 
-async function recordFailure(
-  ctx: IdentityContext,
-  meta: RequestMeta,
-  email: string,
-  userId: string | null,
-  reason: LoginFailureReason,
-  at: Date,
-) {
+async function recordFailure(ctx: IdentityContext, meta: RequestMeta, email: string, userId: string | null, reason: LoginFailureReason, at: Date) {
   await recordLoginEvent(ctx.db, {
     tenantId: meta.tenantId,
     userId,
@@ -68,19 +60,11 @@ async function recordFailure(
  * account's login type, counts consecutive failures per account and locks after 10.
  * A right password resets the count; only then may deactivation or an unconfirmed e-mail be told.
  */
-export async function authenticatePassword(
-  ctx: IdentityContext,
-  meta: RequestMeta,
-  email: string,
-  password: string,
-): Promise<Account> {
+export async function authenticatePassword(ctx: IdentityContext, meta: RequestMeta, email: string, password: string): Promise<Account> {
   const now = ctx.clock.now();
   const account = await findAccountByEmail(ctx.db, meta.tenantId, email);
   if (!account) {
-    await ctx.verifiers.local.verify(
-      { userId: '', tenantId: meta.tenantId, email, userName: '', passwordHash: await dummyPasswordHash() },
-      password,
-    );
+    await ctx.verifiers.local.verify({ userId: '', tenantId: meta.tenantId, email, userName: '', passwordHash: await dummyPasswordHash() }, password);
     await recordFailure(ctx, meta, email, null, 'unknownAccount', now);
     throw credentialsRefused();
   }
@@ -129,12 +113,7 @@ function tooManyCodes(message: string, retryAfterSeconds: number, reason: string
  * within 30 s of the previous code is refused with Retry-After. The new code kills every
  * open code of the account.
  */
-export async function issueSignInCode(
-  ctx: IdentityContext,
-  meta: RequestMeta,
-  account: Account,
-  options: { resend: boolean },
-): Promise<ChallengeIssued> {
+export async function issueSignInCode(ctx: IdentityContext, meta: RequestMeta, account: Account, options: { resend: boolean }): Promise<ChallengeIssued> {
   const now = ctx.clock.now();
   const limits = identityLimits.code;
   const challengeId = randomUUID();
@@ -171,12 +150,7 @@ export async function issueSignInCode(
 
   const language = pickMailLanguage(account.preferredLanguage, meta.acceptLanguage);
   ctx.mail.dispatch(
-    accountMail(
-      'signInCode',
-      language,
-      { email: account.email, name: account.firstName },
-      { code, minutes: Math.round(limits.lifetimeSeconds / 60) },
-    ),
+    accountMail('signInCode', language, { email: account.email, name: account.firstName }, { code, minutes: Math.round(limits.lifetimeSeconds / 60) }),
   );
   return {
     token: await ctx.jwt.signChallengeToken({ challengeId, userId: account.id, tenantId: account.tenantId }, now, expiresAt),
@@ -185,8 +159,7 @@ export async function issueSignInCode(
   };
 }
 
-const codeRefused = (message: string, reason: string, extra: Record<string, unknown> = {}) =>
-  new AppError(401, message, { extra: { reason, ...extra } });
+const codeRefused = (message: string, reason: string, extra: Record<string, unknown> = {}) => new AppError(401, message, { extra: { reason, ...extra } });
 
 /**
  * The code step: the challenge token must be valid and name this e-mail; the code must be the

@@ -69,11 +69,7 @@ export async function tokenRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      verifySignInCode(
-        app.identity,
-        { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) },
-        request.body,
-      ),
+      verifySignInCode(app.identity, { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) }, request.body),
   );
 
   api.post(
@@ -113,11 +109,7 @@ export async function tokenRoutes(app: FastifyInstance) {
       },
     },
     async (request) =>
-      refreshSession(
-        app.identity,
-        { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) },
-        request.body,
-      ),
+      refreshSession(app.identity, { ...requestMeta(request), dpopJkt: await dpopThumbprint(request, app.config.publicUrl, app.clock.now()) }, request.body),
   );
 
   api.post(

@@ -87,7 +87,14 @@ export function parseReplayFile(text: string): ReplayFile | null {
   }
   if (typeof data !== 'object' || data === null) return null;
   const { machineId, system, independent, ranAt, paths, transitionsExercised } = data;
-  if (typeof machineId !== 'string' || !SYSTEMS.includes(system as never) || typeof ranAt !== 'string' || !Array.isArray(paths) || !isStringList(transitionsExercised)) return null;
+  if (
+    typeof machineId !== 'string' ||
+    !SYSTEMS.includes(system as never) ||
+    typeof ranAt !== 'string' ||
+    !Array.isArray(paths) ||
+    !isStringList(transitionsExercised)
+  )
+    return null;
   const results: Record<string, 'passed' | 'failed'> = {};
   for (const entry of paths as Array<{ key?: unknown; result?: unknown }>) {
     if (typeof entry?.key !== 'string' || (entry.result !== 'passed' && entry.result !== 'failed')) continue;

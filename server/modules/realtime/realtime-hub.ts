@@ -21,8 +21,7 @@ import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } fro
 
 /** What verifying an access token on the socket gives (or why it failed). */
 export type SocketAuthResult =
-  | { ok: true; claims: AccessClaims; principal: Principal; expiresAt: Date }
-  | { ok: false; reason: 'expired' | 'invalid' | 'ended' };
+  { ok: true; claims: AccessClaims; principal: Principal; expiresAt: Date } | { ok: false; reason: 'expired' | 'invalid' | 'ended' };
 
 export interface HubOptions {
   db: Db;
@@ -369,11 +368,7 @@ export class RealtimeHub {
         case 'user.revoked':
           return await this.revalidate(signal.userId ? [signal.userId] : [], false);
         case 'permissions.changed': {
-          const users = signal.userId
-            ? [signal.userId]
-            : signal.roleId
-              ? await usersWithRole(this.o.db, signal.roleId, [...this.byUser.keys()])
-              : [];
+          const users = signal.userId ? [signal.userId] : signal.roleId ? await usersWithRole(this.o.db, signal.roleId, [...this.byUser.keys()]) : [];
           return await this.revalidate(users, true);
         }
       }

@@ -114,19 +114,13 @@ export async function eventsForUser(
 
 /** Of `userIds`, those holding the role (a role's permissions changed). */
 export async function usersWithRole(db: Queryable, roleId: string, userIds: readonly string[]): Promise<string[]> {
-  const { rows } = await db.query<{ user_id: string }>(
-    'select user_id from user_roles where role_id = $1 and user_id = any($2::uuid[])',
-    [roleId, userIds],
-  );
+  const { rows } = await db.query<{ user_id: string }>('select user_id from user_roles where role_id = $1 and user_id = any($2::uuid[])', [roleId, userIds]);
   return rows.map((r) => r.user_id);
 }
 
 /** Drops pushes older than the retention; a client further behind is told to reload (`resync`). */
 export async function pruneEvents(db: Queryable, before: Date): Promise<number> {
   // The newest event always stays: it tells a returning client how far the log went.
-  const { rowCount } = await db.query(
-    'delete from realtime_events where created_at < $1 and id < (select max(id) from realtime_events)',
-    [before],
-  );
+  const { rowCount } = await db.query('delete from realtime_events where created_at < $1 and id < (select max(id) from realtime_events)', [before]);
   return rowCount;
 }

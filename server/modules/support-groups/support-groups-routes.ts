@@ -113,10 +113,11 @@ export async function supportGroupRoutes(fastify: FastifyInstance, { db }: { db:
     async (request, reply) => {
       const p = requirePrincipal(request);
       try {
-        const { rows } = await db.query<{ id: number }>(
-          `insert into support_groups (tenant_id, name, description) values ($1, $2, $3) returning id`,
-          [p.tenantId, request.body.name.trim(), request.body.description?.trim() ?? ''],
-        );
+        const { rows } = await db.query<{ id: number }>(`insert into support_groups (tenant_id, name, description) values ($1, $2, $3) returning id`, [
+          p.tenantId,
+          request.body.name.trim(),
+          request.body.description?.trim() ?? '',
+        ]);
         return reply.status(201).send(toGroup(await findGroup(db, p.tenantId, rows[0].id)));
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`A support group named "${request.body.name.trim()}" already exists.`);
@@ -209,10 +210,10 @@ export async function supportGroupRoutes(fastify: FastifyInstance, { db }: { db:
           throw new ValidationFailure({ userIds: notAgents.map((id) => `${id} is not an active support agent of this tenant.`) });
         }
         await tx.query(`delete from support_group_members where group_id = $1 and not (user_id = any($2::uuid[]))`, [request.params.id, userIds]);
-        await tx.query(
-          `insert into support_group_members (group_id, user_id) select $1, unnest($2::uuid[]) on conflict do nothing`,
-          [request.params.id, userIds],
-        );
+        await tx.query(`insert into support_group_members (group_id, user_id) select $1, unnest($2::uuid[]) on conflict do nothing`, [
+          request.params.id,
+          userIds,
+        ]);
       });
       const { rows } = await db.query<{ userId: string; firstName: string; lastName: string; email: string }>(
         `select u.id as "userId", u.first_name as "firstName", u.last_name as "lastName", u.email

@@ -30,7 +30,8 @@ export async function uploadDocuments(deps: TicketsDeps, p: Principal, ticketId:
       throw new AppError(415, `${name} is not an allowed document type. Allowed: ${describeKinds(allowedDocumentKinds)}.`);
     }
     if (type.kind === 'text') {
-      if (looksLikeMarkup(file.content)) throw new AppError(415, `${name} holds HTML, SVG or script markup, which is not accepted. Send it as a PDF or an image.`);
+      if (looksLikeMarkup(file.content))
+        throw new AppError(415, `${name} holds HTML, SVG or script markup, which is not accepted. Send it as a PDF or an image.`);
       return { name: safeTextFileName(name), type, content: file.content };
     }
     return { name, type, content: file.content };

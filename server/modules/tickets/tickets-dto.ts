@@ -52,7 +52,11 @@ export async function toDetail(db: Queryable, p: Principal, ticketId: number) {
     seesAsStaff(db, p, t),
   ]);
   // A child ticket is listed only to those who may open it (issue 23).
-  const openable = await openableTickets(db, p, allChildren.map((c) => c.id));
+  const openable = await openableTickets(
+    db,
+    p,
+    allChildren.map((c) => c.id),
+  );
   const children = allChildren.filter((c) => openable.has(c.id));
   return {
     ...toSummary(t),
@@ -62,7 +66,13 @@ export async function toDetail(db: Queryable, p: Principal, ticketId: number) {
     version: t.version,
     supportTicketBotId: bot?.id ?? null,
     botSuggestion: bot
-      ? { supportTicketBotId: bot.id, answer: bot.answer, sourceTicketId: staff ? bot.source_ticket_id : null, score: bot.score, accepted: bot.accepted_at !== null }
+      ? {
+          supportTicketBotId: bot.id,
+          answer: bot.answer,
+          sourceTicketId: staff ? bot.source_ticket_id : null,
+          score: bot.score,
+          accepted: bot.accepted_at !== null,
+        }
       : null,
     documents: documents.map(toDocument),
     children: children.map((c) => ({

@@ -223,10 +223,10 @@ export async function countByStatus(db: Queryable, reach: TicketReach, filters: 
 }
 
 export async function findTicket(db: Queryable, tenantId: string, id: number): Promise<TicketListRow | undefined> {
-  const { rows } = await db.query<TicketListRow>(
-    `select ${listColumns} from support_tickets t ${listJoins} where t.tenant_id = $1 and t.id = $2`,
-    [tenantId, id],
-  );
+  const { rows } = await db.query<TicketListRow>(`select ${listColumns} from support_tickets t ${listJoins} where t.tenant_id = $1 and t.id = $2`, [
+    tenantId,
+    id,
+  ]);
   return rows[0];
 }
 
@@ -347,7 +347,10 @@ export async function listHistory(db: Queryable, ticketId: number): Promise<Hist
   return rows;
 }
 
-export async function childrenOf(db: Queryable, parentId: number): Promise<Array<{ id: number; status_id: number; support_group_id: number; support_group_name: string; title: string }>> {
+export async function childrenOf(
+  db: Queryable,
+  parentId: number,
+): Promise<Array<{ id: number; status_id: number; support_group_id: number; support_group_name: string; title: string }>> {
   const { rows } = await db.query<{ id: number; status_id: number; support_group_id: number; support_group_name: string; title: string }>(
     `select t.id, t.status_id, t.support_group_id, g.name as support_group_name, t.title
      from support_tickets t join support_groups g on g.id = t.support_group_id

@@ -52,7 +52,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket',
     {
       config: { access: P.SupportTickets.Create },
-      schema: { tags, security, summary: 'Raise a ticket, or escalate one (with parentSupportTicketId)', body: S.CreateTicketBody, response: { 201: S.TicketDetail, 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Raise a ticket, or escalate one (with parentSupportTicketId)',
+        body: S.CreateTicketBody,
+        response: { 201: S.TicketDetail, 200: S.TransitionResult },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);
@@ -90,7 +96,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket',
     {
       config: { access: P.SupportTickets.View },
-      schema: { tags, security, summary: 'Edit title, description or priority', querystring: S.TicketIdQuery, body: S.EditTicketBody, response: { 200: S.TicketDetail } },
+      schema: {
+        tags,
+        security,
+        summary: 'Edit title, description or priority',
+        querystring: S.TicketIdQuery,
+        body: S.EditTicketBody,
+        response: { 200: S.TicketDetail },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -107,7 +120,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
       url,
       {
         config: { access },
-        schema: { tags, security, summary: view === 'requester' ? 'A ticket you raised' : 'A ticket in your support reach', querystring: S.TicketIdQuery, response: { 200: S.TicketDetail } },
+        schema: {
+          tags,
+          security,
+          summary: view === 'requester' ? 'A ticket you raised' : 'A ticket in your support reach',
+          querystring: S.TicketIdQuery,
+          response: { 200: S.TicketDetail },
+        },
       },
       async (request) => {
         await loadInReach(deps.db, requirePrincipal(request), request.query.ticketId, view);
@@ -120,7 +139,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket/tickethistory',
     {
       config: { access: P.SupportTickets.View },
-      schema: { tags, security, summary: 'Every transition, edit, document change and reassignment, in order', querystring: S.TicketIdQuery, response: { 200: Type.Array(S.HistoryEntry) } },
+      schema: {
+        tags,
+        security,
+        summary: 'Every transition, edit, document change and reassignment, in order',
+        querystring: S.TicketIdQuery,
+        response: { 200: Type.Array(S.HistoryEntry) },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -150,7 +175,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticketadmin/search',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'The desk: tickets in the queues of your support groups (every ticket for support admins)', body: S.TicketSearchBody, response: { 200: S.TicketPage } },
+      schema: {
+        tags,
+        security,
+        summary: 'The desk: tickets in the queues of your support groups (every ticket for support admins)',
+        body: S.TicketSearchBody,
+        response: { 200: S.TicketPage },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -198,7 +229,11 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     },
     async (request) => {
       const p = requirePrincipal(request);
-      const counts = await repo.countByStatus(deps.db, { kind: 'requester', tenantId: p.tenantId, userId: p.userId }, { supportGroupId: request.body?.supportGroupId });
+      const counts = await repo.countByStatus(
+        deps.db,
+        { kind: 'requester', tenantId: p.tenantId, userId: p.userId },
+        { supportGroupId: request.body?.supportGroupId },
+      );
       return countsOf(counts);
     },
   );
@@ -207,7 +242,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticketstatus/countbyadmin',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'How many tickets in your support reach are in each status', body: Type.Optional(S.CountBody), response: { 200: S.Counts } },
+      schema: {
+        tags,
+        security,
+        summary: 'How many tickets in your support reach are in each status',
+        body: Type.Optional(S.CountBody),
+        response: { 200: S.Counts },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -245,7 +286,8 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     },
     async (request) => {
       const p = requirePrincipal(request);
-      if (request.body?.ticketId && request.body.ticketId !== request.params.ticketId) throw badRequest('The ticketId in the body does not match the one in the path.');
+      if (request.body?.ticketId && request.body.ticketId !== request.params.ticketId)
+        throw badRequest('The ticketId in the body does not match the one in the path.');
       assertSameUser(p, request.body?.closeByUserId, 'closeByUserId');
       return transition(request, request.params.ticketId, { type: 'ticket.close' });
     },
@@ -255,7 +297,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket/cancelticket',
     {
       config: { access: P.SupportTickets.View },
-      schema: { tags, security, summary: 'Withdraw a ticket (requester or support admin)', querystring: S.TicketIdQuery, body: S.CancelBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Withdraw a ticket (requester or support admin)',
+        querystring: S.TicketIdQuery,
+        body: S.CancelBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.cancelByUserId, 'cancelByUserId');
@@ -267,7 +316,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket/reopenticket',
     {
       config: { access: P.SupportTickets.View },
-      schema: { tags, security, summary: 'Reopen a Resolved ticket, or a Closed one within 30 days', querystring: S.TicketIdQuery, body: S.ReopenBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Reopen a Resolved ticket, or a Closed one within 30 days',
+        querystring: S.TicketIdQuery,
+        body: S.ReopenBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.reopenByUserId, 'reopenByUserId');
@@ -279,7 +335,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket/onholdticket',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'Put an InProgress ticket on hold, with the reason', querystring: S.TicketIdQuery, body: S.HoldBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Put an InProgress ticket on hold, with the reason',
+        querystring: S.TicketIdQuery,
+        body: S.HoldBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.onHoldByUserId, 'onHoldByUserId');
@@ -291,7 +354,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticketstatus/reassingnticket',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'Reassign to a support group and/or an agent', querystring: S.TicketIdQuery, body: S.ReassignBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Reassign to a support group and/or an agent',
+        querystring: S.TicketIdQuery,
+        body: S.ReassignBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.reAssignedById, 'reAssignedById');
@@ -307,7 +377,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticketstatus/status',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'Release (to Open) or resume (to InProgress)', querystring: S.TicketIdQuery, body: S.StatusBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Release (to Open) or resume (to InProgress)',
+        querystring: S.TicketIdQuery,
+        body: S.StatusBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       const target = request.body.status === 1 || request.body.status === 'Open' ? 'Open' : 'InProgress';
@@ -319,7 +396,14 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticket/resolveticket',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: 'Resolve an InProgress ticket with the answer', querystring: S.TicketIdQuery, body: S.ResolveBody, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Resolve an InProgress ticket with the answer',
+        querystring: S.TicketIdQuery,
+        body: S.ResolveBody,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       assertSameUser(requirePrincipal(request), request.body.resolveByUserId, 'resolveByUserId');
@@ -331,7 +415,13 @@ export async function ticketRoutes(fastify: FastifyInstance, deps: TicketsDeps) 
     '/v1/supportticketadmin/accept',
     {
       config: { access: P.SupportTickets.Work },
-      schema: { tags, security, summary: "Resolve a ticket with the answer bot's suggestion", querystring: S.BotAnswerQuery, response: { 200: S.TransitionResult } },
+      schema: {
+        tags,
+        security,
+        summary: "Resolve a ticket with the answer bot's suggestion",
+        querystring: S.BotAnswerQuery,
+        response: { 200: S.TransitionResult },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);

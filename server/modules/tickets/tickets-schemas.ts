@@ -128,7 +128,14 @@ export const TicketDetail = Type.Object({
   ]),
   documents: Type.Array(DocumentInfo),
   children: Type.Array(
-    Type.Object({ ticketId: TicketId, title: Type.String(), statusId: StatusId, status: Type.String(), supportGroupId: GroupId, supportGroupName: Type.String() }),
+    Type.Object({
+      ticketId: TicketId,
+      title: Type.String(),
+      statusId: StatusId,
+      status: Type.String(),
+      supportGroupId: GroupId,
+      supportGroupName: Type.String(),
+    }),
   ),
   viewer: Type.Object(
     {
@@ -137,7 +144,7 @@ export const TicketDetail = Type.Object({
       assignee: Type.Boolean(),
       supportAdmin: Type.Boolean(),
     },
-    { description: "How the caller relates to the ticket; the client asks the lifecycle machine which actions that allows." },
+    { description: 'How the caller relates to the ticket; the client asks the lifecycle machine which actions that allows.' },
   ),
 });
 

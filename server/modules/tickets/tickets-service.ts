@@ -115,10 +115,10 @@ class Outbox {
 }
 
 async function activeGroup(db: Queryable, tenantId: string, groupId: number): Promise<{ id: number; name: string }> {
-  const { rows } = await db.query<{ id: number; name: string }>(
-    `select id, name from support_groups where id = $1 and tenant_id = $2 and is_active`,
-    [groupId, tenantId],
-  );
+  const { rows } = await db.query<{ id: number; name: string }>(`select id, name from support_groups where id = $1 and tenant_id = $2 and is_active`, [
+    groupId,
+    tenantId,
+  ]);
   if (!rows[0]) throw ValidationFailure.field('supportGroupId', `Support group ${groupId} does not exist or is inactive.`);
   return rows[0];
 }
@@ -228,7 +228,9 @@ function refusal(decision: Exclude<ReturnType<typeof decide>, { accepted: true }
       return new AppError(403, `You may not do this: ticket ${ticketId} cannot be ${verb} by you.`, { extra });
     case 'fields':
       return new ValidationFailure(
-        Object.fromEntries((decision.missing ?? []).map((field) => [fieldAlias(request.type, field), [`The ${fieldAlias(request.type, field)} field is required.`]])),
+        Object.fromEntries(
+          (decision.missing ?? []).map((field) => [fieldAlias(request.type, field), [`The ${fieldAlias(request.type, field)} field is required.`]]),
+        ),
       );
   }
 }
@@ -275,9 +277,7 @@ async function transitionInTx(
 ): Promise<TransitionResult> {
   const now = deps.clock.now();
   const system = p === 'system';
-  const ticket = system
-    ? await repo.findTicket(tx, options.tenantId!, ticketId)
-    : await loadInReach(tx, p, ticketId, options.view ?? 'any');
+  const ticket = system ? await repo.findTicket(tx, options.tenantId!, ticketId) : await loadInReach(tx, p, ticketId, options.view ?? 'any');
   if (!ticket) throw ticketNotFound(ticketId);
   const from = statusName(ticket.status_id)!;
   const by: TicketActor = system ? { system: true } : await partiesFor(tx, p, ticket);

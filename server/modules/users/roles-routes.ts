@@ -81,7 +81,11 @@ async function editableRole(db: Queryable, p: Principal, id: string): Promise<Ro
 }
 
 async function nameTaken(db: Queryable, tenantId: string, name: string, exceptId: string | null) {
-  const { rows } = await db.query(`select 1 from roles where tenant_id = $1 and lower(name) = lower($2) and ($3::uuid is null or id <> $3)`, [tenantId, name, exceptId]);
+  const { rows } = await db.query(`select 1 from roles where tenant_id = $1 and lower(name) = lower($2) and ($3::uuid is null or id <> $3)`, [
+    tenantId,
+    name,
+    exceptId,
+  ]);
   return rows.length > 0;
 }
 
@@ -99,7 +103,13 @@ export async function rolesRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/roles',
     {
       config: { access: P.Roles.Manage },
-      schema: { tags, security, summary: 'Create a custom role (only with permissions you hold yourself)', body: CreateRoleBody, response: { 201: S.RoleSummary } },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a custom role (only with permissions you hold yourself)',
+        body: CreateRoleBody,
+        response: { 201: S.RoleSummary },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);
@@ -108,10 +118,11 @@ export async function rolesRoutes(fastify: FastifyInstance, deps: UsersDeps) {
       checkGrantable(p, request.body.permissions);
       if (await nameTaken(db, p.tenantId, name, null)) throw ValidationFailure.field('name', rolesMessages.nameTaken);
       const id = await db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into roles (tenant_id, name, description, is_system) values ($1, $2, $3, false) returning id`,
-          [p.tenantId, name, request.body.description?.trim() ?? ''],
-        );
+        const { rows } = await tx.query<{ id: string }>(`insert into roles (tenant_id, name, description, is_system) values ($1, $2, $3, false) returning id`, [
+          p.tenantId,
+          name,
+          request.body.description?.trim() ?? '',
+        ]);
         await tx.query(`insert into role_permissions (role_id, permission) select $1, unnest($2::text[])`, [rows[0].id, request.body.permissions]);
         return rows[0].id;
       });

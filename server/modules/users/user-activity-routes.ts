@@ -99,7 +99,13 @@ export async function userActivityRoutes(fastify: FastifyInstance, deps: UsersDe
     '/v1/userloginhistory/search',
     {
       config: { access: P.LoginHistory.View },
-      schema: { tags, security, summary: 'Sign-ins, failures, sign-outs and ended sessions of every user in your scope', body: S.LoginHistorySearchBody, response: { 200: S.LoginHistoryPage } },
+      schema: {
+        tags,
+        security,
+        summary: 'Sign-ins, failures, sign-outs and ended sessions of every user in your scope',
+        body: S.LoginHistorySearchBody,
+        response: { 200: S.LoginHistoryPage },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -168,10 +174,9 @@ export async function userActivityRoutes(fastify: FastifyInstance, deps: UsersDe
       const row = await db.transaction(async (tx) => {
         // Serialises additions for one user so the cap holds under concurrent calls.
         await tx.query(`select 1 from users where id = $1 for update`, [userId]);
-        const { rows: existing } = await tx.query<{ languageCode: string }>(
-          `select language_code as "languageCode" from user_languages where user_id = $1`,
-          [userId],
-        );
+        const { rows: existing } = await tx.query<{ languageCode: string }>(`select language_code as "languageCode" from user_languages where user_id = $1`, [
+          userId,
+        ]);
         if (existing.some((e) => e.languageCode.toLowerCase() === code.toLowerCase())) {
           throw conflict(`${code} is already one of the user's languages.`, { reason: 'duplicateLanguage' });
         }
@@ -215,7 +220,13 @@ export async function userActivityRoutes(fastify: FastifyInstance, deps: UsersDe
     '/v1/userlanguage/:id',
     {
       config: { access: 'authenticated' },
-      schema: { tags: languageTags, security, summary: 'Remove a language (yours, or of a user in your scope with Permissions.Users.Update)', params: S.IdParams, response: { 204: Type.Null() } },
+      schema: {
+        tags: languageTags,
+        security,
+        summary: 'Remove a language (yours, or of a user in your scope with Permissions.Users.Update)',
+        params: S.IdParams,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);

@@ -5,6 +5,8 @@ import type { Readable } from 'node:stream';
 import { P } from '#machines/permissions.ts';
 import { AppError, badRequest, ValidationFailure } from '#server/lib/errors.ts';
 import { attachmentDisposition } from '#server/lib/file-types.ts';
+import { pickMailLanguage } from '#server/mail/mail-language.ts';
+import { parseTimeZoneOffset } from '#server/lib/time-zone-offset.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { acceptUpload, buildTemplate, errorFile, searchJobStatus, userListFile, type BulkDeps } from './users-bulk.ts';
 import { tenantRoles } from './users-repository.ts';
@@ -37,12 +39,27 @@ export async function usersBulkRoutes(fastify: FastifyInstance, deps: BulkDeps) 
     '/users/downloadusertemplate',
     {
       config: { access: P.Users.Import },
-      schema: { tags, security, summary: 'The .xlsx template: Users sheet (header, example row, role drop-down) and Roles sheet', response: { 200: S.BinaryFile } },
+      schema: {
+        tags,
+        security,
+        summary: 'The .xlsx template: Users sheet (header, example row, role drop-down) and Roles sheet',
+        response: { 200: S.BinaryFile },
+      },
     },
     async (request, reply) => {
       const p = requirePrincipal(request);
       const roles = (await tenantRoles(db, p.tenantId)).filter((r) => r.permissions.every((perm) => p.permissions.has(perm)));
-      return sendXlsx(reply, 'user-upload-template.xlsx', await buildTemplate(roles.map((r) => r.name)));
+      // Issue 23: the headers in the language of the screen that asked (the app sends its UI
+      // language as Accept-Language), else en-IN.
+      const language = pickMailLanguage(null, request.headers['accept-language']);
+      return sendXlsx(
+        reply,
+        'user-upload-template.xlsx',
+        await buildTemplate(
+          roles.map((r) => r.name),
+          language,
+        ),
+      );
     },
   );
 
@@ -89,7 +106,13 @@ export async function usersBulkRoutes(fastify: FastifyInstance, deps: BulkDeps) 
     '/users/searchuploadedjobstatus',
     {
       config: { access: P.Users.Import },
-      schema: { tags, security, summary: 'Upload jobs of your tenant and scope with their counts (total, processed, created, failed) and state', body: S.JobStatusSearchBody, response: { 200: S.JobStatusPage } },
+      schema: {
+        tags,
+        security,
+        summary: 'Upload jobs of your tenant and scope with their counts (total, processed, created, failed) and state',
+        body: S.JobStatusSearchBody,
+        response: { 200: S.JobStatusPage },
+      },
     },
     async (request) => searchJobStatus(db, requirePrincipal(request), request.body),
   );
@@ -129,6 +152,8 @@ export async function usersBulkRoutes(fastify: FastifyInstance, deps: BulkDeps) 
         response: { 200: S.BinaryFile },
       },
     },
-    async (request, reply) => sendXlsx(reply, 'users.xlsx', userListFile(db, requirePrincipal(request), request.body)),
+    async (request, reply) =>
+      // createdOn in the caller's local time (TimeZoneOffset; docs/decisions/0101).
+      sendXlsx(reply, 'users.xlsx', userListFile(db, requirePrincipal(request), request.body, parseTimeZoneOffset(request.headers.timezoneoffset))),
   );
 }

@@ -12,6 +12,9 @@ import { identityLimits } from '#server/modules/identity/identity-limits.ts';
 import { randomToken, tokenHash } from '#server/modules/identity/token-crypto.ts';
 import type { IdentityContext, RequestMeta } from '#server/modules/identity/identity-context.ts';
 import { passwordMessages, passwordProblems } from '#server/modules/identity/password-policy.ts';
+import { formatAtOffset } from '#server/lib/time-zone-offset.ts';
+import { DEFAULT_MAIL_LANGUAGE, type MailLanguage } from '#server/mail/mail-language.ts';
+import { headerKey, templateHeaders, templateTexts } from './template-headers.ts';
 import { exportUsers, insertUsers, takenIdentifiers, tenantRoles, type NewUser, type UserFilters } from './users-repository.ts';
 import { DEFAULT_ROLE, scopeOf } from './users-service.ts';
 import { checkUncompressedSize, MAX_UPLOAD_BYTES, readFirstSheet, SpreadsheetRefused, streamWorkbook } from './users-xlsx.ts';
@@ -54,15 +57,17 @@ const exampleRow: Record<Column, string> = {
  * The upload template: a Users sheet (header, one example row, a drop-down of roles on
  * roleName) and a Roles sheet the drop-down reads from.
  */
-export async function buildTemplate(roleNames: readonly string[]): Promise<Buffer> {
+export async function buildTemplate(roleNames: readonly string[], language: MailLanguage = DEFAULT_MAIL_LANGUAGE): Promise<Buffer> {
+  const headers = templateHeaders[language];
+  const texts = templateTexts[language];
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'Exam Portal';
   const users = workbook.addWorksheet('Users');
-  users.columns = templateColumns.map((key) => ({ header: key, key, width: key.length < 12 ? 18 : 24 }));
+  users.columns = templateColumns.map((key) => ({ header: headers[key], key, width: Math.max(18, headers[key].length + 4) }));
   users.getRow(1).font = { bold: true };
   users.addRow(exampleRow);
   const roles = workbook.addWorksheet('Roles');
-  roles.columns = [{ header: 'roleName', key: 'roleName', width: 24 }];
+  roles.columns = [{ header: texts.rolesHeader, key: 'roleName', width: 24 }];
   for (const name of roleNames) roles.addRow({ roleName: name });
   const roleColumn = String.fromCharCode('A'.charCodeAt(0) + templateColumns.indexOf('roleName'));
   for (let row = 2; row <= 10_001; row += 1) {
@@ -71,8 +76,8 @@ export async function buildTemplate(roleNames: readonly string[]): Promise<Buffe
       allowBlank: true,
       formulae: [`Roles!$A$2:$A$${roleNames.length + 1}`],
       showErrorMessage: true,
-      errorTitle: 'Unknown role',
-      error: 'Choose a role from the list.',
+      errorTitle: texts.unknownRole,
+      error: texts.chooseRole,
     };
   }
   const dateColumn = String.fromCharCode('A'.charCodeAt(0) + templateColumns.indexOf('dateOfBirth'));
@@ -149,12 +154,20 @@ async function permissionsOf(db: Queryable, userId: string): Promise<Set<string>
   return new Set(rows.map((r) => r.permission));
 }
 
-/** Maps the header to template columns by name (case-insensitive); unknown headers such as __proto__ are ignored. */
+/** Every accepted header text → its column: the column keys and the template's header in each language. */
+const headerColumns = new Map<string, Column>([
+  ...templateColumns.map((c) => [headerKey(c), c] as const),
+  ...Object.values(templateHeaders).flatMap((labels) => templateColumns.map((c) => [headerKey(labels[c]), c] as const)),
+]);
+
+/**
+ * Maps the header to template columns by name (case-insensitive), in any of the template's
+ * languages or as the column keys; unknown headers such as __proto__ are ignored.
+ */
 export function columnIndexes(header: readonly string[]): Map<Column, number> {
-  const wanted = new Map<string, Column>(templateColumns.map((c) => [c.toLowerCase(), c]));
   const indexes = new Map<Column, number>();
   header.forEach((title, index) => {
-    const column = wanted.get(title.trim().toLowerCase());
+    const column = headerColumns.get(headerKey(title));
     if (column && !indexes.has(column)) indexes.set(column, index);
   });
   return indexes;
@@ -258,7 +271,12 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
   for (let start = upload.rowsProcessed; start < checked.length; start += BATCH_SIZE) {
     const batch = checked.slice(start, start + BATCH_SIZE);
     const candidates = batch.filter((r) => !r.error);
-    const taken = await takenIdentifiers(db, upload.tenantId, candidates.map((r) => r.cells.email), candidates.map((r) => r.cells.userName));
+    const taken = await takenIdentifiers(
+      db,
+      upload.tenantId,
+      candidates.map((r) => r.cells.email),
+      candidates.map((r) => r.cells.userName),
+    );
     for (const row of candidates) {
       if (taken.emails.has(row.cells.email.toLowerCase())) row.error = 'An account with this e-mail address already exists.';
       else if (taken.userNames.has(row.cells.userName.toLowerCase())) row.error = 'This user name is already taken.';
@@ -289,50 +307,50 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
       });
     }
     const failed = batch.filter((r) => r.error);
-    const links = newUsers.map((u) => ({ purpose: u.passwordHash ? ('confirmEmail' as const) : ('invitation' as const), token: randomToken(identityLimits.accountToken.bytes) }));
-    const ids = await db.transaction(async (tx) => {
-      // Only the runner that holds the progress at `start` may commit this batch: a second runner
-      // (a lease that ran out while this one was still busy) stops instead of doubling work.
-      const claimed = await tx.query(`update user_uploads set rows_processed = $2 where id = $1 and rows_processed = $3`, [
-        upload.id,
-        start + batch.length,
-        start,
-      ]);
-      if (claimed.rowCount !== 1) throw new OvertakenError();
-      const created = await insertUsers(tx, newUsers);
-      if (created.length) {
-        // The users' invitation / confirmation tokens commit with them, in one statement per batch.
-        await tx.query(
-          `insert into account_tokens (token_hash, user_id, purpose, created_at, expires_at)
+    const links = newUsers.map((u) => ({
+      purpose: u.passwordHash ? ('confirmEmail' as const) : ('invitation' as const),
+      token: randomToken(identityLimits.accountToken.bytes),
+    }));
+    const ids = await db
+      .transaction(async (tx) => {
+        // Only the runner that holds the progress at `start` may commit this batch: a second runner
+        // (a lease that ran out while this one was still busy) stops instead of doubling work.
+        const claimed = await tx.query(`update user_uploads set rows_processed = $2 where id = $1 and rows_processed = $3`, [
+          upload.id,
+          start + batch.length,
+          start,
+        ]);
+        if (claimed.rowCount !== 1) throw new OvertakenError();
+        const created = await insertUsers(tx, newUsers);
+        if (created.length) {
+          // The users' invitation / confirmation tokens commit with them, in one statement per batch.
+          await tx.query(
+            `insert into account_tokens (token_hash, user_id, purpose, created_at, expires_at)
            select t.h, t.u, t.p, $4, $4::timestamptz + make_interval(secs => t.s)
            from unnest($1::text[], $2::uuid[], $3::text[], $5::int[]) as t(h, u, p, s)`,
-          [
-            links.map((l) => tokenHash(l.token)),
-            created,
-            links.map((l) => l.purpose),
-            now,
-            links.map((l) => accountTokenLifetimes[l.purpose]),
-          ],
-        );
-      }
-      if (failed.length) {
-        await tx.query(
-          `insert into user_upload_errors (upload_id, row_number, cells, reason)
+            [links.map((l) => tokenHash(l.token)), created, links.map((l) => l.purpose), now, links.map((l) => accountTokenLifetimes[l.purpose])],
+          );
+        }
+        if (failed.length) {
+          await tx.query(
+            `insert into user_upload_errors (upload_id, row_number, cells, reason)
            select $1, unnest($2::int[]), unnest($3::jsonb[]), unnest($4::text[]) on conflict do nothing`,
-          [upload.id, failed.map((r) => r.rowNumber), failed.map((r) => JSON.stringify(withoutPasswords(r.cells))), failed.map((r) => r.error)],
-        );
-      }
-      await tx.query(
-        `update user_uploads set created_count = created_count + $2, failed_count = failed_count + $3 where id = $1`,
-        [upload.id, created.length, failed.length],
-      );
-      // Keep the job's lease while batches commit, so a long upload is not claimed a second time.
-      await tx.query(`update jobs set locked_until = now() + make_interval(secs => $2) where id = $1`, [job.id, JOB_LEASE_SECONDS]);
-      return created;
-    }).catch((error: unknown) => {
-      if (error instanceof OvertakenError) return undefined;
-      throw error;
-    });
+            [upload.id, failed.map((r) => r.rowNumber), failed.map((r) => JSON.stringify(withoutPasswords(r.cells))), failed.map((r) => r.error)],
+          );
+        }
+        await tx.query(`update user_uploads set created_count = created_count + $2, failed_count = failed_count + $3 where id = $1`, [
+          upload.id,
+          created.length,
+          failed.length,
+        ]);
+        // Keep the job's lease while batches commit, so a long upload is not claimed a second time.
+        await tx.query(`update jobs set locked_until = now() + make_interval(secs => $2) where id = $1`, [job.id, JOB_LEASE_SECONDS]);
+        return created;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof OvertakenError) return undefined;
+        throw error;
+      });
     if (!ids) {
       log.warn({ uploadId: upload.id }, 'another runner has taken over this upload; this one stops');
       return;
@@ -396,7 +414,10 @@ export async function searchJobStatus(
   const where = `${uploadScope} and ($4::uuid is null or u.id = $4) and ($5::text is null or u.state = $5)`;
   const order = orderByClause(body.orderBy, { createdOn: 'u.created_at', fileName: 'lower(u.file_name)', state: 'u.state' }, 'u.created_at desc', 'u.id desc');
   const [page, count] = await Promise.all([
-    db.query<JobStatusRow>(`select ${statusColumns} from user_uploads u where ${where} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
+    db.query<JobStatusRow>(
+      `select ${statusColumns} from user_uploads u where ${where} order by ${order} limit ${window.limit} offset ${window.offset}`,
+      params,
+    ),
     db.query<{ n: number }>(`select count(*)::int as n from user_uploads u where ${where}`, params),
   ]);
   return paged(page.rows.map(toStatus), count.rows[0].n, window);
@@ -413,7 +434,8 @@ export async function errorFile(db: Queryable, p: Principal, jobId: string) {
   ]);
   const upload = rows[0];
   if (!upload) throw notFound('The upload job was not found.');
-  if (upload.state !== 'finished' && upload.state !== 'failed') throw conflict('The job has not finished yet; the error file is made when it has.', { reason: 'jobRunning', state: upload.state });
+  if (upload.state !== 'finished' && upload.state !== 'failed')
+    throw conflict('The job has not finished yet; the error file is made when it has.', { reason: 'jobRunning', state: upload.state });
   const columns = [
     { header: 'rowNumber', key: 'rowNumber', width: 10 },
     ...templateColumns.map((key) => ({ header: key, key, width: 20 })),
@@ -446,8 +468,11 @@ function pick(cells: Record<string, string>): Record<string, string> {
   return out;
 }
 
-/** POST /users/downloaduserlist: the filtered users, streamed as .xlsx with formula-like cells escaped. */
-export function userListFile(db: Queryable, p: Principal, filters: UserFilters) {
+/**
+ * POST /users/downloaduserlist: the filtered users, streamed as .xlsx with formula-like cells
+ * escaped; createdOn at the caller's UTC offset (TimeZoneOffset), UTC without one.
+ */
+export function userListFile(db: Queryable, p: Principal, filters: UserFilters, offsetMinutes: number | null = null) {
   const columns = [
     { header: 'firstName', key: 'firstName', width: 18 },
     { header: 'lastName', key: 'lastName', width: 18 },
@@ -479,7 +504,7 @@ export function userListFile(db: Queryable, p: Principal, filters: UserFilters) 
           emailConfirmed: u.emailConfirmed,
           loginType: u.loginType,
           userType: u.userType,
-          createdOn: new Date(u.createdOn).toISOString(),
+          createdOn: formatAtOffset(u.createdOn, offsetMinutes),
         });
         written += 1;
       }

@@ -26,7 +26,10 @@ export function bulkUploadJobHandler(app: FastifyInstance, log: FastifyBaseLogge
   let markReady!: () => void;
   const ready = new Promise<void>((resolve) => (markReady = resolve));
   app.addHook('onReady', async () => markReady());
-  const run = (deps: BulkDeps): JobHandler => (job) => runBulkUpload(deps, job, log);
+  const run =
+    (deps: BulkDeps): JobHandler =>
+    (job) =>
+      runBulkUpload(deps, job, log);
   return async (job, db) => {
     await ready;
     await run({ identity: app.identity, pokeJobs: () => app.jobs.poke() })(job, db);

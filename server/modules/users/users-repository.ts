@@ -96,11 +96,7 @@ export function userWhere(scope: UserScope, filters: UserFilters): { sql: string
   return { sql: parts.join(' and '), params };
 }
 
-export async function searchUsers(
-  db: Queryable,
-  scope: UserScope,
-  request: UserSearchBody,
-): Promise<{ rows: UserRow[]; total: number; window: PageWindow }> {
+export async function searchUsers(db: Queryable, scope: UserScope, request: UserSearchBody): Promise<{ rows: UserRow[]; total: number; window: PageWindow }> {
   const window = pageWindow(request);
   const { sql, params } = userWhere(scope, request);
   const order = orderByClause(request.orderBy, orderColumns, 'u.created_at desc', 'u.id desc');
@@ -143,7 +139,6 @@ function keptCountSql(first: number): string {
 function keptCountParams(scope: UserScope, filters: UserFilters): unknown[] {
   return [scope.tenantId, scope.instituteId, scope.resellerId, filters.isActive ?? null, filters.emailConfirmed ?? null];
 }
-
 
 /**
  * How many users match. With only scope, status and e-mail filters the exact figure comes from
@@ -304,10 +299,7 @@ export async function insertUsers(db: Queryable, users: readonly NewUser[]): Pro
     ],
   );
   const ids = rows.map((r) => r.id);
-  await db.query(`insert into user_roles (user_id, role_id) select unnest($1::uuid[]), unnest($2::uuid[])`, [
-    ids,
-    users.map((u) => u.roleIds[0]),
-  ]);
+  await db.query(`insert into user_roles (user_id, role_id) select unnest($1::uuid[]), unnest($2::uuid[])`, [ids, users.map((u) => u.roleIds[0])]);
   return ids;
 }
 

@@ -54,7 +54,13 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users/userlistbyuserids',
     {
       config: { access: { anyOf: [P.Users.View, P.Users.Search] } },
-      schema: { tags, security, summary: 'The users with these ids (unknown or out-of-scope ids are left out)', body: S.UserIdsBody, response: { 200: Type.Array(S.UserDetail) } },
+      schema: {
+        tags,
+        security,
+        summary: 'The users with these ids (unknown or out-of-scope ids are left out)',
+        body: S.UserIdsBody,
+        response: { 200: Type.Array(S.UserDetail) },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -76,7 +82,13 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users',
     {
       config: { access: P.Users.Create },
-      schema: { tags, security, summary: 'Create a user (password or invitation; or import a directory user)', body: S.CreateUserBody, response: { 201: S.UserDetail } },
+      schema: {
+        tags,
+        security,
+        summary: 'Create a user (password or invitation; or import a directory user)',
+        body: S.CreateUserBody,
+        response: { 201: S.UserDetail },
+      },
     },
     async (request, reply) => reply.status(201).send(await createUser(deps, requestMeta(request), requirePrincipal(request), request.body)),
   );
@@ -94,7 +106,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users/:id/roles',
     {
       config: { access: P.UserRoles.View },
-      schema: { tags, security, summary: "Every role of the tenant, enabled where the user has it", params: S.IdParams, response: { 200: S.UserRoleList } },
+      schema: { tags, security, summary: 'Every role of the tenant, enabled where the user has it', params: S.IdParams, response: { 200: S.UserRoleList } },
     },
     async (request) => userRoles(deps, requirePrincipal(request), request.params.id),
   );
@@ -106,7 +118,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
       schema: {
         tags,
         security,
-        summary: "Enable or disable roles of a user",
+        summary: 'Enable or disable roles of a user',
         description: 'Only roles whose permissions you hold yourself; never your own roles. The change applies to the user’s next request.',
         params: S.IdParams,
         body: S.UserRolesBody,
@@ -120,7 +132,13 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users/:id/activeroles',
     {
       config: { access: 'authenticated' },
-      schema: { tags, security, summary: 'The roles a user has (your own, or any user in scope with Permissions.UserRoles.View)', params: S.IdParams, response: { 200: S.ActiveRoleList } },
+      schema: {
+        tags,
+        security,
+        summary: 'The roles a user has (your own, or any user in scope with Permissions.UserRoles.View)',
+        params: S.IdParams,
+        response: { 200: S.ActiveRoleList },
+      },
     },
     async (request) => activeRoles(deps, requirePrincipal(request), request.params.id),
   );
@@ -129,7 +147,14 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users/:id/toggle-status',
     {
       config: { access: P.Users.Update },
-      schema: { tags, security, summary: 'Activate or deactivate a user (deactivation signs them out everywhere at once)', params: S.IdParams, body: S.ToggleStatusBody, response: { 200: S.ToggleResult } },
+      schema: {
+        tags,
+        security,
+        summary: 'Activate or deactivate a user (deactivation signs them out everywhere at once)',
+        params: S.IdParams,
+        body: S.ToggleStatusBody,
+        response: { 200: S.ToggleResult },
+      },
     },
     async (request) => {
       assertBodyId(request.params.id, request.body.userId);
@@ -141,7 +166,14 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/users/:id/toggle-email-status',
     {
       config: { access: P.Users.Update },
-      schema: { tags, security, summary: "Confirm or unconfirm a user's e-mail address", params: S.IdParams, body: S.ToggleEmailBody, response: { 200: S.ToggleResult } },
+      schema: {
+        tags,
+        security,
+        summary: "Confirm or unconfirm a user's e-mail address",
+        params: S.IdParams,
+        body: S.ToggleEmailBody,
+        response: { 200: S.ToggleResult },
+      },
     },
     async (request) => {
       assertBodyId(request.params.id, request.body.userId);
@@ -153,7 +185,13 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
     '/roles/search',
     {
       config: { access: P.Roles.View },
-      schema: { tags, security, summary: 'Roles of your tenant with their permissions and how many users (in your scope) have each', body: S.RoleSearchBody, response: { 200: S.RolePage } },
+      schema: {
+        tags,
+        security,
+        summary: 'Roles of your tenant with their permissions and how many users (in your scope) have each',
+        body: S.RoleSearchBody,
+        response: { 200: S.RolePage },
+      },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -164,8 +202,7 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
 
   // ---- the enterprise directory (LDAP) -------------------------------------------------------
 
-  const alreadyImported = async (tenantId: string, userNames: string[]) =>
-    (await repo.takenIdentifiers(db, tenantId, [], userNames)).userNames;
+  const alreadyImported = async (tenantId: string, userNames: string[]) => (await repo.takenIdentifiers(db, tenantId, [], userNames)).userNames;
 
   app.get(
     '/users/getusersfromad',
@@ -207,7 +244,10 @@ export async function usersRoutes(fastify: FastifyInstance, deps: UsersDeps) {
       entries.sort((a, b) => a.userName.localeCompare(b.userName));
       const window = pageWindow(request.body);
       const page = entries.slice(window.offset, window.offset + window.limit);
-      const imported = await alreadyImported(p.tenantId, page.map((e) => e.userName));
+      const imported = await alreadyImported(
+        p.tenantId,
+        page.map((e) => e.userName),
+      );
       return paged(
         page.map(({ dn: _dn, ...rest }) => ({ ...rest, alreadyImported: imported.has(rest.userName.toLowerCase()) })),
         entries.length,

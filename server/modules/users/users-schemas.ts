@@ -134,9 +134,7 @@ export const UserRolesBody = Type.Object(
   { userRoles: Type.Array(UserRoleEntry, { maxItems: 100 }) },
   { description: 'Roles to enable or disable; roles not listed keep their state.' },
 );
-export const UserRoleList = Type.Array(
-  Type.Object({ roleId: Uuid, roleName: Type.String(), description: Type.String(), enabled: Type.Boolean() }),
-);
+export const UserRoleList = Type.Array(Type.Object({ roleId: Uuid, roleName: Type.String(), description: Type.String(), enabled: Type.Boolean() }));
 export const ActiveRoleList = Type.Array(Type.Object({ roleId: Uuid, roleName: Type.String(), description: Type.String() }));
 
 export const UserIdsBody = Type.Object({ userIds: Type.Array(Uuid, { minItems: 1, maxItems: 100 }) });
@@ -166,9 +164,7 @@ export const RoleSearchBody = Type.Object(searchRequestProperties, { description
 export const LoginHistorySearchBody = Type.Object({
   ...searchRequestProperties,
   userId: NullableUuid,
-  event: Type.Optional(
-    Type.Union([Type.Literal('login'), Type.Literal('loginFailed'), Type.Literal('logout'), Type.Literal('sessionRevoked'), Type.Null()]),
-  ),
+  event: Type.Optional(Type.Union([Type.Literal('login'), Type.Literal('loginFailed'), Type.Literal('logout'), Type.Literal('sessionRevoked'), Type.Null()])),
 });
 export type LoginHistorySearchBody = Static<typeof LoginHistorySearchBody>;
 export const LoginHistoryRow = Type.Object({

@@ -190,9 +190,13 @@ export async function createUser(deps: UsersDeps, meta: RequestMeta, p: Principa
 
 export function requireDirectory(deps: UsersDeps): DirectoryService {
   if (!deps.directory) {
-    throw new AppError(400, 'The enterprise directory is not configured. Set LDAP_URL (with LDAP_BIND_DN, LDAP_BIND_PASSWORD and LDAP_BASE_DN) on the server.', {
-      extra: { reason: 'directoryNotConfigured' },
-    });
+    throw new AppError(
+      400,
+      'The enterprise directory is not configured. Set LDAP_URL (with LDAP_BIND_DN, LDAP_BIND_PASSWORD and LDAP_BASE_DN) on the server.',
+      {
+        extra: { reason: 'directoryNotConfigured' },
+      },
+    );
   }
   return deps.directory;
 }

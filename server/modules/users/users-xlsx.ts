@@ -50,7 +50,8 @@ export function checkUncompressedSize(buffer: Buffer, budget = MAX_UNCOMPRESSED_
     const extraLength = buffer.readUInt16LE(offset + 30);
     const commentLength = buffer.readUInt16LE(offset + 32);
     const localOffset = buffer.readUInt32LE(offset + 42);
-    if (localOffset + 30 > buffer.length || buffer.readUInt32LE(localOffset) !== 0x04034b50) throw new SpreadsheetRefused('The file is not a readable .xlsx workbook.');
+    if (localOffset + 30 > buffer.length || buffer.readUInt32LE(localOffset) !== 0x04034b50)
+      throw new SpreadsheetRefused('The file is not a readable .xlsx workbook.');
     const dataStart = localOffset + 30 + buffer.readUInt16LE(localOffset + 26) + buffer.readUInt16LE(localOffset + 28);
     const data = buffer.subarray(dataStart, dataStart + compressedSize);
     if (method === 0) total += data.length;
@@ -75,7 +76,11 @@ export function cellText(value: ExcelJS.CellValue): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString().slice(0, 10);
   if (typeof value === 'object') {
-    if ('richText' in value && Array.isArray(value.richText)) return value.richText.map((part) => part.text).join('').trim();
+    if ('richText' in value && Array.isArray(value.richText))
+      return value.richText
+        .map((part) => part.text)
+        .join('')
+        .trim();
     if ('text' in value && value.text !== undefined) return cellText(value.text as ExcelJS.CellValue);
     if ('result' in value) return cellText((value as { result?: ExcelJS.CellValue }).result ?? null);
     if ('error' in value) return '';
@@ -88,7 +93,10 @@ export function cellText(value: ExcelJS.CellValue): string {
  * The rows of the first worksheet as arrays of cell texts, the header first. Stops with a
  * refusal at `maxRows` data rows so a huge sheet costs no more than that.
  */
-export async function readFirstSheet(buffer: Buffer, maxRows = MAX_UPLOAD_ROWS): Promise<{ header: string[]; rows: Array<{ rowNumber: number; cells: string[] }> }> {
+export async function readFirstSheet(
+  buffer: Buffer,
+  maxRows = MAX_UPLOAD_ROWS,
+): Promise<{ header: string[]; rows: Array<{ rowNumber: number; cells: string[] }> }> {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([buffer]), {
     worksheets: 'emit',
     sharedStrings: 'cache',

@@ -75,7 +75,12 @@ export function startAuthSession(deps: AuthSessionDeps) {
       const before = previous.context;
       const after = snapshot.context;
       if (after.token && after.token !== before.token && after.refreshToken) {
-        deps.tabs.announce({ token: after.token, refreshToken: after.refreshToken, refreshTokenExpiryTime: after.refreshTokenExpiryTime ?? '', user: after.user });
+        deps.tabs.announce({
+          token: after.token,
+          refreshToken: after.refreshToken,
+          refreshTokenExpiryTime: after.refreshTokenExpiryTime ?? '',
+          user: after.user,
+        });
       } else if (before.refreshToken && !after.refreshToken) {
         deps.tabs.announceEnded();
       }

@@ -25,8 +25,7 @@ export const sessionApi = {
   resendCode: (body: { email: string; password: string }) => users().post<Challenge>('/tokens/resendotp', body, quiet),
   verifyCode: async (body: { email: string; enteredOTP: string; token: string }) =>
     users().post<TokenPair>('/tokens/verifyotp', body, await withProof('/tokens/verifyotp')),
-  refreshTokens: async (body: { token: string; refreshToken: string }) =>
-    users().post<TokenPair>('/tokens/refresh', body, await withProof('/tokens/refresh')),
+  refreshTokens: async (body: { token: string; refreshToken: string }) => users().post<TokenPair>('/tokens/refresh', body, await withProof('/tokens/refresh')),
   /** Logout: sent with the session's token explicitly, which the actor is about to forget. */
   invalidateSession: ({ userId, token }: { userId: string | null; token: string | null }) =>
     userId && token

@@ -28,7 +28,10 @@ function randomRev() {
  * BroadcastChannel; a revision id (not a secret) in localStorage says whether another tab
  * refreshed while this one waited for the lock.
  */
-export function createTabSync(productKey: string, env: { storage?: Storage | null; locks?: LockManager | null; channel?: BroadcastChannel | null } = {}): TabSync {
+export function createTabSync(
+  productKey: string,
+  env: { storage?: Storage | null; locks?: LockManager | null; channel?: BroadcastChannel | null } = {},
+): TabSync {
   const storage = env.storage !== undefined ? env.storage : safeStorage();
   const locks = env.locks !== undefined ? env.locks : (globalThis.navigator?.locks ?? null);
   const channel = env.channel !== undefined ? env.channel : typeof BroadcastChannel === 'function' ? new BroadcastChannel(`${productKey}:auth`) : null;

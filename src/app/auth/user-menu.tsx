@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
-import { Icon } from '#src/components/ui/icons.tsx';
+import { Avatar } from '#src/components/ui/avatar.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuTrigger } from '#src/components/ui/menu.tsx';
 import { signOut } from './auth-session-loader.ts';
 import { authUserStore } from './auth-user-store.ts';
@@ -13,7 +13,8 @@ const trigger = css({
   alignItems: 'center',
   gap: '2',
   minHeight: '10',
-  px: '3',
+  ps: '1.5',
+  pe: '3',
   borderRadius: 'md',
   color: 'fg.default',
   bg: 'bg.muted',
@@ -40,7 +41,7 @@ export function UserMenu() {
   return (
     <MenuRoot lazyMount unmountOnExit positioning={{ placement: 'bottom-end' }}>
       <MenuTrigger className={trigger} data-testid="user-menu">
-        <Icon name="users" size={18} />
+        <Avatar name={name} />
         <span className={css({ maxWidth: '12rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>{name}</span>
       </MenuTrigger>
       <MenuContent aria-label={name}>

@@ -21,7 +21,7 @@ const bar = css({
 export default function Banner({ message }: { message: CatalogueKey }) {
   const { t } = useTranslation('errors');
   return (
-    <div role="alert" className={bar} data-testid="connection-banner">
+    <div role="alert" className={bar} data-testid="connection-banner" data-message={message}>
       <p className={css({ flex: '1' })}>{t(`catalogue.${message}`)}</p>
       <button
         type="button"
@@ -34,4 +34,3 @@ export default function Banner({ message }: { message: CatalogueKey }) {
     </div>
   );
 }
-

@@ -1,4 +1,5 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { Collapsible } from '@ark-ui/react/collapsible';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
@@ -72,7 +73,6 @@ export function ErrorToast({ id, display, onClose }: { id: string; display: Erro
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   useToastHold(id, expanded || hovered || focused);
-  const detailsId = useId();
   const text = (value: Parameters<typeof resolveText>[0]) => resolveText(value, (key) => t(key));
   const { details } = display;
 
@@ -88,31 +88,32 @@ export function ErrorToast({ id, display, onClose }: { id: string; display: Erro
           </p>
         ))}
         {details ? (
-          <>
-            <button type="button" className={detailsToggle} aria-expanded={expanded} aria-controls={detailsId} onClick={() => setExpanded((v) => !v)}>
-              {expanded ? t('toast.hideDetails') : t('toast.showDetails')}
-            </button>
-            <dl id={detailsId} hidden={!expanded} className={detailList}>
-              {details.errorId ? (
-                <>
-                  <dt>{t('toast.errorId')}</dt>
-                  <dd>{details.errorId}</dd>
-                </>
-              ) : null}
-              {details.statusCode !== null ? (
-                <>
-                  <dt>{t('toast.statusCode')}</dt>
-                  <dd>{details.statusCode}</dd>
-                </>
-              ) : null}
-              {details.supportMessage ? (
-                <>
-                  <dt>{t('toast.supportMessage')}</dt>
-                  <dd>{details.supportMessage}</dd>
-                </>
-              ) : null}
-            </dl>
-          </>
+          // Ark UI Collapsible: the toggle carries aria-expanded/aria-controls; Enter or Space on it.
+          <Collapsible.Root open={expanded} onOpenChange={(change) => setExpanded(change.open)}>
+            <Collapsible.Trigger className={detailsToggle}>{expanded ? t('toast.hideDetails') : t('toast.showDetails')}</Collapsible.Trigger>
+            <Collapsible.Content>
+              <dl className={detailList}>
+                {details.errorId ? (
+                  <>
+                    <dt>{t('toast.errorId')}</dt>
+                    <dd>{details.errorId}</dd>
+                  </>
+                ) : null}
+                {details.statusCode !== null ? (
+                  <>
+                    <dt>{t('toast.statusCode')}</dt>
+                    <dd>{details.statusCode}</dd>
+                  </>
+                ) : null}
+                {details.supportMessage ? (
+                  <>
+                    <dt>{t('toast.supportMessage')}</dt>
+                    <dd>{details.supportMessage}</dd>
+                  </>
+                ) : null}
+              </dl>
+            </Collapsible.Content>
+          </Collapsible.Root>
         ) : null}
       </div>
       <button type="button" className={iconButton} aria-label={t('toast.close')} onClick={onClose}>

@@ -34,7 +34,6 @@ const box = cva({
   },
 });
 
-
 /** A success, information or warning toast: its message, and a close button. */
 export function MessageToast({ id, kind, message, onClose }: { id: string; kind: MessageKind; message: DisplayText; onClose: () => void }) {
   const { t } = useTranslation('notifications');

@@ -1,4 +1,4 @@
-import { Component, Suspense, lazy, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { notificationsStore } from './notifications-store.ts';
@@ -22,12 +22,35 @@ class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
 }
 
 /**
+ * The browser's own word that it lost the network shows the offline banner at once (issue 23);
+ * back online, that banner goes (the next call that fails to get an answer brings it back).
+ */
+function useOfflineBanner() {
+  useEffect(() => {
+    const offline = () => bannerStore.trigger.show({ message: 'network' });
+    const online = () => bannerStore.trigger.clearIf({ message: 'network' });
+    if (navigator.onLine === false) offline();
+    // The banner's code must be here before the network goes: fetched once the page is up (after
+    // the first render, so not in its budget), not when the banner is first needed.
+    const preload = window.setTimeout(() => void import('./banner.tsx').catch(() => undefined), 1500);
+    window.addEventListener('offline', offline);
+    window.addEventListener('online', online);
+    return () => {
+      window.clearTimeout(preload);
+      window.removeEventListener('offline', offline);
+      window.removeEventListener('online', online);
+    };
+  }, []);
+}
+
+/**
  * The banner once there is one, the toaster and the snackbar once something asked for them:
  * their code loads then, not with the first render.
  */
 export function NotificationsHost() {
   const { toasts, snackbar } = useStoreValue(notificationsStore, (s) => s.context);
   const banner = useStoreValue(bannerStore, (s) => s.context.message);
+  useOfflineBanner();
   return (
     <Quiet>
       {/* Separate boundaries: one loading never hides another. */}

@@ -2,12 +2,7 @@ import { useSelector } from '@xstate/react';
 import { useLayoutEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css, cva, cx } from '#styled-system/css';
-import {
-  SNACKBAR_ENTER_MS,
-  SNACKBAR_EXIT_MS,
-  type SnackbarState,
-  type SnackbarTransition,
-} from '#machines/snackbar.machine.ts';
+import { SNACKBAR_ENTER_MS, SNACKBAR_EXIT_MS, type SnackbarState, type SnackbarTransition } from '#machines/snackbar.machine.ts';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { snackbarActor } from './snackbar-runtime.ts';
 
@@ -21,7 +16,10 @@ export const transitionKeyframes: Record<SnackbarTransition, Keyframe[]> = {
   SlideRight: [{ transform: `translateX(calc(-1 * ${SLIDE}))` }, { transform: 'none' }],
   SlideUp: [{ transform: `translateY(${SLIDE})` }, { transform: 'none' }],
   SlideDown: [{ transform: `translateY(calc(-1 * ${SLIDE}))` }, { transform: 'none' }],
-  Grow: [{ opacity: 0, transform: 'scale(0.75)' }, { opacity: 1, transform: 'none' }],
+  Grow: [
+    { opacity: 0, transform: 'scale(0.75)' },
+    { opacity: 1, transform: 'none' },
+  ],
   Fade: [{ opacity: 0 }, { opacity: 1 }],
 };
 
@@ -81,7 +79,11 @@ const defaultVariant = css({ bg: { base: '#323232', _dark: '#e0e0e0' }, color: {
 const alertColor = cva({
   variants: {
     color: {
-      primary: { '--snack-main': 'token(colors.primary.main)', '--snack-contrast': 'token(colors.primary.contrast)', '--snack-light': 'token(colors.primary.lighter)' },
+      primary: {
+        '--snack-main': 'token(colors.primary.main)',
+        '--snack-contrast': 'token(colors.primary.contrast)',
+        '--snack-light': 'token(colors.primary.lighter)',
+      },
       secondary: {
         '--snack-main': { base: '#6a1b9a', _dark: '#ce93d8' },
         '--snack-contrast': { base: '#ffffff', _dark: '#1d0826' },
@@ -176,7 +178,14 @@ function SnackbarContent({
         {state.close ? (
           <button
             type="button"
-            className={css({ display: 'inline-flex', p: '1.5', borderRadius: 'md', cursor: 'pointer', color: 'inherit', _hover: { bg: 'rgba(127,127,127,0.2)' } })}
+            className={css({
+              display: 'inline-flex',
+              p: '1.5',
+              borderRadius: 'md',
+              cursor: 'pointer',
+              color: 'inherit',
+              _hover: { bg: 'rgba(127,127,127,0.2)' },
+            })}
             aria-label={t('snackbar.close')}
             onClick={() => snackbarActor.send({ type: 'snackbar.close' })}
           >

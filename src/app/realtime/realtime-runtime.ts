@@ -1,6 +1,7 @@
 import { createActor, fromCallback, type Actor, type SnapshotFrom } from 'xstate';
 import { backoffDelay, realtimeConnectionMachine, type RealtimeConnectionMachine, type SocketInput } from '#machines/realtime-connection.machine.ts';
 import { CloseCodes, type ClientMessage, type EventFrame, type ServerFrame } from '#machines/realtime-protocol.ts';
+import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { registerLiveActor } from '../live-actors.ts';
 import { publishRealtime, setRealtimeStatus, setRealtimeUserId, type RealtimeStatus } from './realtime-events.ts';
 import type { RealtimeSession } from './realtime-session.ts';
@@ -130,9 +131,17 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
   }
 
   let lastSummary = '';
+  let lastStatus: RealtimeStatus | null = null;
   actor.subscribe((snapshot) => {
     const status = statusOf(snapshot);
     setRealtimeStatus(status);
+    // The app's one offline message (issue 23): the banner while the connection is offline,
+    // gone once it is live again (a 401 banner is left alone).
+    if (status !== lastStatus) {
+      if (status === 'offline') bannerStore.trigger.show({ message: 'network' });
+      else if (status === 'live' && lastStatus !== null) bannerStore.trigger.clearIf({ message: 'network' });
+      lastStatus = status;
+    }
     setRealtimeUserId(snapshot.context.userId);
     const summary = { connection: status, unread };
     const text = JSON.stringify(summary);

@@ -10,7 +10,7 @@ import type { RealtimeSession } from './realtime-session.ts';
 export function startRealtimeWhenSignedIn(
   session: RealtimeSession,
   options: { setPermissions?: (permissions: string[]) => void; load?: () => Promise<typeof import('./realtime-runtime.ts')> } = {},
-): Promise<ReturnType<typeof import('./realtime-runtime.ts')['startRealtimeRuntime']>> {
+): Promise<ReturnType<(typeof import('./realtime-runtime.ts'))['startRealtimeRuntime']>> {
   const load = options.load ?? (() => import('./realtime-runtime.ts'));
   return new Promise((resolve, reject) => {
     let started = false;

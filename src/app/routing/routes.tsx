@@ -2,6 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { matchRoutes, type RouteObject } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
+import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
 import type { RouteHandle } from './route-handle.ts';
 
 type Handle = RouteHandle;
@@ -31,18 +32,58 @@ export function preloadRoute(pathname: string, table: RouteObject[] = routes): v
   for (const match of matchRoutes(table, pathname) ?? []) void (match.route.Component as PreloadableComponent | undefined)?.preload?.();
 }
 
+/** The workspace's screens (one chunk); a slice without its own screen shows the placeholder. */
+const workspaceModule = () => import('#src/features/projects/workspace-pages.tsx');
+type WorkspaceScreen = Exclude<keyof Awaited<ReturnType<typeof workspaceModule>>, 'default'>;
+const workspaceScreenCache = new Map<string, PreloadableComponent>();
+const workspacePage = (name: WorkspaceScreen) => {
+  if (!workspaceScreenCache.has(name)) workspaceScreenCache.set(name, page(workspaceModule, name));
+  return workspaceScreenCache.get(name)!;
+};
+const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
+  itemTypes: 'ItemTypesPage',
+  categories: 'CategoriesPage',
+  flows: 'FlowsPage',
+  examPermissions: 'MyPermissionsPage',
+  templates: 'TemplatesPage',
+};
+
 /**
  * The one route table. Paths, page chunks, and each route's `handle` (title, breadcrumb,
  * access, drawer entry: ./route-handle.ts). The drawer, the breadcrumbs, `document.title` and
  * the access check all read it; nothing else lists pages.
  */
 export const routes: RouteObject[] = [
-  { path: 'login', Component: page(() => import('#src/features/auth/sign-in-page.tsx')), handle: { title: { key: 'signIn.title', ns: 'auth' } } satisfies Handle },
-  { path: 'forgot-password', Component: page(() => import('#src/features/auth/forgot-password-page.tsx')), handle: { title: { key: 'forgot.title', ns: 'auth' } } satisfies Handle },
-  { path: 'reset-password', Component: page(() => import('#src/features/auth/reset-password-page.tsx')), handle: { title: { key: 'reset.title', ns: 'auth' } } satisfies Handle },
-  { path: 'first-login', Component: page(() => import('#src/features/auth/first-login-page.tsx')), handle: { title: { key: 'firstLogin.title', ns: 'auth' } } satisfies Handle },
-  { path: 'confirm-email', Component: page(() => import('#src/features/auth/confirm-email-page.tsx')), handle: { title: { key: 'confirm.title', ns: 'auth' } } satisfies Handle },
-  { path: 'register', Component: page(() => import('#src/features/auth/register-page.tsx')), handle: { title: { key: 'register.title', ns: 'auth' } } satisfies Handle },
+  {
+    path: 'login',
+    Component: page(() => import('#src/features/auth/sign-in-page.tsx')),
+    handle: { title: { key: 'signIn.title', ns: 'auth' } } satisfies Handle,
+  },
+  {
+    path: 'forgot-password',
+    Component: page(() => import('#src/features/auth/forgot-password-page.tsx')),
+    handle: { title: { key: 'forgot.title', ns: 'auth' } } satisfies Handle,
+  },
+  {
+    path: 'reset-password',
+    Component: page(() => import('#src/features/auth/reset-password-page.tsx')),
+    handle: { title: { key: 'reset.title', ns: 'auth' } } satisfies Handle,
+  },
+  {
+    path: 'first-login',
+    Component: page(() => import('#src/features/auth/first-login-page.tsx')),
+    handle: { title: { key: 'firstLogin.title', ns: 'auth' } } satisfies Handle,
+  },
+  {
+    path: 'confirm-email',
+    Component: page(() => import('#src/features/auth/confirm-email-page.tsx')),
+    handle: { title: { key: 'confirm.title', ns: 'auth' } } satisfies Handle,
+  },
+  {
+    path: 'register',
+    Component: page(() => import('#src/features/auth/register-page.tsx')),
+    handle: { title: { key: 'register.title', ns: 'auth' } } satisfies Handle,
+  },
   {
     id: 'dashboard-layout',
     // The shell loads with the first dashboard route, so the sign-in screens do not carry it (docs/decisions/0063).
@@ -55,45 +96,137 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'tickets',
-        handle: { title: { key: 'nav.myTickets' }, permission: P.SupportTickets.View, drawer: { id: 'my-tickets', group: 'support', icon: 'ticket' } } satisfies Handle,
+        handle: {
+          title: { key: 'nav.myTickets' },
+          permission: P.SupportTickets.View,
+          drawer: { id: 'my-tickets', group: 'support', icon: 'ticket' },
+        } satisfies Handle,
         children: [
           { index: true, Component: page(() => import('#src/features/tickets/my-tickets-page.tsx')) },
-          { path: ':ticketId', Component: page(() => import('#src/features/tickets/ticket-page.tsx')), handle: { title: { key: 'page.ticket' } } satisfies Handle },
+          {
+            path: ':ticketId',
+            Component: page(() => import('#src/features/tickets/ticket-page.tsx')),
+            handle: { title: { key: 'page.ticket' } } satisfies Handle,
+          },
         ],
       },
       {
         path: 'projects',
-        handle: { title: { key: 'nav.projects' }, permission: P.Projects.View, drawer: { id: 'projects', group: 'overview', icon: 'dashboard' } } satisfies Handle,
+        handle: {
+          title: { key: 'nav.projects' },
+          permission: P.Projects.View,
+          drawer: { id: 'projects', group: 'overview', icon: 'dashboard' },
+        } satisfies Handle,
         children: [
           { index: true, Component: page(() => import('#src/features/projects/projects-page.tsx')) },
           {
             path: 'setup',
             Component: page(() => import('#src/features/projects/project-setup-page.tsx')),
-            handle: { title: { key: 'nav.projectSetup' }, breadcrumb: { key: 'nav.projectSetup' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+            handle: {
+              title: { key: 'nav.projectSetup' },
+              breadcrumb: { key: 'nav.projectSetup' },
+              permission: P.Projects.View,
+              workspace: true,
+            } satisfies Handle,
           },
           {
             path: 'team',
             Component: page(() => import('#src/features/projects/team-page.tsx')),
-            handle: { title: { key: 'nav.projectTeam' }, breadcrumb: { key: 'nav.projectTeam' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+            handle: {
+              title: { key: 'nav.projectTeam' },
+              breadcrumb: { key: 'nav.projectTeam' },
+              permission: P.Projects.View,
+              workspace: true,
+            } satisfies Handle,
           },
         ],
       },
       {
         path: 'exams',
         Component: page(() => import('#src/features/projects/exams-page.tsx')),
-        handle: { title: { key: 'nav.exams' }, permission: P.Exams.View, drawer: { id: 'exams', group: 'overview', icon: 'chart' }, workspace: true } satisfies Handle,
+        handle: {
+          title: { key: 'nav.exams' },
+          permission: P.Exams.View,
+          drawer: { id: 'exams', group: 'overview', icon: 'chart' },
+          workspace: true,
+        } satisfies Handle,
+      },
+      {
+        path: 'items',
+        handle: {
+          title: { key: 'nav.items' },
+          permission: P.Projects.View,
+          drawer: { id: 'items', group: 'overview', icon: 'ticket' },
+          workspace: true,
+        } satisfies Handle,
+        children: [
+          { index: true, Component: page(() => import('#src/features/items/items-page.tsx')) },
+          {
+            path: 'import',
+            Component: page(() => import('#src/features/items/item-import-page.tsx')),
+            handle: { title: { key: 'nav.itemImport' }, breadcrumb: { key: 'nav.itemImport' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+          },
+          {
+            path: 'new',
+            Component: page(() => import('#src/features/items/item-editor-page.tsx')),
+            handle: { title: { key: 'nav.newItem' }, breadcrumb: { key: 'nav.newItem' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+          },
+          {
+            path: ':itemId',
+            Component: page(() => import('#src/features/items/item-editor-page.tsx')),
+            handle: { title: { key: 'nav.item' }, breadcrumb: { key: 'nav.item' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+          },
+        ],
+      },
+      {
+        // The workspace of the selected project (issue 15): one route per slice of
+        // src/features/projects/workspace-slices.ts; slices of later issues show "not yet available".
+        path: 'workspace',
+        handle: {
+          title: { key: 'nav.workspace' },
+          permission: P.Projects.View,
+          drawer: { id: 'workspace', group: 'overview', icon: 'dashboard' },
+          workspace: true,
+        } satisfies Handle,
+        children: [
+          { index: true, Component: workspacePage('WorkspaceOverviewPage') },
+          ...workspaceSlices
+            .filter((slice) => slice.path.startsWith('/workspace/'))
+            .map((slice) => ({
+              path: slice.path.slice('/workspace/'.length),
+              Component: workspacePage(workspaceScreens[slice.id] ?? 'WorkspacePlaceholderPage'),
+              handle: {
+                title: { key: sliceTitleKey(slice) },
+                breadcrumb: { key: sliceTitleKey(slice) },
+                permission: P.Projects.View,
+                workspace: true,
+              } satisfies Handle,
+            })),
+        ],
       },
       {
         path: 'support',
-        handle: { title: { key: 'nav.supportDesk' }, permission: P.SupportTickets.Work, drawer: { id: 'support-desk', group: 'support', icon: 'chart' } } satisfies Handle,
+        handle: {
+          title: { key: 'nav.supportDesk' },
+          permission: P.SupportTickets.Work,
+          drawer: { id: 'support-desk', group: 'support', icon: 'chart' },
+        } satisfies Handle,
         children: [
           { index: true, Component: page(() => import('#src/features/tickets/support-desk-page.tsx')) },
           // A ticket opened from the desk stays under the desk: drawer entry and breadcrumbs.
-          { path: 'tickets/:ticketId', Component: page(() => import('#src/features/tickets/ticket-page.tsx')), handle: { title: { key: 'page.ticket' } } satisfies Handle },
+          {
+            path: 'tickets/:ticketId',
+            Component: page(() => import('#src/features/tickets/ticket-page.tsx')),
+            handle: { title: { key: 'page.ticket' } } satisfies Handle,
+          },
           {
             path: 'groups',
             Component: page(() => import('#src/features/tickets/support-groups-page.tsx')),
-            handle: { title: { key: 'nav.supportGroups' }, permission: P.SupportGroups.Manage, drawer: { id: 'support-groups', group: 'support', icon: 'users' } } satisfies Handle,
+            handle: {
+              title: { key: 'nav.supportGroups' },
+              permission: P.SupportGroups.Manage,
+              drawer: { id: 'support-groups', group: 'support', icon: 'users' },
+            } satisfies Handle,
           },
         ],
       },
@@ -122,9 +255,17 @@ export const routes: RouteObject[] = [
       {
         path: 'login-history',
         Component: page(() => import('#src/features/users/login-history-page.tsx')),
-        handle: { title: { key: 'nav.loginHistory' }, permission: P.LoginHistory.View, drawer: { id: 'login-history', group: 'administration', icon: 'chart' } } satisfies Handle,
+        handle: {
+          title: { key: 'nav.loginHistory' },
+          permission: P.LoginHistory.View,
+          drawer: { id: 'login-history', group: 'administration', icon: 'chart' },
+        } satisfies Handle,
       },
-      { path: 'change-password', Component: page(() => import('#src/features/auth/change-password-page.tsx')), handle: { title: { key: 'change.title', ns: 'auth' }, breadcrumb: { key: 'change.title', ns: 'auth' }, session: true } satisfies Handle },
+      {
+        path: 'change-password',
+        Component: page(() => import('#src/features/auth/change-password-page.tsx')),
+        handle: { title: { key: 'change.title', ns: 'auth' }, breadcrumb: { key: 'change.title', ns: 'auth' }, session: true } satisfies Handle,
+      },
       {
         path: 'account',
         handle: { title: { key: 'nav.account' }, breadcrumb: { key: 'nav.account' }, session: true } satisfies Handle,
@@ -139,7 +280,11 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'machines',
-        handle: { title: { key: 'nav.machines' }, permission: P.Machines.View, drawer: { id: 'machines', group: 'quality', icon: 'machines' } } satisfies Handle,
+        handle: {
+          title: { key: 'nav.machines' },
+          permission: P.Machines.View,
+          drawer: { id: 'machines', group: 'quality', icon: 'machines' },
+        } satisfies Handle,
         children: [
           // One route for the list and a chosen machine, so switching machines keeps the page.
           { path: ':machineId?', Component: page(() => import('#src/features/machines/machines-page.tsx')) },

@@ -72,9 +72,7 @@ export interface IntentPalette {
 
 export function buildScale({ hue, chroma }: HueDefinition, mode: ThemeMode): Scale {
   const order = mode === 'light' ? ladder.map((_, i) => i) : ladder.map((_, i) => ladder.length - 1 - i);
-  return Object.fromEntries(
-    scaleSteps.map((step, i) => [step, oklchToHex(ladder[order[i]], chroma * chromaShape[order[i]], hue)]),
-  ) as Scale;
+  return Object.fromEntries(scaleSteps.map((step, i) => [step, oklchToHex(ladder[order[i]], chroma * chromaShape[order[i]], hue)])) as Scale;
 }
 
 export function buildIntent(definition: HueDefinition, mode: ThemeMode): IntentPalette {

@@ -1,36 +1,20 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { CheckMark, ChoiceGroup } from '#src/components/ui/radio-group.tsx';
+import { Sheet, SheetClose, SheetDescription, SheetTitle } from '#src/components/ui/sheet.tsx';
 import { Switch } from '#src/components/ui/switch.tsx';
 import { chooseLanguage } from '#src/i18n/language.ts';
-import { scriptFontFamilies } from '#src/i18n/script-fonts.ts';
+import { withScriptFaces } from '#src/fonts/font-stack.ts';
 import { locales, presetColors, type Locale, type ThemeDirection, type ThemeMode } from '#src/lib/config.ts';
 import { formatUtcOffset, useFormat } from '#src/lib/format.ts';
 import { layoutConfigStore, type LayoutConfig } from '../stores/layout-config-store.ts';
 import { localizationStore } from '../stores/localization-store.ts';
 import { familyName, fontOptions, isSameFont } from './font-options.ts';
 import { presetDefinitions } from './presets.ts';
-
-const panel = css({
-  m: 0,
-  p: 0,
-  border: 'none',
-  width: '380px',
-  maxWidth: '100vw',
-  height: '100vh',
-  maxHeight: '100vh',
-  insetInlineStart: 'auto',
-  insetInlineEnd: 0,
-  overflowY: 'auto',
-  bg: 'bg.surface',
-  color: 'fg.default',
-  boxShadow: 'xl',
-  '&::backdrop': { bg: 'bg.overlay' },
-});
 
 const header = css({
   position: 'sticky',
@@ -96,23 +80,15 @@ function languageNames(uiLanguage: string) {
 
 /**
  * The theme settings panel (spec §3 theme settings, §4 layout config): a modal side sheet on
- * the native <dialog> (docs/decisions/0021). Every change applies at once, is saved in
+ * Ark UI's Dialog (`Sheet`, docs/decisions/0086; 0021 chose the native <dialog> before). Every change applies at once, is saved in
  * localStorage and reaches the other tabs; the language goes to the localization slice.
  */
 export default function SettingsPanel({ onClose }: { onClose: () => void }) {
   const { t, i18n } = useTranslation('settings');
-  const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
   const config = useSelector(layoutConfigStore, (s) => s.context);
   const storedLanguage = useSelector(localizationStore, (s) => s.context.i18n);
   const format = useFormat();
   const uiLanguage = i18n.language as Locale;
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
 
   const languages = useMemo(() => languageNames(uiLanguage), [uiLanguage]);
   const fonts = fontOptions(config.fontFamily);
@@ -124,31 +100,14 @@ export default function SettingsPanel({ onClose }: { onClose: () => void }) {
   const directions: ThemeDirection[] = ['ltr', 'rtl'];
 
   return (
-    // A click on the backdrop closes the modal; Escape, its keyboard twin, is native to <dialog>.
-    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
-    <dialog
-      ref={ref}
-      id="settings-panel"
-      data-testid="settings-panel"
-      aria-labelledby={titleId}
-      aria-describedby={descriptionId}
-      className={panel}
-      onClose={onClose}
-      onClick={(event) => {
-        if (event.target === event.currentTarget) ref.current?.close();
-      }}
-    >
+    <Sheet id="settings-panel" testId="settings-panel" side="end" width="380px" onClose={onClose}>
       <div className={header}>
-        <h2 id={titleId} className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
-          {t('title')}
-        </h2>
-        <button type="button" className={closeButton} aria-label={t('close')} onClick={() => ref.current?.close()}>
+        <SheetTitle className={css({ fontSize: 'lg', fontWeight: 'bold' })}>{t('title')}</SheetTitle>
+        <SheetClose className={closeButton} aria-label={t('close')}>
           <Icon name="close" />
-        </button>
+        </SheetClose>
       </div>
-      <p id={descriptionId} className={css({ px: '4', pt: '3', fontSize: 'sm', color: 'fg.muted' })}>
-        {t('description')}
-      </p>
+      <SheetDescription className={css({ px: '4', pt: '3', fontSize: 'sm', color: 'fg.muted' })}>{t('description')}</SheetDescription>
 
       <div className={section}>
         <ChoiceGroup
@@ -224,7 +183,7 @@ export default function SettingsPanel({ onClose }: { onClose: () => void }) {
               value: option.value,
               label: option.isDefault ? t('font.defaultOption', { name }) : name,
               // Each choice is drawn in its own font; Devanagari and Gujarati still reach the shipped faces.
-              style: { fontFamily: `${option.value}, ${scriptFontFamilies.join(', ')}` },
+              style: { fontFamily: withScriptFaces(option.value) },
               testId: `font-${index}`,
             };
           })}
@@ -280,6 +239,6 @@ export default function SettingsPanel({ onClose }: { onClose: () => void }) {
           {t('reset')}
         </Button>
       </div>
-    </dialog>
+    </Sheet>
   );
 }

@@ -38,9 +38,7 @@ function intentTokens(intent: Intent) {
     ...Object.fromEntries(roles.map((role) => [role, (p: IntentPalette) => p[role]])),
   } as Record<string, (p: IntentPalette) => string>;
   if (intent === 'primary') return Object.fromEntries(Object.entries(pickers).map(([name, pick]) => [name, perPreset(pick)]));
-  return Object.fromEntries(
-    Object.entries(pickers).map(([name, pick]) => [name, { value: byMode((mode) => pick(statusPalette(intent, mode))) }]),
-  );
+  return Object.fromEntries(Object.entries(pickers).map(([name, pick]) => [name, { value: byMode((mode) => pick(statusPalette(intent, mode))) }]));
 }
 
 const neutralTokens = <G extends 'bg' | 'fg' | 'border'>(group: G) =>

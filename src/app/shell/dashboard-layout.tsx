@@ -80,10 +80,7 @@ export function DashboardLayout() {
         <main
           id="main-content"
           tabIndex={-1}
-          className={cx(
-            css({ flex: 1, p: { base: '3', sm: '5' }, outline: 'none' }),
-            container && css({ maxWidth: '1200px', mx: 'auto', width: '100%' }),
-          )}
+          className={cx(css({ flex: 1, p: { base: '3', sm: '5' }, outline: 'none' }), container && css({ maxWidth: '1200px', mx: 'auto', width: '100%' }))}
         >
           <Breadcrumbs />
           <Suspense fallback={<PageLoader />}>

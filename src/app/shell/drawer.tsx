@@ -1,5 +1,7 @@
+import { Logo } from './logo.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { useEffect, useRef } from 'react';
+import { Suspense } from 'react';
+import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { css, cx } from '#styled-system/css';
@@ -7,6 +9,8 @@ import { Icon } from '#src/components/ui/icons.tsx';
 import { currentDrawerEntry, type DrawerGroup } from '../routing/route-handle.ts';
 import { useRouteMatches } from '../routing/use-route-matches.ts';
 import { menuStore } from '../stores/menu-store.ts';
+
+const TemporaryDrawer = lazyChunk(() => import('./temporary-drawer.tsx'));
 
 const navLink = css({
   display: 'flex',
@@ -35,7 +39,7 @@ const groupTitle = css({
 });
 
 /** The list of navigation groups; `mini` shows icons only (60 px drawer). */
-function DrawerNav({ groups, mini, onNavigate }: { groups: DrawerGroup[]; mini: boolean; onNavigate?: () => void }) {
+export function DrawerNav({ groups, mini, onNavigate }: { groups: DrawerGroup[]; mini: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation();
   const current = currentDrawerEntry(useRouteMatches());
   return (
@@ -103,11 +107,11 @@ const brand = css({
   borderColor: 'border',
 });
 
-function Brand({ mini }: { mini: boolean }) {
+export function Brand({ mini }: { mini: boolean }) {
   const { t } = useTranslation();
   return (
     <div className={cx(brand, mini && css({ justifyContent: 'center', px: '0' }))}>
-      <img src="/favicon.svg" alt="" width={28} height={28} />
+      <Logo />
       {mini ? null : <span>{t('app.name')}</span>}
     </div>
   );
@@ -124,83 +128,17 @@ export function AppDrawer({ groups, large, miniDrawer }: { groups: DrawerGroup[]
     const mini = !drawerOpen && miniDrawer;
     if (!drawerOpen && !miniDrawer) return null;
     return (
-      <aside
-        id="app-drawer"
-        data-testid="app-drawer"
-        data-variant={mini ? 'mini' : 'persistent'}
-        className={drawerPanel}
-        style={{ width: mini ? 60 : 260 }}
-      >
+      <aside id="app-drawer" data-testid="app-drawer" data-variant={mini ? 'mini' : 'persistent'} className={drawerPanel} style={{ width: mini ? 60 : 260 }}>
         <Brand mini={mini} />
         <DrawerNav groups={groups} mini={mini} />
       </aside>
     );
   }
 
-  return <TemporaryDrawer groups={groups} open={drawerOpen} />;
-}
-
-const temporaryDialog = css({
-  m: 0,
-  p: 0,
-  border: 'none',
-  width: 'drawer',
-  maxWidth: '100vw',
-  height: '100vh',
-  maxHeight: '100vh',
-  insetInlineStart: 0,
-  insetInlineEnd: 'auto',
-  overflowY: 'auto',
-  bg: 'bg.surface',
-  color: 'fg.default',
-  boxShadow: 'xl',
-  '&::backdrop': { bg: 'rgba(0,0,0,0.4)' },
-});
-
-/**
- * Below lg: a modal drawer on the native <dialog>, which makes the page behind it inert,
- * keeps focus inside and closes on Escape; a click on the backdrop closes it too.
- */
-function TemporaryDrawer({ groups, open }: { groups: DrawerGroup[]; open: boolean }) {
-  const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
-  const close = () => menuStore.trigger.openDrawer({ drawerOpen: false });
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
-  if (!open) return null;
-  return (
-    // A click on the backdrop closes the modal; Escape, its keyboard twin, is native to <dialog>.
-    // eslint-disable-next-line jsx-a11y/click-events-have-key-events, jsx-a11y/no-noninteractive-element-interactions
-    <dialog
-      ref={ref}
-      id="app-drawer"
-      data-testid="app-drawer"
-      data-variant="temporary"
-      aria-label={t('shell.mainNavigation')}
-      className={temporaryDialog}
-      onClose={close}
-      onClick={(event) => {
-        if (event.target === event.currentTarget) close();
-      }}
-    >
-      <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', pe: '2' })}>
-        <Brand mini={false} />
-        <button
-          type="button"
-          aria-label={t('shell.closeMenu')}
-          className={css({ p: '2', borderRadius: 'md', cursor: 'pointer', _hover: { bg: 'bg.hover' } })}
-          onClick={close}
-        >
-          <Icon name="close" />
-        </button>
-      </div>
-      <DrawerNav groups={groups} mini={false} onNavigate={close} />
-    </dialog>
-  );
+  // Below lg: a modal sheet, its own chunk (Ark's dialog) loaded when the menu first opens.
+  return drawerOpen ? (
+    <Suspense fallback={null}>
+      <TemporaryDrawer groups={groups} />
+    </Suspense>
+  ) : null;
 }

@@ -1,6 +1,6 @@
 import { createStore } from '@xstate/store';
 import { appConfig, locales, presetColors, type PresetColor, type ThemeDirection, type ThemeMode } from '#src/lib/config.ts';
-import { withMetricFallback } from '#src/fonts/font-stack.ts';
+import { appFontStack } from '#src/fonts/font-stack.ts';
 
 /** The layout config of spec §4: kept in plain localStorage and synced across tabs. */
 export interface LayoutConfig {
@@ -36,9 +36,7 @@ export function parseLayoutConfig(raw: string | null, defaults: LayoutConfig = d
     return {
       container: typeof value.container === 'boolean' ? value.container : defaults.container,
       mode: value.mode === 'dark' || value.mode === 'light' ? value.mode : defaults.mode,
-      presetColor: (presetColors as readonly unknown[]).includes(value.presetColor)
-        ? (value.presetColor as PresetColor)
-        : defaults.presetColor,
+      presetColor: (presetColors as readonly unknown[]).includes(value.presetColor) ? (value.presetColor as PresetColor) : defaults.presetColor,
       themeDirection: value.themeDirection === 'rtl' || value.themeDirection === 'ltr' ? value.themeDirection : defaults.themeDirection,
       miniDrawer: typeof value.miniDrawer === 'boolean' ? value.miniDrawer : defaults.miniDrawer,
       fontFamily: isFontFamily(value.fontFamily) ? value.fontFamily : defaults.fontFamily,
@@ -78,7 +76,7 @@ export function applyLayoutToDocument(config: LayoutConfig, doc: Document = docu
   html.dir = config.themeDirection;
   html.dataset.mode = config.mode;
   html.dataset.preset = config.presetColor;
-  html.style.setProperty('--app-font-family', withMetricFallback(config.fontFamily));
+  html.style.setProperty('--app-font-family', appFontStack(config.fontFamily));
   html.style.colorScheme = config.mode;
 }
 

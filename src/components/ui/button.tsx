@@ -27,7 +27,15 @@ export const buttonRecipe = cva({
       solid: { bg: 'primary.main', color: 'primary.contrast', _hover: { bg: 'primary.dark' } },
       outline: { borderColor: 'primary.main', color: 'primary.main', bg: 'transparent', _hover: { bg: 'primary.lighter' } },
       ghost: { color: 'fg.default', bg: 'transparent', _hover: { bg: 'bg.hover' } },
-      danger: { bg: 'error.main', color: 'error.contrast', _hover: { opacity: 0.9 } },
+      // Outlined in the error colour, filled on hover: a destructive action never looks like the
+      // solid primary button, even under presets whose primary is red-like (Rose, Orange; issue 23).
+      danger: {
+        bg: 'bg.surface',
+        color: 'error.main',
+        borderColor: 'error.main',
+        borderWidth: '2px',
+        _hover: { bg: 'error.main', color: 'error.contrast' },
+      },
     },
     size: {
       sm: { minHeight: '8', px: '3', fontSize: 'xs' },

@@ -28,10 +28,28 @@ export const checkboxRecipe = sva({
 });
 
 /** A checkbox (Ark UI Checkbox) with its label beside it; a native checkbox underneath. */
-export function Checkbox({ checked, onChange, children, disabled, testId }: { checked: boolean; onChange: (checked: boolean) => void; children: ReactNode; disabled?: boolean; testId?: string }) {
+export function Checkbox({
+  checked,
+  onChange,
+  children,
+  disabled,
+  testId,
+}: {
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  children: ReactNode;
+  disabled?: boolean;
+  testId?: string;
+}) {
   const classes = checkboxRecipe();
   return (
-    <ArkCheckbox.Root className={classes.root} checked={checked} disabled={disabled} onCheckedChange={(details) => onChange(details.checked === true)} data-testid={testId}>
+    <ArkCheckbox.Root
+      className={classes.root}
+      checked={checked}
+      disabled={disabled}
+      onCheckedChange={(details) => onChange(details.checked === true)}
+      data-testid={testId}
+    >
       <ArkCheckbox.Control className={classes.control}>
         <ArkCheckbox.Indicator className={classes.indicator}>
           <svg width={12} height={12} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
+import { breakpoints, useMediaQuery } from '#src/lib/use-media-query.ts';
 
 export interface Column<T> {
   key: string;
@@ -71,6 +72,8 @@ export function DataTable<T>({
   testId?: string;
 }) {
   const { t } = useTranslation('ui');
+  const phone = useMediaQuery(`(max-width: ${breakpoints.sm - 0.02}px)`);
+  if (phone) return <CardList caption={caption} columns={columns} rows={rows} rowKey={rowKey} sort={sort} onSort={onSort} busy={busy} testId={testId} />;
   const align = (column: Column<T>) => (column.align === 'end' ? 'end' : column.align === 'center' ? 'center' : 'start');
   return (
     <div className={css({ overflowX: 'auto' })}>
@@ -114,6 +117,110 @@ export function DataTable<T>({
           ))}
         </tbody>
       </table>
+    </div>
+  );
+}
+
+const isActions = (column: { key: string }) => column.key === 'actions' || column.key === 'action';
+
+const card = css({ bg: 'bg.surface', borderBottomWidth: '1px', borderColor: 'border', px: '4', py: '3', display: 'flex', flexDirection: 'column', gap: '2' });
+const cardFields = css({
+  display: 'grid',
+  gridTemplateColumns: 'auto 1fr',
+  columnGap: '3',
+  rowGap: '1',
+  fontSize: 'sm',
+  '& dt': { color: 'fg.muted', fontSize: 'xs', fontWeight: 'semibold', alignSelf: 'center' },
+  '& dd': { minWidth: 0, overflowWrap: 'anywhere' },
+});
+
+/**
+ * The same rows as cards on a phone (issue 23: tables below 768 px hid status and actions off
+ * screen). The first column is the card's title, every other column a labelled line (status
+ * included), the row's actions at the foot of the card; a select keeps the sort.
+ */
+function CardList<T>({
+  caption,
+  columns,
+  rows,
+  rowKey,
+  sort,
+  onSort,
+  busy,
+  testId,
+}: {
+  caption: string;
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  sort?: SortState | null;
+  onSort?: (sort: SortState) => void;
+  busy?: boolean;
+  testId?: string;
+}) {
+  const { t } = useTranslation('ui');
+  const [title, ...rest] = columns;
+  const fields = rest.filter((column) => !isActions(column));
+  const actions = rest.filter(isActions);
+  const sortable = columns.filter((column) => column.sortKey);
+  const sortValue = sort ? `${sort.key} ${sort.direction}` : '';
+  return (
+    <div aria-busy={busy || undefined} style={{ opacity: busy ? 0.6 : 1 }} data-layout="cards">
+      {onSort && sortable.length ? (
+        <label className={css({ display: 'flex', alignItems: 'center', gap: '2', px: '4', py: '2', fontSize: 'sm', color: 'fg.muted' })}>
+          {t('sortCards')}
+          <select
+            value={sortValue}
+            onChange={(event) => {
+              const [key, direction] = event.target.value.split(' ');
+              if (key) onSort({ key, direction: direction === 'desc' ? 'desc' : 'asc' });
+            }}
+            className={css({
+              flex: '1',
+              minHeight: '10',
+              px: '2',
+              borderWidth: '1px',
+              borderColor: 'border.strong',
+              borderRadius: 'md',
+              bg: 'bg.surface',
+              color: 'fg.default',
+            })}
+          >
+            {sortValue ? null : <option value="">—</option>}
+            {sortable.flatMap((column) =>
+              (['asc', 'desc'] as const).map((direction) => (
+                <option key={`${column.sortKey} ${direction}`} value={`${column.sortKey} ${direction}`}>
+                  {`${typeof column.header === 'string' ? column.header : column.key} ${direction === 'asc' ? '▲' : '▼'}`}
+                </option>
+              )),
+            )}
+          </select>
+        </label>
+      ) : null}
+      <ul aria-label={caption} data-testid={testId} className={css({ borderTopWidth: '1px', borderColor: 'border' })}>
+        {rows.map((row) => (
+          <li key={rowKey(row)} className={card} data-testid="row-card">
+            <div className={css({ fontWeight: 'semibold', minWidth: 0, overflowWrap: 'anywhere' })}>{title.cell(row)}</div>
+            {fields.length ? (
+              <dl className={cardFields}>
+                {fields.map((column) => (
+                  <div key={column.key} className={css({ display: 'contents' })}>
+                    <dt>{column.header}</dt>
+                    <dd>{column.cell(row)}</dd>
+                  </div>
+                ))}
+              </dl>
+            ) : null}
+            {actions.length ? (
+              <div className={css({ display: 'flex', justifyContent: 'flex-end', gap: '2', flexWrap: 'wrap' })}>
+                {actions.map((column) => (
+                  <span key={column.key}>{column.cell(row)}</span>
+                ))}
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

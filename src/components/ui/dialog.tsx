@@ -125,7 +125,10 @@ export function Dialog({ title, description, onClose, onSubmit, footer, size, bu
         const root = contentRef.current;
         if (!root) return null;
         if (root.contains(document.activeElement) && document.activeElement !== root) return document.activeElement as HTMLElement;
-        return root.querySelector<HTMLElement>('[data-autofocus]') ?? root.querySelector<HTMLElement>('[data-part="body"] :is(input, select, textarea, button, [tabindex="0"]):not(:disabled)');
+        return (
+          root.querySelector<HTMLElement>('[data-autofocus]') ??
+          root.querySelector<HTMLElement>('[data-part="body"] :is(input, select, textarea, button, [tabindex="0"]):not(:disabled)')
+        );
       }}
     >
       <Portal>

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
 
@@ -82,38 +82,6 @@ export function TextAreaField({ label, hint, error, className, required, rows = 
   return (
     <FieldFrame label={label} hint={hint} error={error} required={required} className={className}>
       {(control) => <textarea rows={rows} {...area} {...control} className={cx(controlStyle, css({ resize: 'vertical', lineHeight: '1.5' }))} />}
-    </FieldFrame>
-  );
-}
-
-export interface Option {
-  value: string;
-  label: string;
-  disabled?: boolean;
-}
-
-export function SelectField({
-  label,
-  hint,
-  error,
-  className,
-  required,
-  options,
-  placeholder,
-  ...select
-}: Common & SelectHTMLAttributes<HTMLSelectElement> & { options: readonly Option[]; placeholder?: string }) {
-  return (
-    <FieldFrame label={label} hint={hint} error={error} required={required} className={className}>
-      {(control) => (
-        <select {...select} {...control} className={controlStyle}>
-          {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-          {options.map((option) => (
-            <option key={option.value} value={option.value} disabled={option.disabled}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
     </FieldFrame>
   );
 }

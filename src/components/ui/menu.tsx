@@ -14,8 +14,11 @@ import { Tooltip } from './tooltip.tsx';
 export const menuRecipe = sva({
   slots: ['positioner', 'content', 'item', 'separator'],
   base: {
+    // Ark's positioner takes its z-index from the content's (`--z-index`), so both carry it.
     positioner: { zIndex: 'dropdown' },
     content: {
+      position: 'relative',
+      zIndex: 'dropdown',
       minWidth: '12rem',
       bg: 'bg.surface',
       color: 'fg.default',
@@ -93,7 +96,19 @@ export interface MenuAction {
  * A trigger (the caller's button, which becomes the menu trigger) and its list of actions;
  * `tooltip` shows words for an icon-only trigger.
  */
-export function ActionMenu({ trigger, tooltip, label, actions, testId }: { trigger: ReactElement; tooltip?: ReactNode; label: string; actions: MenuAction[]; testId?: string }) {
+export function ActionMenu({
+  trigger,
+  tooltip,
+  label,
+  actions,
+  testId,
+}: {
+  trigger: ReactElement;
+  tooltip?: ReactNode;
+  label: string;
+  actions: MenuAction[];
+  testId?: string;
+}) {
   const triggerId = useId();
   const menuTrigger = <MenuTrigger asChild>{trigger}</MenuTrigger>;
   return (

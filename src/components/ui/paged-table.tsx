@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { orderByOf, type usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { DataTable, type Column } from './data-table.tsx';
 import { Pagination } from './pagination.tsx';
-import { ErrorState, LoadingState } from './states.tsx';
+import { ListSkeleton } from './skeleton.tsx';
+import { ErrorState } from './states.tsx';
 
 export interface PagedTableProps<T> {
   /** The screen's paged search (usePagedSearch): its page, sort, busy flag and error. */
@@ -23,9 +25,10 @@ export interface PagedTableProps<T> {
  * pagination, every action sent to the screen's paged-search actor.
  */
 export function PagedTable<T>({ search, errorText, empty, caption, columns, rowKey, testId }: PagedTableProps<T>) {
+  const { t } = useTranslation('ui');
   const result = search.result;
   if (search.error) return <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />;
-  if (!result) return <LoadingState />;
+  if (!result) return <ListSkeleton label={t('loading')} columns={Math.min(columns.length, 5)} />;
   if (result.totalCount === 0) return <>{empty}</>;
   return (
     <>

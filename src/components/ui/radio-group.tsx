@@ -1,6 +1,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import { RadioGroup as ArkRadioGroup } from '@ark-ui/react/radio-group';
 import { css, sva } from '#styled-system/css';
+import { CheckMark } from './check-mark.tsx';
 import { useDir } from './use-dir.ts';
 
 export const choiceGroupRecipe = sva({
@@ -38,14 +39,7 @@ export const choiceGroupRecipe = sva({
   },
 });
 
-/** The selection mark: selection is never shown by colour alone (WCAG 1.4.1). */
-export function CheckMark({ className, size = 16 }: { className?: string; size?: number }) {
-  return (
-    <svg className={className} width={size} height={size} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
-      <path d="M9 16.17 4.83 12l-1.42 1.41L9 19 21 7l-1.41-1.41z" />
-    </svg>
-  );
-}
+export { CheckMark } from './check-mark.tsx';
 
 export interface ChoiceOption<T extends string> {
   value: T;
@@ -85,7 +79,14 @@ export function ChoiceGroup<T extends string>({
       <ArkRadioGroup.Label className={classes.label}>{title}</ArkRadioGroup.Label>
       <div className={classes.items} style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
         {options.map((option) => (
-          <ArkRadioGroup.Item key={option.value} value={option.value} className={classes.item} lang={option.lang} style={option.style} data-testid={option.testId}>
+          <ArkRadioGroup.Item
+            key={option.value}
+            value={option.value}
+            className={classes.item}
+            lang={option.lang}
+            style={option.style}
+            data-testid={option.testId}
+          >
             {option.preview?.(option.value === value)}
             <ArkRadioGroup.ItemText className={classes.itemText}>
               {/* A label that is not plain text is named by `ariaLabel`; the radio is labelled by this text. */}
@@ -106,4 +107,3 @@ export function ChoiceGroup<T extends string>({
     </ArkRadioGroup.Root>
   );
 }
-

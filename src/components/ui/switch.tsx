@@ -44,7 +44,19 @@ export const switchRecipe = sva({
  * An on/off setting (Ark UI Switch). The whole row is clickable; the name is the label alone
  * and the hint its description. The native checkbox underneath carries role="switch".
  */
-export function Switch({ label, hint, checked, onChange, testId }: { label: string; hint?: string; checked: boolean; onChange: (checked: boolean) => void; testId?: string }) {
+export function Switch({
+  label,
+  hint,
+  checked,
+  onChange,
+  testId,
+}: {
+  label: string;
+  hint?: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  testId?: string;
+}) {
   const hintId = useId();
   const classes = switchRecipe();
   return (

@@ -6,8 +6,11 @@ import { sva } from '#styled-system/css';
 export const tooltipRecipe = sva({
   slots: ['positioner', 'content'],
   base: {
+    // Ark's positioner takes its z-index from the content's (`--z-index`), so both carry it.
     positioner: { zIndex: 'tooltip' },
     content: {
+      position: 'relative',
+      zIndex: 'tooltip',
       px: '2',
       py: '1',
       borderRadius: 'sm',
@@ -41,7 +44,14 @@ export function Tooltip({
 }) {
   const side = placement === 'start' ? 'left' : placement === 'end' ? 'right' : placement;
   return (
-    <ArkTooltip.Root openDelay={300} closeDelay={100} lazyMount unmountOnExit positioning={{ placement: side }} ids={triggerId ? { trigger: triggerId } : undefined}>
+    <ArkTooltip.Root
+      openDelay={300}
+      closeDelay={100}
+      lazyMount
+      unmountOnExit
+      positioning={{ placement: side }}
+      ids={triggerId ? { trigger: triggerId } : undefined}
+    >
       <ArkTooltip.Trigger asChild>{children}</ArkTooltip.Trigger>
       <Portal>
         <ArkTooltip.Positioner className={classes.positioner}>

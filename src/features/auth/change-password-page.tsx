@@ -23,9 +23,9 @@ export default function ChangePasswordPage() {
   const [next, setNext] = useState('');
   const [confirm, setConfirm] = useState('');
   const [touched, setTouched] = useState(false);
-  const [state, setState] = useState<
-    { status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }
-  >({ status: 'idle' });
+  const [state, setState] = useState<{ status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }>({
+    status: 'idle',
+  });
   const problem = touched ? passwordProblem(next) : null;
   const mismatch = touched && !problem && next !== confirm;
   const serverErrors = state.status === 'failed' ? state.errors : null;
@@ -54,11 +54,7 @@ export default function ChangePasswordPage() {
       <div className={`${card} ${css({ p: '5', maxWidth: '32rem' })}`}>
         <form className={formStyle} onSubmit={submit} noValidate>
           {state.status === 'done' ? <FormSuccess>{t('change.done')}</FormSuccess> : null}
-          <FormAlert>
-            {state.status === 'failed' && !serverErrors
-              ? t(`reason.${state.reason}`, { defaultValue: t('reason.failed') })
-              : null}
-          </FormAlert>
+          <FormAlert>{state.status === 'failed' && !serverErrors ? t(`reason.${state.reason}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
           <TextField
             label={t('field.currentPassword')}
             type="password"

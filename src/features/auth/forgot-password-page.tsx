@@ -46,7 +46,16 @@ export default function ForgotPasswordPage() {
       ) : (
         <form className={formStyle} onSubmit={submit} noValidate>
           <FormAlert>{state.status === 'failed' ? t(`reason.${state.reason}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
-          <TextField label={t('field.email')} type="email" name="email" autoComplete="email" required value={email} error={emailError} onChange={(e) => setEmail(e.target.value)} />
+          <TextField
+            label={t('field.email')}
+            type="email"
+            name="email"
+            autoComplete="email"
+            required
+            value={email}
+            error={emailError}
+            onChange={(e) => setEmail(e.target.value)}
+          />
           <Button type="submit" loading={state.status === 'sending'} className={css({ width: '100%' })}>
             {t('forgot.submit')}
           </Button>

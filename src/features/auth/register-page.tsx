@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
+import { DateField, today } from '#src/components/ui/date-field.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { accountApi, type SelfRegistration } from './api/account-api.ts';
@@ -32,9 +33,9 @@ export default function RegisterPage() {
   const tenant = useSearchParams()[0].get('tenant');
   const [fields, setFields] = useState<Fields>(empty);
   const [touched, setTouched] = useState(false);
-  const [state, setState] = useState<
-    { status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }
-  >({ status: 'idle' });
+  const [state, setState] = useState<{ status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }>({
+    status: 'idle',
+  });
   const problems = touched ? localProblems(fields) : {};
   const serverErrors = state.status === 'failed' ? state.errors : null;
   const errorOf = (name: keyof Fields) => (problems[name] ? t(problems[name]!, { count: PASSWORD_MIN_LENGTH }) : fieldError(serverErrors, name));
@@ -95,7 +96,14 @@ export default function RegisterPage() {
           />
           <TextField label={t('field.confirmPassword')} type="password" autoComplete="new-password" required {...field('confirmPassword')} />
           <TextField label={t('field.phoneNumber')} type="tel" autoComplete="tel" {...field('phoneNumber')} />
-          <TextField label={t('field.dateOfBirth')} type="date" autoComplete="bday" {...field('dateOfBirth')} />
+          <DateField
+            label={t('field.dateOfBirth')}
+            name="dateOfBirth"
+            value={fields.dateOfBirth}
+            onChange={(value) => set('dateOfBirth')({ target: { value } })}
+            error={errorOf('dateOfBirth')}
+            max={today()}
+          />
           <Button type="submit" loading={state.status === 'saving'} className={css({ width: '100%' })}>
             {t('register.submit')}
           </Button>

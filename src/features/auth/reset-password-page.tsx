@@ -24,15 +24,22 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [touched, setTouched] = useState(false);
-  const [state, setState] = useState<
-    { status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }
-  >({ status: 'idle' });
+  const [state, setState] = useState<{ status: 'idle' | 'saving' | 'done' } | { status: 'failed'; reason: string; errors: Record<string, string[]> | null }>({
+    status: 'idle',
+  });
   const prefix = firstTime ? 'firstLogin' : 'reset';
   const [newLink, setNewLink] = useState<'idle' | 'sending' | 'sent'>('idle');
 
   if (!email || !token) {
     return (
-      <AuthLayout title={t(`${prefix}.title`)} footer={<Link to="/forgot-password" className={linkStyle}>{t('reset.askAgain')}</Link>}>
+      <AuthLayout
+        title={t(`${prefix}.title`)}
+        footer={
+          <Link to="/forgot-password" className={linkStyle}>
+            {t('reset.askAgain')}
+          </Link>
+        }
+      >
         <FormAlert>{t('reset.incompleteLink')}</FormAlert>
       </AuthLayout>
     );
@@ -81,9 +88,7 @@ export function SetPasswordPage({ firstTime }: { firstTime: boolean }) {
         </>
       ) : (
         <form className={formStyle} onSubmit={submit} noValidate>
-          <FormAlert>
-            {state.status === 'failed' && !serverErrors ? t(`reason.${state.reason}`, { defaultValue: t('reason.linkFailed') }) : null}
-          </FormAlert>
+          <FormAlert>{state.status === 'failed' && !serverErrors ? t(`reason.${state.reason}`, { defaultValue: t('reason.linkFailed') }) : null}</FormAlert>
           <TextField
             label={t('field.newPassword')}
             type="password"

@@ -98,7 +98,9 @@ export default function SignInPage() {
     >
       <form className={formStyle} onSubmit={submit} noValidate>
         <FormAlert>{failure ? t(`reason.${failure}`, { defaultValue: t('reason.failed') }) : null}</FormAlert>
-        {confirmationFailure ? <FormAlert testId="confirmation-error">{t(`reason.${confirmationFailure}`, { defaultValue: t('reason.failed') })}</FormAlert> : null}
+        {confirmationFailure ? (
+          <FormAlert testId="confirmation-error">{t(`reason.${confirmationFailure}`, { defaultValue: t('reason.failed') })}</FormAlert>
+        ) : null}
         {failure === 'emailNotConfirmed' ? (
           confirmation === 'sent' ? (
             <FormSuccess>{t('signIn.confirmationSent', { email: email.trim() })}</FormSuccess>

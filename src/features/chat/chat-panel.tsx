@@ -8,6 +8,7 @@ import { Button } from '#src/components/ui/button.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { Spinner } from '#src/components/ui/spinner.tsx';
 import { useFormat } from '#src/lib/format.ts';
+import { chatDrafts } from './chat-drafts.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { chatApi, MAX_MESSAGE_LENGTH } from './api/chat-api.ts';
 import { createChatStore, newestSeq, oldestSeq, type ChatEntry } from './chat-store.ts';
@@ -77,7 +78,15 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
   const connection = useRealtimeStatus();
   const logRef = useRef<HTMLDivElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
-  const [draft, setDraft] = useState('');
+  // An unsent message survives navigating away and back (issue 23).
+  const [draft, setDraftState] = useState(() => chatDrafts.get(userId, ticketId));
+  const setDraft = useCallback(
+    (text: string) => {
+      chatDrafts.set(userId, ticketId, text);
+      setDraftState(text);
+    },
+    [userId, ticketId],
+  );
   const [visible, setVisible] = useState(true);
   const headingId = useId();
   const composerId = useId();
@@ -130,9 +139,12 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
     const top = topRef.current;
     const root = logRef.current;
     if (!top || !root || typeof IntersectionObserver === 'undefined' || state.status !== 'ready' || !state.hasOlder) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) void loadOlder();
-    }, { root });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) void loadOlder();
+      },
+      { root },
+    );
     observer.observe(top);
     return () => observer.disconnect();
   }, [loadOlder, state.status, state.hasOlder, state.entries.length]);
@@ -222,7 +234,9 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
   };
 
   const tooLong = draft.trim().length > MAX_MESSAGE_LENGTH;
-  const offline = connection === 'offline' || connection === 'reconnecting';
+  // Offline is said once, by the app's offline banner (issue 23); the panel says only that its
+  // live connection is being re-established.
+  const reconnecting = connection === 'reconnecting';
 
   return (
     <section aria-labelledby={headingId} className={css({ display: 'flex', flexDirection: 'column', gap: '3' })} data-testid="chat-panel">
@@ -230,9 +244,9 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
         <h2 id={headingId} className={css({ fontSize: 'md', fontWeight: 'bold' })}>
           {t('title')}
         </h2>
-        {offline ? (
+        {reconnecting ? (
           <span role="status" className={css({ fontSize: 'xs', color: 'warning.darker' })} data-testid="chat-connection">
-            {t(connection === 'offline' ? 'connection.offline' : 'connection.reconnecting')}
+            {t('connection.reconnecting')}
           </span>
         ) : null}
       </div>
@@ -269,7 +283,12 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
           ) : (
             <ol className={css({ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
               {state.entries.map((entry) => (
-                <MessageItem key={entry.messageId} entry={entry} time={format.dateTime(entry.createdOn)} onRetry={() => void deliver(entry.messageId, entry.message)} />
+                <MessageItem
+                  key={entry.messageId}
+                  entry={entry}
+                  time={format.dateTime(entry.createdOn)}
+                  onRetry={() => void deliver(entry.messageId, entry.message)}
+                />
               ))}
             </ol>
           )}
@@ -293,13 +312,23 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
           </label>
           <textarea
             id={composerId}
+            data-chat-composer
             value={draft}
             rows={2}
             onChange={(event) => setDraft(event.target.value)}
             onKeyDown={onKeyDown}
             aria-describedby={`${composerId}-hint`}
             aria-invalid={tooLong || undefined}
-            className={css({ w: '100%', p: '2', borderWidth: '1px', borderColor: 'border', borderRadius: 'md', bg: 'bg.default', resize: 'vertical', _focusVisible: { outline: '2px solid', outlineColor: 'primary.main' } })}
+            className={css({
+              w: '100%',
+              p: '2',
+              borderWidth: '1px',
+              borderColor: 'border',
+              borderRadius: 'md',
+              bg: 'bg.default',
+              resize: 'vertical',
+              _focusVisible: { outline: '2px solid', outlineColor: 'primary.main' },
+            })}
           />
           <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' })}>
             <span id={`${composerId}-hint`} className={css({ fontSize: 'xs', color: tooLong ? 'error.main' : 'fg.muted' })}>
@@ -321,7 +350,9 @@ function MessageItem({ entry, time, onRetry }: { entry: ChatEntry; time: string;
     <li className={bubble} data-mine={entry.mine} data-delivery={entry.delivery} data-seq={entry.seq ?? undefined} data-testid="chat-message">
       <div className={css({ display: 'flex', gap: '2', fontSize: 'xs', color: 'fg.muted', flexWrap: 'wrap' })}>
         <span className={css({ fontWeight: 'semibold', color: 'fg.default' })}>{entry.mine ? t('you') : entry.fromUserName}</span>
-        <time dateTime={entry.createdOn}>{time}</time>
+        <time dir="auto" dateTime={entry.createdOn}>
+          {time}
+        </time>
       </div>
       <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })} data-testid="chat-text">
         {entry.message}

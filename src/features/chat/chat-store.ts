@@ -93,7 +93,12 @@ export function createChatStore(userId: string | null) {
     on: {
       loading: (context) => ({ ...context, status: 'loading' as const, loadError: null }),
       loaded: (context, event: { page: ChatPage }) => {
-        const next = { ...context, status: 'ready' as const, readOnly: event.page.readOnly, lastReadSeq: Math.max(context.lastReadSeq, event.page.lastReadSeq) };
+        const next = {
+          ...context,
+          status: 'ready' as const,
+          readOnly: event.page.readOnly,
+          lastReadSeq: Math.max(context.lastReadSeq, event.page.lastReadSeq),
+        };
         const entries = mergeMessages(next, event.page.data);
         // Whether the first page left older messages out is only known the first time.
         const hasOlder = context.status === 'ready' ? context.hasOlder : event.page.totalCount > event.page.data.length;
@@ -132,13 +137,19 @@ export function createChatStore(userId: string | null) {
       sent: (context, event: { message: ChatMessage }) => ({ ...context, entries: mergeMessages(context, [event.message]) }),
       sendFailed: (context, event: { messageId: string; error: unknown }) => ({
         ...context,
-        entries: context.entries.map((entry) => (entry.messageId === event.messageId && entry.delivery === 'pending' ? { ...entry, delivery: 'failed' as const, error: event.error } : entry)),
+        entries: context.entries.map((entry) =>
+          entry.messageId === event.messageId && entry.delivery === 'pending' ? { ...entry, delivery: 'failed' as const, error: event.error } : entry,
+        ),
       }),
       read: (context, event: { lastReadSeq: number }) => (event.lastReadSeq > context.lastReadSeq ? { ...context, lastReadSeq: event.lastReadSeq } : context),
       user: (context, event: { userId: string | null }) =>
         context.userId === event.userId
           ? context
-          : { ...context, userId: event.userId, entries: context.entries.map((entry) => ({ ...entry, mine: entry.mine || (event.userId !== null && entry.fromUserId === event.userId) })) },
+          : {
+              ...context,
+              userId: event.userId,
+              entries: context.entries.map((entry) => ({ ...entry, mine: entry.mine || (event.userId !== null && entry.fromUserId === event.userId) })),
+            },
       readOnly: (context, event: { readOnly: boolean }) => (context.readOnly === event.readOnly ? context : { ...context, readOnly: event.readOnly }),
     },
   });

@@ -34,13 +34,19 @@ export function useUnreadCounts(ticketIds: readonly number[]): Record<number, nu
     };
   }, [key, version]);
 
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   useRealtime((notice) => {
     const relevant =
-      (notice.type === 'event' && (notice.frame.kind === 'chat.message' || notice.frame.kind === 'chat.read') && notice.frame.ticketId !== null && ticketIds.includes(notice.frame.ticketId)) ||
+      (notice.type === 'event' &&
+        (notice.frame.kind === 'chat.message' || notice.frame.kind === 'chat.read') &&
+        notice.frame.ticketId !== null &&
+        ticketIds.includes(notice.frame.ticketId)) ||
       notice.type === 'resync' ||
       (notice.type === 'connected' && notice.resumed);
     if (!relevant || timer.current) return;

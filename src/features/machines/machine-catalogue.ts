@@ -25,17 +25,102 @@ export interface CatalogueEntry {
 }
 
 export const machineCatalogue: CatalogueEntry[] = [
-  { id: 'ticketLifecycle', file: 'machines/ticket-lifecycle.machine.ts', load: async () => ({ machine: (await import('#machines/ticket-lifecycle.machine.ts')).ticketLifecycleMachine, paths: (await import('#machines/ticket-lifecycle.model.ts')).ticketLifecyclePaths as () => TestPath[] }) },
-  { id: 'ticketView', file: 'machines/ticket-view.machine.ts', load: async () => ({ machine: (await import('#machines/ticket-view.machine.ts')).ticketViewMachine, paths: (await import('#machines/ticket-view.model.ts')).ticketViewTestPaths as () => TestPath[] }) },
-  { id: 'version-check', file: 'machines/version-check.machine.ts', load: async () => ({ machine: (await import('#machines/version-check.machine.ts')).versionCheckMachine, paths: (await import('#machines/version-check.model.ts')).versionCheckTestPaths as () => TestPath[] }) },
-  { id: 'toast-queue', file: 'machines/toast-queue.machine.ts', load: async () => ({ machine: (await import('#machines/toast-queue.machine.ts')).toastQueueMachine, paths: (await import('#machines/toast-queue.model.ts')).toastQueueTestPaths as () => TestPath[] }) },
-  { id: 'toast-timer', file: 'machines/toast-queue.machine.ts', load: async () => ({ machine: (await import('#machines/toast-queue.machine.ts')).toastTimerMachine, paths: (await import('#machines/toast-queue.model.ts')).toastTimerTestPaths as () => TestPath[] }) },
-  { id: 'snackbar', file: 'machines/snackbar.machine.ts', load: async () => ({ machine: (await import('#machines/snackbar.machine.ts')).snackbarMachine, paths: (await import('#machines/snackbar.model.ts')).snackbarTestPaths as () => TestPath[] }) },
-  { id: 'pagedSearch', file: 'machines/paged-search.machine.ts', load: async () => ({ machine: (await import('#machines/paged-search.machine.ts')).pagedSearchMachine, paths: (await import('#machines/paged-search.model.ts')).pagedSearchTestPaths as () => TestPath[] }) },
-  { id: 'auth-session', file: 'machines/auth-session.machine.ts', load: async () => ({ machine: (await import('#machines/auth-session.machine.ts')).authSessionMachine, paths: (await import('#machines/auth-session.model.ts')).authSessionTestPaths as () => TestPath[] }) },
-  { id: 'realtime-connection', file: 'machines/realtime-connection.machine.ts', load: async () => ({ machine: (await import('#machines/realtime-connection.machine.ts')).realtimeConnectionMachine, paths: (await import('#machines/realtime-connection.model.ts')).realtimeConnectionTestPaths as () => TestPath[] }) },
-  { id: 'projectStatus', file: 'machines/exams/project-status.machine.ts', load: async () => ({ machine: (await import('#machines/exams/project-status.machine.ts')).projectStatusMachine, paths: (await import('#machines/exams/exam-records.model.ts')).projectStatusTestPaths as () => TestPath[] }) },
-  { id: 'examStatus', file: 'machines/exams/exam-status.machine.ts', load: async () => ({ machine: (await import('#machines/exams/exam-status.machine.ts')).examStatusMachine, paths: (await import('#machines/exams/exam-records.model.ts')).examStatusTestPaths as () => TestPath[] }) },
+  {
+    id: 'ticketLifecycle',
+    file: 'machines/ticket-lifecycle.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/ticket-lifecycle.machine.ts')).ticketLifecycleMachine,
+      paths: (await import('#machines/ticket-lifecycle.model.ts')).ticketLifecyclePaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'ticketView',
+    file: 'machines/ticket-view.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/ticket-view.machine.ts')).ticketViewMachine,
+      paths: (await import('#machines/ticket-view.model.ts')).ticketViewTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'version-check',
+    file: 'machines/version-check.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/version-check.machine.ts')).versionCheckMachine,
+      paths: (await import('#machines/version-check.model.ts')).versionCheckTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'toast-queue',
+    file: 'machines/toast-queue.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/toast-queue.machine.ts')).toastQueueMachine,
+      paths: (await import('#machines/toast-queue.model.ts')).toastQueueTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'toast-timer',
+    file: 'machines/toast-queue.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/toast-queue.machine.ts')).toastTimerMachine,
+      paths: (await import('#machines/toast-queue.model.ts')).toastTimerTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'snackbar',
+    file: 'machines/snackbar.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/snackbar.machine.ts')).snackbarMachine,
+      paths: (await import('#machines/snackbar.model.ts')).snackbarTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'pagedSearch',
+    file: 'machines/paged-search.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/paged-search.machine.ts')).pagedSearchMachine,
+      paths: (await import('#machines/paged-search.model.ts')).pagedSearchTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'auth-session',
+    file: 'machines/auth-session.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/auth-session.machine.ts')).authSessionMachine,
+      paths: (await import('#machines/auth-session.model.ts')).authSessionTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'realtime-connection',
+    file: 'machines/realtime-connection.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/realtime-connection.machine.ts')).realtimeConnectionMachine,
+      paths: (await import('#machines/realtime-connection.model.ts')).realtimeConnectionTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'projectStatus',
+    file: 'machines/exams/project-status.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/exams/project-status.machine.ts')).projectStatusMachine,
+      paths: (await import('#machines/exams/exam-records.model.ts')).projectStatusTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'examStatus',
+    file: 'machines/exams/exam-status.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/exams/exam-status.machine.ts')).examStatusMachine,
+      paths: (await import('#machines/exams/exam-records.model.ts')).examStatusTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'paperFlow',
+    file: 'machines/papers/paper-flow.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/papers/paper-flow.machine.ts')).paperFlowMachine,
+      paths: (await import('#machines/papers/paper-flow.model.ts')).paperFlowTestPaths as () => TestPath[],
+    }),
+  },
 ];
 
 export function findCatalogueEntry(id: string): CatalogueEntry | undefined {

@@ -97,7 +97,9 @@ function CoverageBadge({ machineId, coverage }: { machineId: string; coverage: C
           {t('coverage.mutationScore', { score: report.mutationScore })}
         </Badge>
       ) : null}
-      {report.generatedAt ? <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('coverage.measuredAt', { when: format.dateTime(report.generatedAt) })}</span> : null}
+      {report.generatedAt ? (
+        <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('coverage.measuredAt', { when: format.dateTime(report.generatedAt) })}</span>
+      ) : null}
       {complete ? null : (
         <details className={css({ fontSize: 'xs', flexBasis: '100%' })} data-testid="coverage-uncovered">
           <summary className={css({ cursor: 'pointer', color: 'fg.muted' })}>{t('coverage.uncovered')}</summary>
@@ -141,7 +143,9 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
                   {stateValueText(actor, stateText)}
                 </dd>
               </dl>
-              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.status', { status: actor.stopped ? 'stopped' : actor.actorRef.getSnapshot().status })}</p>
+              <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+                {t('live.status', { status: actor.stopped ? 'stopped' : actor.actorRef.getSnapshot().status })}
+              </p>
               <h4 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>{t('live.events')}</h4>
               {actor.events.length === 0 ? (
                 <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('live.noEvents')}</p>
@@ -394,7 +398,9 @@ export function MachineView({ entry, coverage }: { entry: CatalogueEntry; covera
         <figure className={css({ display: 'flex', flexDirection: 'column', gap: '2', minWidth: 0 })}>
           {layout.status === 'loading' ? <LoadingState label={t('layingOut')} /> : null}
           {layout.status === 'failed' ? <ErrorState message={t('layoutFailed')} onRetry={() => setAttempt((n) => n + 1)} /> : null}
-          {ready ? <StatechartSvg ref={diagram} layout={layout.value} highlight={highlight} label={t('diagram', { id: entry.id })} describedBy={helpId} /> : null}
+          {ready ? (
+            <StatechartSvg ref={diagram} layout={layout.value} highlight={highlight} label={t('diagram', { id: entry.id })} describedBy={helpId} />
+          ) : null}
           <figcaption id={helpId} className={css({ fontSize: 'xs', color: 'fg.muted' })}>
             {t('diagramHelp')}
           </figcaption>
@@ -424,7 +430,9 @@ export function MachineView({ entry, coverage }: { entry: CatalogueEntry; covera
 
 function Legend() {
   const { t } = useTranslation('machines');
-  const swatch = (className: string) => <span aria-hidden="true" className={`${className} ${css({ display: 'inline-block', width: '4', height: '3', borderRadius: 'sm', borderWidth: '2px' })}`} />;
+  const swatch = (className: string) => (
+    <span aria-hidden="true" className={`${className} ${css({ display: 'inline-block', width: '4', height: '3', borderRadius: 'sm', borderWidth: '2px' })}`} />
+  );
   return (
     <ul className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', fontSize: 'xs', color: 'fg.muted' })} aria-label={t('legend.title')}>
       <li className={css({ display: 'flex', alignItems: 'center', gap: '1' })}>

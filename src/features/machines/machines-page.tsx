@@ -1,11 +1,12 @@
+import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
-import { machinesApi } from './api/machines-api.ts';
-import { findCatalogueEntry, machineCatalogue } from './machine-catalogue.ts';
+import { machinesApi, type ScopeFlow } from './api/machines-api.ts';
+import { findCatalogueEntry, machineCatalogue, type CatalogueEntry, type TestPath } from './machine-catalogue.ts';
 import { MachineView, type CoverageState } from './machine-view.tsx';
 
 const navLink = css({
@@ -22,6 +23,26 @@ const navLink = css({
   _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '1px' },
 });
 
+/**
+ * A project's review flow as a catalogue entry: compiled from its stored definition exactly as
+ * the server compiles it (machines/exams/review-flow.machine.ts), with the model-based paths
+ * its tests walk.
+ */
+export function flowEntry(flow: ScopeFlow): CatalogueEntry & { label: string } {
+  return {
+    id: flow.machineId,
+    label: `${flow.projectCode} · ${flow.name}`,
+    file: `machines/exams/review-flow.machine.ts (compileFlow: ${flow.projectCode} · ${flow.name}, v${flow.version})`,
+    load: async () => {
+      const [{ compileFlow }, { flowTestPaths }] = await Promise.all([
+        import('#machines/exams/review-flow.machine.ts'),
+        import('#machines/exams/exam-records.model.ts'),
+      ]);
+      return { machine: compileFlow(flow.definition, flow.flowId), paths: () => flowTestPaths(flow.definition, flow.flowId) as unknown as TestPath[] };
+    },
+  };
+}
+
 function statusOf(error: unknown): number | undefined {
   const e = error as { statusCode?: unknown; status?: unknown; response?: { status?: unknown } } | null;
   const value = e?.statusCode ?? e?.status ?? e?.response?.status;
@@ -37,8 +58,21 @@ export default function MachinesPage() {
   const { t } = useTranslation('machines');
   const params = useParams<{ machineId?: string }>();
   const [coverage, setCoverage] = useState<CoverageState | { status: 'denied' }>({ status: 'loading' });
+  const [flows, setFlows] = useState<Array<CatalogueEntry & { label: string }> | null>(null);
   const selectedId = params.machineId ?? machineCatalogue[0].id;
-  const entry = findCatalogueEntry(selectedId);
+  const entry = findCatalogueEntry(selectedId) ?? flows?.find((flow) => flow.id === selectedId);
+
+  // Every project's review flows in the caller's scope, drawn beside the fixed machines.
+  useEffect(() => {
+    let current = true;
+    machinesApi.flows().then(
+      (list) => current && setFlows(list.map(flowEntry)),
+      () => current && setFlows([]),
+    );
+    return () => {
+      current = false;
+    };
+  }, []);
 
   const loadCoverage = useCallback(() => {
     let current = true;
@@ -65,7 +99,7 @@ export default function MachinesPage() {
           <EmptyState title={t('noAccess')} />
         </div>
       ) : coverage.status === 'loading' ? (
-        <LoadingState />
+        <ListSkeleton />
       ) : (
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
           <nav aria-label={t('list')} className={`${card} ${css({ p: '2' })}`}>
@@ -78,9 +112,27 @@ export default function MachinesPage() {
                 </li>
               ))}
             </ul>
+            {flows?.length ? (
+              <>
+                <h2 id="project-flows" className={css({ px: '3', pt: '3', pb: '1', fontSize: 'sm', fontWeight: 'semibold', color: 'fg.muted' })}>
+                  {t('projectFlows')}
+                </h2>
+                <ul aria-labelledby="project-flows" className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })} data-testid="project-flows">
+                  {flows.map((flow) => (
+                    <li key={flow.id}>
+                      <Link to={`/machines/${flow.id}`} className={navLink} aria-current={flow.id === selectedId ? 'page' : undefined}>
+                        {flow.label}
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
           </nav>
           {entry ? (
             <MachineView key={entry.id} entry={entry} coverage={coverage} />
+          ) : flows === null ? (
+            <LoadingState />
           ) : (
             <div className={card}>
               <EmptyState title={t('machineNotFound', { id: selectedId })} />

@@ -1,4 +1,15 @@
-import { forwardRef, useCallback, useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import {
+  forwardRef,
+  useCallback,
+  useEffect,
+  useId,
+  useImperativeHandle,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type WheelEvent,
+} from 'react';
 import { css, cx } from '#styled-system/css';
 import { FONT_SIZE, labelLines, LINE_HEIGHT, type DiagramLayout, type LaidOutEdge, type LaidOutState } from './layout.ts';
 
@@ -238,7 +249,14 @@ export const StatechartSvg = forwardRef<StatechartHandle, { layout: DiagramLayou
           <StateBox key={item.state.id} item={item} highlight={highlight} />
         ))}
         {layout.initials.map((initial) => (
-          <circle key={initial.parentId} data-initial={initial.parentId} cx={initial.x + initial.width / 2} cy={initial.y + initial.height / 2} r={initial.width / 2} className={s.initial} />
+          <circle
+            key={initial.parentId}
+            data-initial={initial.parentId}
+            cx={initial.x + initial.width / 2}
+            cy={initial.y + initial.height / 2}
+            r={initial.width / 2}
+            className={s.initial}
+          />
         ))}
         {layout.edges.map((edge) => (
           <Edge key={edge.id} edge={edge} highlight={highlight} markerId={markerId} />

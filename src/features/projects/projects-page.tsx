@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
+import { projectActions } from '#machines/exams/project-status.machine.ts';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
@@ -12,17 +13,19 @@ import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
-import { fieldError, SelectField, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
+import { Switch } from '#src/components/ui/switch.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { usePagedSearch } from '#src/lib/use-paged-search.ts';
-import { projectsApi, type ProjectDetail, type ProjectSummary, type ProjectTemplate } from './api/projects-api.ts';
+import { projectStatusEvents, projectsApi, type ProjectDetail, type ProjectEventName, type ProjectSummary, type ProjectTemplate } from './api/projects-api.ts';
 import { NoGrantState } from './components/no-grant.tsx';
-import { PermissionGate } from '../users/components/permission-gate.tsx';
+import { PermissionGate } from '#src/features/users/index.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 const fieldErrorsOf = (error: unknown): FieldErrors => (error as { errors?: Record<string, string[]> } | null)?.errors ?? null;
@@ -84,15 +87,31 @@ function CreateProjectDialog({ onClose, onCreated }: { onClose: () => void; onCr
       <SelectField
         label={t('field.template')}
         value={draft.templateId}
-        onChange={set('templateId')}
+        onValueChange={(value) => set('templateId')({ target: { value } })}
         placeholder={t('create.noTemplate')}
         options={templates.map((template) => ({ value: String(template.templateId), label: template.name }))}
         hint={templates.find((template) => String(template.templateId) === draft.templateId)?.description}
         error={fieldError(errors, 'templateId')}
       />
-      <TextField label={t('field.code')} value={draft.code} onChange={set('code')} required maxLength={32} hint={t('create.codeHint')} error={fieldError(errors, 'code')} autoFocus />
+      <TextField
+        label={t('field.code')}
+        value={draft.code}
+        onChange={set('code')}
+        required
+        maxLength={32}
+        hint={t('create.codeHint')}
+        error={fieldError(errors, 'code')}
+        autoFocus
+      />
       <TextField label={t('field.name')} value={draft.name} onChange={set('name')} required maxLength={200} error={fieldError(errors, 'name')} />
-      <TextAreaField label={t('field.description')} value={draft.description} onChange={set('description')} maxLength={2000} rows={3} error={fieldError(errors, 'description')} />
+      <TextAreaField
+        label={t('field.description')}
+        value={draft.description}
+        onChange={set('description')}
+        maxLength={2000}
+        rows={3}
+        error={fieldError(errors, 'description')}
+      />
       {failureText && !errors ? (
         <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
           {failureText}
@@ -115,6 +134,7 @@ function ProjectsPage() {
   const showStepper = useStoreValue(showProjectConfigStepperStore, (s) => s.context.show);
   const [creating, setCreating] = useState(false);
   const selectedId = (selectedProject()?.projectId as number | undefined) ?? null;
+  const showArchived = search.query.filters.includeArchived === true || search.query.filters.includeArchived === 'true';
 
   /** Selecting goes through the workspace chain: another project clears the exam and lower. */
   const open = (project: ProjectSummary) => {
@@ -129,11 +149,45 @@ function ProjectsPage() {
   };
 
   const archive = async (project: ProjectSummary) => {
-    if (!(await confirm({ title: t('archive.title'), message: t('archive.message', { name: project.name }), confirmLabel: t('action.archive') }))) return;
+    if (
+      !(await confirm({
+        title: t('archive.title'),
+        message: t(`archive.message${project.status}`, { name: project.name, defaultValue: t('archive.message', { name: project.name }) }),
+        confirmLabel: t('action.archive'),
+      }))
+    )
+      return;
     try {
       await projectsApi.transition(project.projectId, 'project.archive', project.version);
+      // An archived project is read-only and out of its team's reach: it leaves the workspace.
       if (selectedId === project.projectId) selectProject(null);
       void notify.success(t('archive.done', { name: project.name }));
+      search.send({ type: 'search.reload' });
+    } catch (error) {
+      void notify.error(error);
+    }
+  };
+
+  const move = async (project: ProjectSummary, event: ProjectEventName) => {
+    try {
+      const { toStatus } = await projectsApi.transition(project.projectId, event, project.version);
+      void notify.success(t('statusChanged', { name: project.name, status: t(`status.${toStatus}`, { defaultValue: toStatus }) }));
+      // The selected project's payload (and the projectStatus slice) follow the change.
+      if (selectedId === project.projectId)
+        projectsApi.get(project.projectId).then(
+          (detail) => selectProject(detail as unknown as Record<string, unknown>),
+          () => undefined,
+        );
+      search.send({ type: 'search.reload' });
+    } catch (error) {
+      void notify.error(error);
+    }
+  };
+
+  const restore = async (project: ProjectSummary) => {
+    try {
+      const { toStatus } = await projectsApi.transition(project.projectId, 'project.restore', project.version);
+      void notify.success(t('restore.done', { name: project.name, status: t(`status.${toStatus}`, { defaultValue: toStatus }) }));
       search.send({ type: 'search.reload' });
     } catch (error) {
       void notify.error(error);
@@ -151,7 +205,13 @@ function ProjectsPage() {
           navigate('/projects/setup');
         },
       });
-    if (manager && project.status === 'Closed') actions.push({ id: 'archive', label: t('action.archive'), tone: 'danger', onSelect: () => void archive(project) });
+    // What the project-status machine lets this caller do from here (archive: Draft or Closed; restore: Archived).
+    const allowed = projectActions(project.status, { tenantManager: manager });
+    if (project.status === 'Archived') actions.splice(0, actions.length);
+    for (const event of projectStatusEvents.filter((e) => allowed.includes(e)))
+      actions.push({ id: event, label: t(`projectEvent.${event}`), onSelect: () => void move(project, event) });
+    if (allowed.includes('project.archive')) actions.push({ id: 'archive', label: t('action.archive'), tone: 'danger', onSelect: () => void archive(project) });
+    if (allowed.includes('project.restore')) actions.push({ id: 'restore', label: t('action.restore'), onSelect: () => void restore(project) });
     return actions;
   };
 
@@ -162,14 +222,23 @@ function ProjectsPage() {
       header: t('field.name'),
       sortKey: 'name',
       cell: (p) => (
-        <button type="button" className={css({ fontWeight: 'semibold', textAlign: 'start', cursor: 'pointer', color: 'primary.dark', textDecoration: 'underline' })} onClick={() => open(p)}>
+        <button
+          type="button"
+          className={css({ fontWeight: 'semibold', textAlign: 'start', cursor: 'pointer', color: 'primary.dark', textDecoration: 'underline' })}
+          onClick={() => open(p)}
+        >
           {p.name}
         </button>
       ),
     },
     { key: 'status', header: t('field.status'), sortKey: 'status', cell: (p) => <Badge tone={statusTone[p.status]}>{t(`status.${p.status}`)}</Badge> },
     { key: 'exams', header: t('field.examCount'), align: 'end', hideOnSmall: true, cell: (p) => p.examCount },
-    { key: 'actions', header: t('field.actions'), align: 'end', cell: (p) => <RowMenu label={t('action.menu', { name: p.name })} actions={actionsOf(p)} testId={`project-actions-${p.code}`} /> },
+    {
+      key: 'actions',
+      header: t('field.actions'),
+      align: 'end',
+      cell: (p) => <RowMenu label={t('action.menu', { name: p.name })} actions={actionsOf(p)} testId={`project-actions-${p.code}`} />,
+    },
   ];
 
   const empty = search.query.keyword ? <NoMatches /> : <NoGrantState manager={manager} />;
@@ -190,9 +259,31 @@ function ProjectsPage() {
       />
       <div className={card}>
         <div className={css({ p: '4' })}>
-          <SearchInput label={t('projects.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <SearchInput
+            label={t('projects.searchLabel')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+          />
+          {manager ? (
+            <div className={css({ pt: '3' })}>
+              <Switch
+                label={t('projects.showArchived')}
+                checked={showArchived}
+                onChange={(on) => search.send({ type: 'search.filter', filters: { includeArchived: on ? true : '' } })}
+                testId="show-archived"
+              />
+            </div>
+          ) : null}
         </div>
-        <PagedTable search={search} errorText={errorText} empty={empty} caption={t('projects.title')} columns={columns} rowKey={(p) => p.projectId} testId="projects-table" />
+        <PagedTable
+          search={search}
+          errorText={errorText}
+          empty={empty}
+          caption={t('projects.title')}
+          columns={columns}
+          rowKey={(p) => p.projectId}
+          testId="projects-table"
+        />
       </div>
       {creating ? (
         <CreateProjectDialog

@@ -3,7 +3,7 @@ import { P } from '#machines/permissions.ts';
 import { projectStore } from '#src/app/stores/slices.ts';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { PermissionGate } from '../users/components/permission-gate.tsx';
+import { PermissionGate } from '#src/features/users/index.ts';
 import { NoProjectState } from './components/no-grant.tsx';
 import { TeamPanel } from './components/team-panel.tsx';
 

@@ -1,14 +1,17 @@
+import { Menu as ArkMenu } from '@ark-ui/react/menu';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { defaultQuery } from '#machines/paged-search.machine.ts';
 import { examStore, paperStore, projectStore } from '#src/app/stores/slices.ts';
-import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
+import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuSeparator, MenuTrigger } from '#src/components/ui/menu.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { examsApi, projectsApi } from './api/projects-api.ts';
+import { chooseExam } from './choose-exam.ts';
+import { slicesOf, sliceTitleKey, workspaceLevels } from './workspace-slices.ts';
 
 const bar = css({
   display: 'flex',
@@ -43,7 +46,21 @@ interface Choice {
 }
 
 /** One part of the bar: the current choice as a menu trigger; opening it loads what one may switch to. */
-function SwitchMenu({ label, current, load, onChoose, more, testId }: { label: string; current: string; load: () => Promise<Choice[]>; onChoose: (choice: Choice) => void; more?: { label: string; onSelect: () => void }; testId: string }) {
+function SwitchMenu({
+  label,
+  current,
+  load,
+  onChoose,
+  more,
+  testId,
+}: {
+  label: string;
+  current: string;
+  load: () => Promise<Choice[]>;
+  onChoose: (choice: Choice) => void;
+  more?: { label: string; onSelect: () => void };
+  testId: string;
+}) {
   const { t } = useTranslation('projects');
   const [choices, setChoices] = useState<Choice[] | null>(null);
   return (
@@ -93,6 +110,42 @@ function SwitchMenu({ label, current, load, onChoose, more, testId }: { label: s
 }
 
 /**
+ * The workspace menu: every slice of the workspace (EXAMS.md §1), grouped by what it hangs
+ * under; slices of a later issue are listed too and open their "not yet available" page.
+ */
+function GoToMenu({ hasExam }: { hasExam: boolean }) {
+  const { t } = useTranslation('projects');
+  const navigate = useNavigate();
+  return (
+    <MenuRoot lazyMount unmountOnExit positioning={{ placement: 'bottom-end' }} onSelect={(details) => navigate(details.value)}>
+      <MenuTrigger className={trigger} data-testid="workspace-goto">
+        {t('bar.goTo')}
+        <Icon name="chevron" size={14} className={css({ transform: 'rotate(90deg)' })} />
+      </MenuTrigger>
+      <MenuContent aria-label={t('bar.goTo')} data-testid="workspace-goto-menu" className={css({ maxHeight: '70vh', overflowY: 'auto' })}>
+        {workspaceLevels.map((level, index) => (
+          <ArkMenu.ItemGroup key={level}>
+            {index > 0 ? <MenuSeparator /> : null}
+            <ArkMenu.ItemGroupLabel className={css({ px: '3', py: '1', fontSize: 'xs', fontWeight: 'semibold', color: 'fg.muted' })}>
+              {t(`bar.level.${level}`)}
+            </ArkMenu.ItemGroupLabel>
+            {slicesOf(level).map((slice) => (
+              <MenuItem key={slice.id} value={slice.path} data-testid={`goto-${slice.id}`}>
+                {t(sliceTitleKey(slice), { ns: 'common' })}
+                {!slice.available ? <span className={css({ color: 'fg.muted', fontSize: 'xs', ms: '2' })}>{t('bar.later')}</span> : null}
+                {slice.available && (level === 'exam' || level === 'paper') && !hasExam ? (
+                  <span className={css({ color: 'fg.muted', fontSize: 'xs', ms: '2' })}>{t('bar.needsExam')}</span>
+                ) : null}
+              </MenuItem>
+            ))}
+          </ArkMenu.ItemGroup>
+        ))}
+      </MenuContent>
+    </MenuRoot>
+  );
+}
+
+/**
  * The workspace bar under the header (EXAMS.md §3): the selected project › exam › paper, each a
  * menu to switch. Switching the project goes through the workspace chain, which clears the exam
  * and everything under it.
@@ -116,7 +169,13 @@ export function WorkspaceBar() {
         testId="workspace-project"
         label={t('bar.project')}
         current={String(project.name ?? project.code ?? '')}
-        load={async () => (await projectsApi.search({ ...defaultQuery, pageSize: 10, orderBy: ['updatedOn desc'] })).data.map((p) => ({ id: p.projectId, label: `${p.code} · ${p.name}`, record: p as unknown as Record<string, unknown> }))}
+        load={async () =>
+          (await projectsApi.search({ ...defaultQuery, pageSize: 10, orderBy: ['updatedOn desc'] })).data.map((p) => ({
+            id: p.projectId,
+            label: `${p.code} · ${p.name}`,
+            record: p as unknown as Record<string, unknown>,
+          }))
+        }
         onChoose={(choice) => {
           selectProject(choice.record);
           navigate('/exams');
@@ -128,18 +187,32 @@ export function WorkspaceBar() {
         testId="workspace-exam"
         label={t('bar.exam')}
         current={exam ? String(exam.name ?? exam.code ?? '') : t('bar.none')}
-        load={async () => (await examsApi.search({ ...defaultQuery, pageSize: 20, orderBy: ['code asc'] })).data.map((e) => ({ id: e.examId, label: `${e.code} · ${e.name}`, record: e as unknown as Record<string, unknown> }))}
-        onChoose={(choice) => selectExam(choice.record)}
+        load={async () =>
+          (await examsApi.search({ ...defaultQuery, pageSize: 20, orderBy: ['code asc'] })).data.map((e) => ({
+            id: e.examId,
+            label: `${e.code} · ${e.name}`,
+            record: e as unknown as Record<string, unknown>,
+          }))
+        }
+        onChoose={(choice) => void chooseExam({ ...choice.record, examId: choice.id })}
         more={{ label: t('bar.allExams'), onSelect: () => navigate('/exams') }}
       />
       {exam ? (
         <>
           {chevron}
-          <span className={css({ px: '2', color: 'fg.muted' })} data-testid="workspace-paper">
-            {t('bar.paper')}: {paper ? String(paper.title ?? paper.code ?? '') : t('bar.none')}
-          </span>
+          {/* Papers come with issue 17: the menu is there, listing none until their screen exists. */}
+          <SwitchMenu
+            testId="workspace-paper"
+            label={t('bar.paper')}
+            current={paper ? String(paper.title ?? paper.code ?? '') : t('bar.none')}
+            load={async () => []}
+            onChoose={() => undefined}
+            more={{ label: t('bar.allPapers'), onSelect: () => navigate('/workspace/papers') }}
+          />
         </>
       ) : null}
+      <span className={css({ flex: '1' })} />
+      <GoToMenu hasExam={exam !== null} />
     </nav>
   );
 }

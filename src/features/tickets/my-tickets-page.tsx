@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
+import { Suspense, useCallback, useEffect, useState, type ComponentProps, type ComponentType } from 'react';
+import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
@@ -6,15 +8,22 @@ import { Button } from '#src/components/ui/button.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { ticketsApi, type TicketCounts, type TicketSummary } from './api/tickets-api.ts';
-import { CreateTicketDialog } from './components/create-ticket-dialog.tsx';
 import { StatusFilter } from './components/status-filter.tsx';
 import { TicketList } from './components/ticket-list.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { useUnreadCounts } from '#src/features/chat/use-unread-counts.ts';
+import { useUnreadCounts } from '#src/features/chat/index.ts';
 import { useLiveTicketList } from './use-live-list.ts';
+
+// The form (file upload, selects, dialog) is its own chunk, loaded when someone raises a ticket.
+type CreateTicketDialogProps = ComponentProps<typeof import('./components/create-ticket-dialog.tsx').CreateTicketDialog>;
+const CreateTicketDialog = lazyChunk<CreateTicketDialogProps>(() =>
+  import('./components/create-ticket-dialog.tsx').then((module): { default: ComponentType<CreateTicketDialogProps> } => ({
+    default: module.CreateTicketDialog,
+  })),
+);
 
 /** The requester's tickets: status filter with counts, search, paging, and raising a new one. */
 export default function MyTicketsPage() {
@@ -50,12 +59,16 @@ export default function MyTicketsPage() {
       <div className={card}>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
           <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
-          <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+          <SearchInput
+            label={t('searchLabel')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+          />
         </div>
         {search.error ? (
           <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
         ) : !result ? (
-          <LoadingState />
+          <ListSkeleton />
         ) : result.totalCount === 0 ? (
           <EmptyState
             title={search.query.keyword || statusId ? t('mine.noMatch') : t('mine.empty')}
@@ -65,7 +78,13 @@ export default function MyTicketsPage() {
           </EmptyState>
         ) : (
           <>
-            <TicketList rows={result.data} unread={unread} sort={search.sort} onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })} busy={search.busy} />
+            <TicketList
+              rows={result.data}
+              unread={unread}
+              sort={search.sort}
+              onSort={(sort) => search.send({ type: 'search.sort', orderBy: orderByOf(sort) })}
+              busy={search.busy}
+            />
             <div className={css({ px: '4' })}>
               <Pagination
                 page={result.currentPage}
@@ -81,13 +100,15 @@ export default function MyTicketsPage() {
         )}
       </div>
       {creating ? (
-        <CreateTicketDialog
-          onClose={() => setCreating(false)}
-          onCreated={(ticket) => {
-            setCreating(false);
-            navigate(`/tickets/${ticket.ticketId}`);
-          }}
-        />
+        <Suspense fallback={null}>
+          <CreateTicketDialog
+            onClose={() => setCreating(false)}
+            onCreated={(ticket) => {
+              setCreating(false);
+              navigate(`/tickets/${ticket.ticketId}`);
+            }}
+          />
+        </Suspense>
       ) : null}
     </section>
   );

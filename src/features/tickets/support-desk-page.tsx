@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
@@ -7,16 +8,17 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { controlStyle } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { Tabs } from '#src/components/ui/tabs.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { orderByOf, usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { NoAgentsWarning, groupsWithoutAgents } from './components/no-agents-warning.tsx';
 import { supportGroupsApi, ticketsApi, type SupportGroup, type TicketCounts, type TicketListKind, type TicketSummary } from './api/tickets-api.ts';
-import { useUnreadCounts } from '#src/features/chat/use-unread-counts.ts';
+import { useUnreadCounts } from '#src/features/chat/index.ts';
 import { StatusFilter } from './components/status-filter.tsx';
 import { TicketList } from './components/ticket-list.tsx';
 import { useLiveTicketList } from './use-live-list.ts';
@@ -25,11 +27,17 @@ type DeskTab = Exclude<TicketListKind, 'mine'>;
 
 /** One list of the desk (queue, every ticket, raised for others), with its filters and paging. */
 function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
+  // Open tickets in a group nobody works in wait for ever: flagged for the support admin (issue 23).
+  const withoutAgents = useMemo(() => new Set(groupsWithoutAgents(groups).map((g) => g.supportGroupId)), [groups]);
   const { t } = useTranslation('tickets');
-  const search = usePagedSearch<TicketSummary>((query) => ticketsApi.search(kind, query), {
-    orderBy: kind === 'desk' ? ['createdOn asc'] : ['lastModifiedOn desc'],
-    filters: kind === 'desk' ? { statusId: ticketStatuses.Open } : {},
-  }, { statusId: 'number', supportGroupId: 'number' });
+  const search = usePagedSearch<TicketSummary>(
+    (query) => ticketsApi.search(kind, query),
+    {
+      orderBy: kind === 'desk' ? ['createdOn asc'] : ['lastModifiedOn desc'],
+      filters: kind === 'desk' ? { statusId: ticketStatuses.Open } : {},
+    },
+    { statusId: 'number', supportGroupId: 'number' },
+  );
   const [counts, setCounts] = useState<TicketCounts | null>(null);
   const [claiming, setClaiming] = useState<number | null>(null);
   const navigate = useNavigate();
@@ -69,37 +77,37 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   return (
     <div className={card}>
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
-        {kind !== 'forOthers' ? <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} /> : null}
+        {kind !== 'forOthers' ? (
+          <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
+        ) : null}
         <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })}>
-          <SearchInput className={css({ flex: '1 1 14rem' })} label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
-          <label className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
-            <span>{t('field.group')}</span>
-            <select
-              className={controlStyle}
-              style={{ width: 'auto' }}
-              value={groupId ?? ''}
-              onChange={(e) => search.send({ type: 'search.filter', filters: { supportGroupId: e.target.value ? Number(e.target.value) : null } })}
-            >
-              <option value="">{t('desk.allGroups')}</option>
-              {groups.map((g) => (
-                <option key={g.supportGroupId} value={g.supportGroupId}>
-                  {g.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <SearchInput
+            className={css({ flex: '1 1 14rem' })}
+            label={t('searchLabel')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+          />
+          <SelectField
+            layout="inline"
+            label={t('field.group')}
+            value={groupId == null ? '' : String(groupId)}
+            placeholder={t('desk.allGroups')}
+            options={groups.map((g) => ({ value: String(g.supportGroupId), label: g.name }))}
+            onValueChange={(chosen) => search.send({ type: 'search.filter', filters: { supportGroupId: chosen ? Number(chosen) : null } })}
+          />
         </div>
       </div>
       {search.error ? (
         <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />
       ) : !result ? (
-        <LoadingState />
+        <ListSkeleton />
       ) : result.totalCount === 0 ? (
         <EmptyState title={t(`desk.empty.${kind}`)}>{t('desk.emptyHint')}</EmptyState>
       ) : (
         <>
           <TicketList
             desk
+            groupsWithoutAgents={withoutAgents}
             rows={result.data}
             unread={unread}
             sort={search.sort}
@@ -107,7 +115,12 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
             busy={search.busy}
             rowAction={(ticket) =>
               ticket.statusId === ticketStatuses.Open && kind !== 'forOthers' ? (
-                <Button size="sm" onClick={() => void claim(ticket)} loading={claiming === ticket.ticketId} aria-label={t('desk.claimNamed', { id: ticket.ticketId })}>
+                <Button
+                  size="sm"
+                  onClick={() => void claim(ticket)}
+                  loading={claiming === ticket.ticketId}
+                  aria-label={t('desk.claimNamed', { id: ticket.ticketId })}
+                >
                   {t('actions.claim')}
                 </Button>
               ) : null
@@ -151,6 +164,7 @@ export default function SupportDeskPage() {
   return (
     <section aria-labelledby="desk-title">
       <PageHeader id="desk-title" title={t('desk.title')} description={isSupportAdmin ? t('desk.descriptionAdmin') : t('desk.description')} />
+      {isSupportAdmin ? <NoAgentsWarning groups={groups} /> : null}
       <Tabs label={t('desk.tabs')} value={tab} onChange={setTab} tabs={tabs.map((id) => ({ value: id, label: t(`desk.tab.${id}`) }))}>
         {(kind) => <DeskList key={kind} kind={kind} groups={groups} />}
       </Tabs>

@@ -11,6 +11,8 @@ import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
+import { NoAgentsWarning } from './components/no-agents-warning.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { supportGroupsApi, type Agent, type SupportGroup } from './api/tickets-api.ts';
 
@@ -62,8 +64,23 @@ function GroupDialog({ group, onClose, onSaved }: { group: SupportGroup | null; 
         </>
       }
     >
-      <TextField label={t('groups.name')} value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} autoFocus error={fieldError(errors, 'name')} />
-      <TextAreaField label={t('groups.descriptionLabel')} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} rows={3} error={fieldError(errors, 'description')} />
+      <TextField
+        label={t('groups.name')}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        required
+        maxLength={100}
+        autoFocus
+        error={fieldError(errors, 'name')}
+      />
+      <TextAreaField
+        label={t('groups.descriptionLabel')}
+        value={description}
+        onChange={(e) => setDescription(e.target.value)}
+        maxLength={500}
+        rows={3}
+        error={fieldError(errors, 'description')}
+      />
       {failureText ? (
         <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
           {failureText}
@@ -128,7 +145,7 @@ function MembersDialog({ group, onClose, onSaved }: { group: SupportGroup; onClo
       }
     >
       {agents === null ? (
-        <LoadingState />
+        <ListSkeleton />
       ) : agents.length === 0 ? (
         <p className={css({ color: 'fg.muted' })}>{t('groups.noAgents')}</p>
       ) : (
@@ -179,7 +196,14 @@ export default function SupportGroupsPage() {
 
   const toggle = async (group: SupportGroup) => {
     // A deactivated group takes no new tickets: ask first.
-    if (group.isActive && !(await confirm({ title: t('groups.confirmDeactivateTitle'), message: t('groups.confirmDeactivate', { name: group.name }), confirmLabel: t('groups.deactivate') })))
+    if (
+      group.isActive &&
+      !(await confirm({
+        title: t('groups.confirmDeactivateTitle'),
+        message: t('groups.confirmDeactivate', { name: group.name }),
+        confirmLabel: t('groups.deactivate'),
+      }))
+    )
       return;
     setToggling(group.supportGroupId);
     try {
@@ -196,8 +220,24 @@ export default function SupportGroupsPage() {
   const columns: Column<SupportGroup>[] = [
     { key: 'name', header: t('groups.name'), cell: (g) => <span className={css({ fontWeight: 'semibold' })}>{g.name}</span> },
     { key: 'description', header: t('groups.descriptionLabel'), cell: (g) => g.description, hideOnSmall: true },
-    { key: 'members', header: t('groups.members'), cell: (g) => g.memberCount, align: 'end' },
-    { key: 'state', header: t('groups.state'), cell: (g) => <Badge tone={g.isActive ? 'success' : 'neutral'}>{g.isActive ? t('groups.active') : t('groups.inactive')}</Badge> },
+    {
+      key: 'members',
+      header: t('groups.members'),
+      align: 'end',
+      cell: (g) =>
+        g.memberCount === 0 && g.isActive ? (
+          <span data-testid={`no-agents-${g.supportGroupId}`}>
+            <Badge tone="warning">{t('groups.noAgentsBadge')}</Badge>
+          </span>
+        ) : (
+          g.memberCount
+        ),
+    },
+    {
+      key: 'state',
+      header: t('groups.state'),
+      cell: (g) => <Badge tone={g.isActive ? 'success' : 'neutral'}>{g.isActive ? t('groups.active') : t('groups.inactive')}</Badge>,
+    },
     {
       key: 'actions',
       header: <span className={css({ srOnly: true })}>{t('column.action')}</span>,
@@ -220,7 +260,13 @@ export default function SupportGroupsPage() {
 
   return (
     <section aria-labelledby="groups-title">
-      <PageHeader id="groups-title" title={t('groups.title')} description={t('groups.description')} actions={<Button onClick={() => setEditing('new')}>{t('groups.create')}</Button>} />
+      <PageHeader
+        id="groups-title"
+        title={t('groups.title')}
+        description={t('groups.description')}
+        actions={<Button onClick={() => setEditing('new')}>{t('groups.create')}</Button>}
+      />
+      {groups ? <NoAgentsWarning groups={groups} /> : null}
       <div className={card}>
         {failure ? (
           <ErrorState message={failureText} onRetry={load} />

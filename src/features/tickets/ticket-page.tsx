@@ -1,5 +1,6 @@
+import { PageSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useMachine, useSelector } from '@xstate/react';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
@@ -22,10 +23,10 @@ import { TicketActionDialog, TicketActionsBar } from './components/ticket-action
 import { TicketDocuments } from './components/ticket-documents.tsx';
 import { TicketHistory } from './components/ticket-history.tsx';
 import { useRealtime, useRealtimeUserId } from '#src/app/realtime/use-realtime.ts';
-import { ChatPanel } from '#src/features/chat/chat-panel.tsx';
+import { ChatPanel } from '#src/features/chat/index.ts';
 
 const section = css({ p: { base: '4', sm: '5' } });
-const meta = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', md: 'repeat(3, minmax(0, 1fr))' }, gap: '3', fontSize: 'sm' });
+const meta = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))' }, gap: '3', fontSize: 'sm' });
 
 /**
  * Loads a ticket through the desk's view when the caller works tickets and may see it there,
@@ -128,7 +129,7 @@ function TicketView({ ticketId }: { ticketId: number }) {
     if (snapshot.matches({ ready: 'idle' }) && snapshot.context.actionError) void notify.error(snapshot.context.actionError);
   }, [snapshot]);
 
-  if (snapshot.matches('loading')) return <LoadingState />;
+  if (snapshot.matches('loading')) return <PageSkeleton />;
   if (snapshot.matches('failed') || !ticket) {
     return (
       <section aria-labelledby="ticket-missing">
@@ -147,7 +148,12 @@ function TicketView({ ticketId }: { ticketId: number }) {
   const canAcceptBot = actions.includes('ticket.acceptBotAnswer') && ticket.botSuggestion && !ticket.botSuggestion.accepted;
 
   return (
-    <article aria-labelledby="ticket-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })} data-testid="ticket-page" data-status={ticket.status}>
+    <article
+      aria-labelledby="ticket-title"
+      className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}
+      data-testid="ticket-page"
+      data-status={ticket.status}
+    >
       <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'flex-start', justifyContent: 'space-between', gap: '3' })}>
         <div className={css({ minWidth: 0 })}>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>#{ticket.ticketId}</p>
@@ -159,11 +165,30 @@ function TicketView({ ticketId }: { ticketId: number }) {
             <PriorityBadge priorityId={ticket.supportTicketPriorityId} />
           </div>
         </div>
-        <TicketActionsBar actions={actions} busy={busy} send={send as (event: TicketViewEvent) => void} />
+        <div className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' })}>
+          {canChat && !movedAway && ticket.status !== 'Closed' ? (
+            // The primary action of a conversation (issue 23): straight to the message box.
+            <Button
+              data-testid="ticket-reply"
+              onClick={() => {
+                const composer = document.querySelector<HTMLTextAreaElement>('[data-chat-composer]');
+                composer?.scrollIntoView({ block: 'nearest' });
+                composer?.focus();
+              }}
+            >
+              {t('view.reply')}
+            </Button>
+          ) : null}
+          <TicketActionsBar actions={actions} busy={busy} send={send as (event: TicketViewEvent) => void} />
+        </div>
       </div>
 
       {movedAway ? (
-        <div role="status" className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })} data-testid="ticket-moved">
+        <div
+          role="status"
+          className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })}
+          data-testid="ticket-moved"
+        >
           <span className={css({ flex: 1 })}>{t('live.moved')}</span>
           <Button
             size="sm"
@@ -179,7 +204,10 @@ function TicketView({ ticketId }: { ticketId: number }) {
       ) : null}
 
       {snapshot.context.changedTo ? (
-        <div role="status" className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })}>
+        <div
+          role="status"
+          className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '3', borderRadius: 'md', bg: 'warning.lighter', color: 'warning.darker' })}
+        >
           <span className={css({ flex: 1 })}>{t('conflict', { status: t(`status.${snapshot.context.changedTo}`) })}</span>
           <Button size="sm" variant="ghost" onClick={() => send({ type: 'notice.dismiss' })}>
             {t('common.dismiss')}
@@ -187,96 +215,115 @@ function TicketView({ ticketId }: { ticketId: number }) {
         </div>
       ) : null}
 
-      <div className={card}>
-        <dl className={`${section} ${meta}`}>
-          {[
-            [t('field.requester'), ticket.requesterName],
-            [t('field.group'), ticket.supportGroupName],
-            [t('field.assignee'), ticket.assigneeName ?? t('unassigned')],
-            [t('field.created'), format.dateTime(ticket.createdOn)],
-            [t('field.updated'), format.dateTime(ticket.lastModifiedOn)],
-            ...(ticket.parentSupportTicketId ? [[t('field.parent'), `#${ticket.parentSupportTicketId}`]] : []),
-          ].map(([label, value]) => (
-            <div key={label}>
-              <dt className={css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'uppercase', letterSpacing: 'wide' })}>{label}</dt>
-              <dd className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{value}</dd>
-            </div>
-          ))}
-        </dl>
-        <div className={section} style={{ borderTop: '1px solid var(--colors-border)' }}>
-          <h2 className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>{t('field.description')}</h2>
-          <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })}>{ticket.description}</p>
-        </div>
-      </div>
-
-      {ticket.answer ? (
-        <section aria-labelledby="ticket-answer" className={`${card} ${section}`} style={{ borderColor: 'var(--colors-success-main)' }}>
-          <h2 id="ticket-answer" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
-            {t('view.answer')}
-          </h2>
-          <p className={css({ whiteSpace: 'pre-wrap' })} data-testid="ticket-answer">
-            {ticket.answer}
-          </p>
-        </section>
-      ) : null}
-
-      {ticket.botSuggestion && !ticket.answer ? (
-        <section aria-labelledby="ticket-bot" className={`${card} ${section}`} data-testid="bot-suggestion">
-          <h2 id="ticket-bot" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '1' })}>
-            {t('bot.title')}
-          </h2>
-          <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '2' })}>{t('bot.source', { id: ticket.botSuggestion.sourceTicketId, score: Math.round(ticket.botSuggestion.score * 100) })}</p>
-          <p className={css({ whiteSpace: 'pre-wrap' })}>{ticket.botSuggestion.answer}</p>
-          {canAcceptBot ? (
-            <div className={css({ mt: '3' })}>
-              <Button size="sm" onClick={() => send({ type: 'action.start', action: 'ticket.acceptBotAnswer', fields: { supportTicketBotId: ticket.botSuggestion!.supportTicketBotId } })} disabled={busy}>
-                {t('actions.acceptBotAnswer')}
-              </Button>
+      {/* Conversation first (issue 23): the chat and the history in the main column, beside the
+          details; at 1440×900 the chat is on screen without scrolling. */}
+      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: 'minmax(0, 3fr) minmax(18rem, 2fr)' }, gap: '4', alignItems: 'start' })}>
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })} data-testid="ticket-conversation">
+          {canChat && !movedAway ? (
+            <div className={`${card} ${section}`}>
+              <Suspense fallback={<LoadingState />}>
+                <ChatPanel
+                  key={ticket.ticketId}
+                  ticketId={ticket.ticketId}
+                  status={ticket.status}
+                  userId={hubUserId ?? (ticket.viewer.requester ? ticket.loginUserId : null)}
+                />
+              </Suspense>
             </div>
           ) : null}
-        </section>
-      ) : null}
-
-      {ticket.children.length ? (
-        <section aria-labelledby="ticket-children" className={`${card} ${section}`}>
-          <h2 id="ticket-children" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
-            {t('view.children')}
-          </h2>
-          <ul className={css({ listStyle: 'none', p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
-            {ticket.children.map((child) => (
-              <li key={child.ticketId} className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-                <Link to={paths.ticketPath(child.ticketId)} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
-                  #{child.ticketId}
-                </Link>
-                <span>{child.supportGroupName}</span>
-                <StatusBadge statusId={child.statusId} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-
-      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: '1fr 1fr' }, gap: '4' })}>
-        <div className={`${card} ${section}`}>
-          <TicketDocuments ticket={ticket} view={view} userId={ticket.viewer.requester ? ticket.loginUserId : null} onChanged={reload} />
+          <div className={`${card} ${section}`}>
+            <TicketHistory ticketId={ticket.ticketId} version={ticket.version} />
+          </div>
         </div>
-        <div className={`${card} ${section}`}>
-          <TicketHistory ticketId={ticket.ticketId} version={ticket.version} />
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })} data-testid="ticket-details">
+          <div className={card}>
+            <dl className={`${section} ${meta}`}>
+              {[
+                [t('field.requester'), ticket.requesterName],
+                [t('field.group'), ticket.supportGroupName],
+                [t('field.assignee'), ticket.assigneeName ?? t('unassigned')],
+                [t('field.created'), format.dateTime(ticket.createdOn)],
+                [t('field.updated'), format.dateTime(ticket.lastModifiedOn)],
+                ...(ticket.parentSupportTicketId ? [[t('field.parent'), `#${ticket.parentSupportTicketId}`]] : []),
+              ].map(([label, value]) => (
+                <div key={label}>
+                  <dt className={css({ color: 'fg.muted', fontSize: 'xs', textTransform: 'uppercase', letterSpacing: 'wide' })}>{label}</dt>
+                  <dd className={css({ fontWeight: 'medium', overflowWrap: 'anywhere' })}>{value}</dd>
+                </div>
+              ))}
+            </dl>
+            <div className={section} style={{ borderTop: '1px solid var(--colors-border)' }}>
+              <h2 className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>{t('field.description')}</h2>
+              <p className={css({ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' })}>{ticket.description}</p>
+            </div>
+          </div>
+
+          {ticket.answer ? (
+            <section aria-labelledby="ticket-answer" className={`${card} ${section}`} style={{ borderColor: 'var(--colors-success-main)' }}>
+              <h2 id="ticket-answer" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
+                {t('view.answer')}
+              </h2>
+              <p className={css({ whiteSpace: 'pre-wrap' })} data-testid="ticket-answer">
+                {ticket.answer}
+              </p>
+            </section>
+          ) : null}
+
+          {ticket.botSuggestion && !ticket.answer ? (
+            <section aria-labelledby="ticket-bot" className={`${card} ${section}`} data-testid="bot-suggestion">
+              <h2 id="ticket-bot" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '1' })}>
+                {t('bot.title')}
+              </h2>
+              <p className={css({ fontSize: 'sm', color: 'fg.muted', mb: '2' })}>
+                {t('bot.source', { id: ticket.botSuggestion.sourceTicketId, score: Math.round(ticket.botSuggestion.score * 100) })}
+              </p>
+              <p className={css({ whiteSpace: 'pre-wrap' })}>{ticket.botSuggestion.answer}</p>
+              {canAcceptBot ? (
+                <div className={css({ mt: '3' })}>
+                  <Button
+                    size="sm"
+                    onClick={() =>
+                      send({ type: 'action.start', action: 'ticket.acceptBotAnswer', fields: { supportTicketBotId: ticket.botSuggestion!.supportTicketBotId } })
+                    }
+                    disabled={busy}
+                  >
+                    {t('actions.acceptBotAnswer')}
+                  </Button>
+                </div>
+              ) : null}
+            </section>
+          ) : null}
+
+          {ticket.children.length ? (
+            <section aria-labelledby="ticket-children" className={`${card} ${section}`}>
+              <h2 id="ticket-children" className={css({ fontSize: 'md', fontWeight: 'bold', mb: '2' })}>
+                {t('view.children')}
+              </h2>
+              <ul className={css({ listStyle: 'none', p: 0, m: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
+                {ticket.children.map((child) => (
+                  <li key={child.ticketId} className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+                    <Link to={paths.ticketPath(child.ticketId)} className={css({ color: 'primary.dark', textDecoration: 'underline' })}>
+                      #{child.ticketId}
+                    </Link>
+                    <span>{child.supportGroupName}</span>
+                    <StatusBadge statusId={child.statusId} />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+          <div className={`${card} ${section}`}>
+            <TicketDocuments ticket={ticket} view={view} userId={ticket.viewer.requester ? ticket.loginUserId : null} onChanged={reload} />
+          </div>
         </div>
       </div>
 
-      {canChat && !movedAway ? (
-        <div className={`${card} ${section}`}>
-          <ChatPanel
-            key={ticket.ticketId}
-            ticketId={ticket.ticketId}
-            status={ticket.status}
-            userId={hubUserId ?? (ticket.viewer.requester ? ticket.loginUserId : null)}
-          />
-        </div>
-      ) : null}
-
-      {snapshot.context.action && (snapshot.matches({ ready: 'editing' }) || (snapshot.matches({ ready: 'submitting' }) && snapshot.context.action !== 'ticket.claim' && snapshot.context.action !== 'ticket.release' && snapshot.context.action !== 'ticket.resume')) ? (
+      {snapshot.context.action &&
+      (snapshot.matches({ ready: 'editing' }) ||
+        (snapshot.matches({ ready: 'submitting' }) &&
+          snapshot.context.action !== 'ticket.claim' &&
+          snapshot.context.action !== 'ticket.release' &&
+          snapshot.context.action !== 'ticket.resume')) ? (
         <TicketActionDialog
           action={snapshot.context.action}
           ticket={ticket}

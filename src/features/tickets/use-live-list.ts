@@ -15,12 +15,16 @@ export function useLiveTicketList(reload: () => void): void {
   const latest = useRef(reload);
   latest.current = reload;
 
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   useRealtime((notice) => {
-    const relevant = (notice.type === 'event' && notice.frame.kind === 'ticket.changed') || notice.type === 'resync' || (notice.type === 'connected' && notice.resumed);
+    const relevant =
+      (notice.type === 'event' && notice.frame.kind === 'ticket.changed') || notice.type === 'resync' || (notice.type === 'connected' && notice.resumed);
     if (!relevant || timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = null;

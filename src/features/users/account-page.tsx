@@ -1,20 +1,63 @@
+import { PageSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { authUserStore } from '#src/app/auth/auth-user-store.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { ComboboxField } from '#src/components/ui/combobox.tsx';
+import { fieldError } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type UserLanguage } from './api/users-api.ts';
 
 /** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
-const suggestions = ['en-IN', 'en-US', 'hi', 'gu', 'fr', 'es', 'mr', 'ta', 'bn'];
+/** The languages offered by name; any other BCP 47 tag can still be typed. */
+const suggestions = [
+  'en-IN',
+  'en-US',
+  'en-GB',
+  'hi',
+  'gu',
+  'mr',
+  'ta',
+  'te',
+  'bn',
+  'kn',
+  'ml',
+  'pa',
+  'or',
+  'as',
+  'ur',
+  'sa',
+  'ne',
+  'sd',
+  'ks',
+  'kok',
+  'fr',
+  'es',
+  'de',
+  'pt',
+  'it',
+  'ar',
+  'zh',
+  'ja',
+  'ru',
+];
+
+/** The tag the user meant: a suggestion chosen or named exactly, or a tag typed as is. */
+export function languageTagOf(text: string, chosen: string | null, locale: string): string {
+  if (chosen) return chosen;
+  const typed = text.trim();
+  const named = suggestions.find((code) =>
+    [languageName(code, locale), languageName(code, code)].some((name) => name.localeCompare(typed, locale, { sensitivity: 'base' }) === 0),
+  );
+  return named ?? typed;
+}
 
 /** The language's name in the screen's language ("Hindi" / "हिन्दी"), or the tag itself. */
 export function languageName(code: string, locale: string): string {
@@ -28,16 +71,25 @@ export function languageName(code: string, locale: string): string {
 /** The languages a user speaks, in their profile: list, add, remove. */
 export function UserLanguages() {
   const { t, i18n } = useTranslation('users');
-  const listId = useId();
   const [languages, setLanguages] = useState<UserLanguage[] | null>(null);
   const [loadFailure, setLoadFailure] = useState<unknown>(null);
   const [code, setCode] = useState('');
+  const [chosen, setChosen] = useState<string | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]> | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [removing, setRemoving] = useState<string | null>(null);
   const loadText = useErrorText(loadFailure);
   const failureText = useErrorText(failure);
+
+  // Offered by name in the screen's language, found by that name, their own name or the tag.
+  const languageItems = useMemo(() => {
+    const spoken = new Set((languages ?? []).map((l) => l.languageCode.toLowerCase()));
+    return suggestions
+      .filter((code) => !spoken.has(code.toLowerCase()))
+      .map((code) => ({ value: code, label: languageName(code, i18n.language), keywords: [languageName(code, code), code] }))
+      .sort((a, b) => a.label.localeCompare(b.label, i18n.language));
+  }, [languages, i18n.language]);
 
   const load = useCallback(() => {
     setLoadFailure(null);
@@ -46,7 +98,7 @@ export function UserLanguages() {
   useEffect(load, [load]);
 
   const add = async () => {
-    const tag = code.trim();
+    const tag = languageTagOf(code, chosen, i18n.language);
     if (!LANGUAGE_TAG.test(tag)) {
       setErrors({ languageCode: [t('languages.badTag')] });
       return;
@@ -58,6 +110,7 @@ export function UserLanguages() {
       const added = await usersApi.addLanguage(tag);
       setLanguages((list) => [...(list ?? []), added]);
       setCode('');
+      setChosen(null);
       void notify.success(t('languages.added', { name: languageName(added.languageCode, i18n.language) }));
     } catch (error) {
       const fields = (error as { errors?: Record<string, string[]> })?.errors;
@@ -89,15 +142,15 @@ export function UserLanguages() {
       {loadFailure ? (
         <ErrorState message={loadText} onRetry={load} />
       ) : languages === null ? (
-        <LoadingState />
+        <PageSkeleton />
       ) : languages.length === 0 ? (
         <EmptyState title={t('languages.none')} />
       ) : (
         <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })} data-testid="language-list">
           {languages.map((language) => (
             <li key={language.id} className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
-              <span className={css({ flex: '1' })}>
-                {languageName(language.languageCode, i18n.language)} <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{language.languageCode}</span>
+              <span className={css({ flex: '1' })} lang={language.languageCode}>
+                {languageName(language.languageCode, i18n.language)}
               </span>
               <Button
                 size="sm"
@@ -119,24 +172,18 @@ export function UserLanguages() {
           void add();
         }}
       >
-        <TextField
+        <ComboboxField
           label={t('languages.code')}
           hint={t('languages.codeHint')}
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          list={listId}
+          items={languageItems}
+          inputValue={code}
+          onInputValueChange={setCode}
+          value={chosen}
+          onValueChange={setChosen}
           maxLength={35}
-          autoComplete="off"
           error={fieldError(errors, 'languageCode')}
           className={css({ flex: '1', minWidth: '12rem' })}
         />
-        <datalist id={listId}>
-          {suggestions.map((s) => (
-            <option key={s} value={s}>
-              {languageName(s, i18n.language)}
-            </option>
-          ))}
-        </datalist>
         <Button type="submit" loading={busy} className={css({ mt: '6' })}>
           {t('languages.add')}
         </Button>

@@ -1,3 +1,4 @@
+import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
@@ -7,10 +8,12 @@ import { notify } from '#src/app/notifications/notify.ts';
 import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
-import { FilePicker } from '#src/components/ui/file-picker.tsx';
+import { TextField } from '#src/components/ui/field.tsx';
+import { FileUpload } from '#src/components/ui/file-upload.tsx';
+import { ProgressBar } from '#src/components/ui/progress.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import type { TransferProgress } from '#src/lib/http/transfer.ts';
 import { usePagedSearch } from '#src/lib/use-paged-search.ts';
@@ -51,13 +54,16 @@ function BulkUploadPage() {
   }, [working, sendJobs]);
 
   const uploading = progress !== null;
+  // Spec §7 RedirectUrl on bulk upload (issue 23): a path of this app, or nothing.
+  const [landing, setLanding] = useState('');
+  const landingBad = landing.trim() !== '' && !/^\/(?!\/)[^\s]*$/.test(landing.trim());
   const submit = async () => {
     const [file] = files;
-    if (!file) return;
+    if (!file || landingBad) return;
     setFailure(null);
     setProgress({ loaded: 0, total: file.size, fraction: 0 });
     try {
-      const answer = await usersApi.uploadUsers(file, setProgress);
+      const answer = await usersApi.uploadUsers(file, setProgress, landing.trim() || null);
       void notify.success(t('bulk.queued', { name: answer.fileName }));
       setFiles([]);
       jobs.send({ type: 'search.reload' });
@@ -70,7 +76,16 @@ function BulkUploadPage() {
 
   const columns: Column<UploadJob>[] = [
     { key: 'file', header: t('bulk.file'), cell: (j) => <span className={css({ fontWeight: 'semibold', wordBreak: 'break-all' })}>{j.fileName}</span> },
-    { key: 'createdOn', header: t('bulk.uploadedOn'), hideOnSmall: true, cell: (j) => <time dateTime={j.createdOn}>{format.dateTime(j.createdOn)}</time> },
+    {
+      key: 'createdOn',
+      header: t('bulk.uploadedOn'),
+      hideOnSmall: true,
+      cell: (j) => (
+        <time dir="auto" dateTime={j.createdOn}>
+          {format.dateTime(j.createdOn)}
+        </time>
+      ),
+    },
     {
       key: 'state',
       header: t('bulk.state'),
@@ -79,6 +94,15 @@ function BulkUploadPage() {
           <Badge tone={stateTone[j.state] ?? 'neutral'} testId={`job-state-${j.jobId}`}>
             {knownStates.includes(j.state) ? t(`bulk.states.${j.state}`) : j.state}
           </Badge>
+          {isWorking(j) && j.totalRows > 0 ? (
+            <ProgressBar
+              size="sm"
+              value={j.createdCount + j.failedCount}
+              max={j.totalRows}
+              label={t('bulk.jobProgress', { name: j.fileName })}
+              testId={`job-progress-${j.jobId}`}
+            />
+          ) : null}
           {j.state === 'failed' && j.message ? <span className={css({ display: 'block', fontSize: 'xs', color: 'error.main' })}>{j.message}</span> : null}
         </span>
       ),
@@ -111,7 +135,14 @@ function BulkUploadPage() {
         id="bulk-title"
         title={t('bulk.title')}
         description={t('bulk.intro')}
-        actions={<DownloadButton label={t('bulk.template')} fallbackName="user-template.xlsx" fetchFile={(onProgress) => usersApi.downloadTemplate(onProgress)} testId="download-template" />}
+        actions={
+          <DownloadButton
+            label={t('bulk.template')}
+            fallbackName="user-template.xlsx"
+            fetchFile={(onProgress) => usersApi.downloadTemplate(onProgress)}
+            testId="download-template"
+          />
+        }
       />
       <form
         className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4', mb: '4' }) + ' ' + card}
@@ -120,8 +151,27 @@ function BulkUploadPage() {
           void submit();
         }}
       >
-        <FilePicker label={t('bulk.chooseFile')} hint={t('bulk.fileHint')} files={files} onChange={setFiles} maxFiles={1} maxBytes={MAX_UPLOAD_BYTES} accept={XLSX} disabled={uploading} />
-        {uploading ? <progress max={100} value={percent ?? undefined} aria-label={t('transfer.uploading')} data-testid="upload-progress" /> : null}
+        <FileUpload
+          label={t('bulk.chooseFile')}
+          hint={t('bulk.fileHint')}
+          files={files}
+          onChange={setFiles}
+          maxFiles={1}
+          maxBytes={MAX_UPLOAD_BYTES}
+          accept={XLSX}
+          disabled={uploading}
+        />
+        <TextField
+          label={t('bulk.landing')}
+          hint={t('bulk.landingHint')}
+          value={landing}
+          onChange={(event) => setLanding(event.target.value)}
+          placeholder="/"
+          maxLength={2048}
+          error={landingBad ? t('bulk.landingBad') : undefined}
+          disabled={uploading}
+        />
+        {uploading ? <ProgressBar value={percent} label={t('transfer.uploading')} testId="upload-progress" /> : null}
         {failureText ? (
           <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
             {failureText}
@@ -138,7 +188,7 @@ function BulkUploadPage() {
         {jobs.error ? (
           <ErrorState message={jobsError} onRetry={() => jobs.send({ type: 'search.reload' })} />
         ) : !result ? (
-          <LoadingState />
+          <ListSkeleton />
         ) : result.totalCount === 0 ? (
           <EmptyState title={t('bulk.noJobs')} />
         ) : (

@@ -5,7 +5,7 @@ import { useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
-import { SelectField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { EmptyState } from '#src/components/ui/states.tsx';
@@ -26,7 +26,16 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
   const event = (search.query.filters.event as string | undefined) ?? '';
 
   const columns: Column<LoginHistoryRow>[] = [
-    { key: 'time', header: t('history.time'), sortKey: 'time', cell: (r) => <time dateTime={r.time}>{format.dateTime(r.time)}</time> },
+    {
+      key: 'time',
+      header: t('history.time'),
+      sortKey: 'time',
+      cell: (r) => (
+        <time dir="auto" dateTime={r.time}>
+          {format.dateTime(r.time)}
+        </time>
+      ),
+    },
     ...(scope.kind === 'own' ? [] : ([{ key: 'email', header: t('history.user'), sortKey: 'email', cell: (r) => r.email }] as Column<LoginHistoryRow>[])),
     {
       key: 'event',
@@ -45,7 +54,10 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
       header: t('history.userAgent'),
       hideOnSmall: true,
       cell: (r) => (
-        <span title={r.userAgent ?? undefined} className={css({ display: 'inline-block', maxWidth: '20rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>
+        <span
+          title={r.userAgent ?? undefined}
+          className={css({ display: 'inline-block', maxWidth: '20rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}
+        >
           {r.userAgent ?? '—'}
         </span>
       ),
@@ -55,13 +67,17 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
   return (
     <div className={card}>
       <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: '2fr 1fr' }, gap: '3', alignItems: 'end', p: '4' })}>
-        <SearchInput label={t('history.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        <SearchInput
+          label={t('history.searchLabel')}
+          value={search.query.keyword}
+          onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+        />
         <SelectField
           label={t('history.event')}
           value={event}
           placeholder={t('filter.any')}
           options={events.map((value) => ({ value, label: t(`history.events.${value}`) }))}
-          onChange={(e) => search.send({ type: 'search.filter', filters: { event: e.target.value } })}
+          onValueChange={(value) => search.send({ type: 'search.filter', filters: { event: value } })}
         />
       </div>
       <PagedTable

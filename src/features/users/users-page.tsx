@@ -6,17 +6,25 @@ import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
+import { Avatar } from '#src/components/ui/avatar.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
-import { SelectField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { InfoPopover } from '#src/components/ui/popover.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { EmptyState } from '#src/components/ui/states.tsx';
 import { usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useRoleText } from './role-text.ts';
+import { appConfig } from '#src/lib/config.ts';
+import { Collapsible } from '@ark-ui/react/collapsible';
+import { breakpoints, useMediaQuery } from '#src/lib/use-media-query.ts';
+import { Icon } from '#src/components/ui/icons.tsx';
+import { Tooltip } from '#src/components/ui/tooltip.tsx';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
 import { DownloadButton } from './components/export-button.tsx';
 import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
@@ -29,9 +37,15 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 /** User administration (spec §7 "Users and roles"): search, filter, sort, page, and act on each user. */
 function UsersPage() {
   const { t } = useTranslation('users');
+  const roleText = useRoleText();
+  const phone = useMediaQuery(`(max-width: ${breakpoints.sm - 0.02}px)`);
   const navigate = useNavigate();
   const { confirm, element: confirmation } = useConfirm();
-  const search = usePagedSearch<UserDetail>((query) => usersApi.search(query), { orderBy: ['createdOn desc'] }, { isActive: 'string', emailConfirmed: 'string', roleId: 'string' });
+  const search = usePagedSearch<UserDetail>(
+    (query) => usersApi.search(query),
+    { orderBy: ['createdOn desc'] },
+    { isActive: 'string', emailConfirmed: 'string', roleId: 'string' },
+  );
   const errorText = useErrorText(search.error);
   const [roles, setRoles] = useState<RoleSummary[]>([]);
   const [open, setOpen] = useState<Open>(null);
@@ -80,10 +94,30 @@ function UsersPage() {
         onSelect: () =>
           void (async () => {
             // Deactivating signs the user out everywhere: ask first.
-            if (user.isActive && !(await confirm({ title: t('confirmDeactivate.title'), message: t('confirmDeactivate.message', { name: user.userName }), confirmLabel: t('action.deactivate') })))
+            if (
+              user.isActive &&
+              !(await confirm({
+                title: t('confirmDeactivate.title'),
+                message: t('confirmDeactivate.message', { name: user.userName }),
+                confirmLabel: t('action.deactivate'),
+              }))
+            )
               return;
-            await act(() => usersApi.toggleStatus(user.id, !user.isActive), user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName }));
+            await act(
+              () => usersApi.toggleStatus(user.id, !user.isActive),
+              user.isActive ? t('done.deactivated', { name: user.userName }) : t('done.activated', { name: user.userName }),
+            );
           })(),
+      });
+      // Spec §7 updatefirsttimelogin (issue 23): the admin's "require a new password at next sign-in".
+      actions.push({
+        id: 'firstLogin',
+        label: user.isFirstTimeLogin ? t('action.dropNewPassword') : t('action.requireNewPassword'),
+        onSelect: () =>
+          void act(
+            () => usersApi.setFirstTimeLogin(user.id, !user.isFirstTimeLogin),
+            user.isFirstTimeLogin ? t('done.newPasswordDropped', { name: user.userName }) : t('done.newPasswordRequired', { name: user.userName }),
+          ),
       });
       actions.push({
         id: 'email',
@@ -119,16 +153,54 @@ function UsersPage() {
       header: t('column.name'),
       sortKey: 'firstName',
       cell: (u) => (
-        <span>
-          <span className={css({ fontWeight: 'semibold', display: 'block' })}>{`${u.firstName} ${u.lastName}`.trim() || u.userName}</span>
-          <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{u.userName}</span>
+        <span className={css({ display: 'flex', alignItems: 'center', gap: '2' })}>
+          <Avatar name={`${u.firstName} ${u.lastName}`.trim() || u.userName} />
+          <span>
+            <span className={css({ fontWeight: 'semibold', display: 'block' })}>{`${u.firstName} ${u.lastName}`.trim() || u.userName}</span>
+            <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{u.userName}</span>
+          </span>
         </span>
       ),
     },
     { key: 'email', header: t('column.email'), sortKey: 'email', cell: (u) => u.email },
-    { key: 'roles', header: t('column.roles'), cell: (u) => u.roles.map((r) => r.roleName).join(', '), hideOnSmall: true },
+    {
+      key: 'roles',
+      header: t('column.roles'),
+      hideOnSmall: true,
+      // Two roles fit the row; the rest are one button away (a popover with the whole list).
+      cell: (u) =>
+        u.roles.length <= 2 ? (
+          u.roles.map((r) => roleText.roleName(r.roleName)).join(', ')
+        ) : (
+          <span className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
+            {u.roles
+              .slice(0, 2)
+              .map((r) => roleText.roleName(r.roleName))
+              .join(', ')}
+            <InfoPopover
+              trigger={t('roles.more', { n: u.roles.length - 2 })}
+              triggerLabel={t('roles.allOf', { n: u.roles.length, name: u.userName })}
+              title={t('roles.dialogTitle', { name: u.userName })}
+              closeLabel={t('close', { ns: 'ui' })}
+              testId={`roles-${u.userName}`}
+            >
+              <ul className={css({ listStyle: 'disc', ps: '4' })}>
+                {u.roles.map((r) => (
+                  <li key={r.roleId}>{roleText.roleName(r.roleName)}</li>
+                ))}
+              </ul>
+            </InfoPopover>
+          </span>
+        ),
+    },
     { key: 'status', header: t('column.status'), sortKey: 'isActive', cell: (u) => <StatusBadge active={u.isActive} /> },
-    { key: 'emailConfirmed', header: t('column.emailConfirmed'), sortKey: 'emailConfirmed', cell: (u) => <EmailBadge confirmed={u.emailConfirmed} />, hideOnSmall: true },
+    {
+      key: 'emailConfirmed',
+      header: t('column.emailConfirmed'),
+      sortKey: 'emailConfirmed',
+      cell: (u) => <EmailBadge confirmed={u.emailConfirmed} />,
+      hideOnSmall: true,
+    },
     {
       key: 'actions',
       header: <span className={css({ srOnly: true })}>{t('column.actions')}</span>,
@@ -141,6 +213,33 @@ function UsersPage() {
     { value: 'true', label: yes },
     { value: 'false', label: no },
   ];
+
+  const activeFilters = [filters.isActive, filters.roleId, filters.emailConfirmed].filter(Boolean).length;
+  const filterFields = (
+    <>
+      <SelectField
+        label={t('filter.status')}
+        value={filters.isActive ?? ''}
+        placeholder={t('filter.any')}
+        options={yesNo(t('status.active'), t('status.inactive'))}
+        onValueChange={(value) => search.send({ type: 'search.filter', filters: { isActive: value } })}
+      />
+      <SelectField
+        label={t('filter.role')}
+        value={filters.roleId ?? ''}
+        placeholder={t('filter.any')}
+        options={roles.map((r) => ({ value: r.id, label: roleText.roleName(r.name) }))}
+        onValueChange={(value) => search.send({ type: 'search.filter', filters: { roleId: value } })}
+      />
+      <SelectField
+        label={t('filter.emailConfirmed')}
+        value={filters.emailConfirmed ?? ''}
+        placeholder={t('filter.any')}
+        options={yesNo(t('email.confirmed'), t('email.unconfirmed'))}
+        onValueChange={(value) => search.send({ type: 'search.filter', filters: { emailConfirmed: value } })}
+      />
+    </>
+  );
 
   return (
     <section aria-labelledby="users-title">
@@ -156,12 +255,25 @@ function UsersPage() {
               </Link>
             ) : null}
             {can.export ? (
-              <DownloadButton label={t('list.export')} fallbackName="users.xlsx" fetchFile={(onProgress) => usersApi.exportUsers(search.query, onProgress)} testId="export-users" />
+              <DownloadButton
+                label={t('list.export')}
+                fallbackName="users.xlsx"
+                fetchFile={(onProgress) => usersApi.exportUsers(search.query, onProgress)}
+                testId="export-users"
+              />
             ) : null}
-            {can.directory && can.create ? (
+            {can.directory && can.create && appConfig.directoryConfigured ? (
               <Button variant="outline" onClick={() => setOpen({ kind: 'directory' })}>
                 {t('directory.open')}
               </Button>
+            ) : null}
+            {can.directory && can.create && !appConfig.directoryConfigured ? (
+              // No directory on this server: no import button, only why (issue 23).
+              <Tooltip content={t('directory.notConfigured')}>
+                <Button variant="ghost" size="icon" aria-label={t('directory.unavailable')} data-testid="directory-unavailable">
+                  <Icon name="info" />
+                </Button>
+              </Tooltip>
             ) : null}
             {can.create ? <Button onClick={() => setOpen({ kind: 'create' })}>{t('list.create')}</Button> : null}
           </div>
@@ -169,28 +281,26 @@ function UsersPage() {
       />
       <div className={card}>
         <div className={filterRow}>
-          <SearchInput label={t('list.searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
-          <SelectField
-            label={t('filter.status')}
-            value={filters.isActive ?? ''}
-            placeholder={t('filter.any')}
-            options={yesNo(t('status.active'), t('status.inactive'))}
-            onChange={(e) => search.send({ type: 'search.filter', filters: { isActive: e.target.value } })}
+          <SearchInput
+            label={t('list.searchLabel')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
           />
-          <SelectField
-            label={t('filter.role')}
-            value={filters.roleId ?? ''}
-            placeholder={t('filter.any')}
-            options={roles.map((r) => ({ value: r.id, label: r.name }))}
-            onChange={(e) => search.send({ type: 'search.filter', filters: { roleId: e.target.value } })}
-          />
-          <SelectField
-            label={t('filter.emailConfirmed')}
-            value={filters.emailConfirmed ?? ''}
-            placeholder={t('filter.any')}
-            options={yesNo(t('email.confirmed'), t('email.unconfirmed'))}
-            onChange={(e) => search.send({ type: 'search.filter', filters: { emailConfirmed: e.target.value } })}
-          />
+          {phone ? (
+            // Phones (issue 23): the filters fold away behind one button that says how many are on.
+            <Collapsible.Root>
+              <Collapsible.Trigger asChild>
+                <Button variant="outline" size="sm" data-testid="filters-toggle">
+                  {t('filter.toggle', { count: activeFilters })}
+                </Button>
+              </Collapsible.Trigger>
+              <Collapsible.Content className={css({ display: 'grid', gap: '3', mt: '3' })} data-testid="filters-panel">
+                {filterFields}
+              </Collapsible.Content>
+            </Collapsible.Root>
+          ) : (
+            filterFields
+          )}
         </div>
         <PagedTable
           search={search}

@@ -22,13 +22,17 @@ export function isNoRetryCall(url: string | undefined): boolean {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 /** A body worth showing: a message, a list, or a structured error (not empty, not a raw Blob). */
-const hasBody = (body: unknown): boolean =>
-  isText(body) || (Array.isArray(body) && body.length > 0) || (isRecord(body) && Object.keys(body).length > 0);
+const hasBody = (body: unknown): boolean => isText(body) || (Array.isArray(body) && body.length > 0) || (isRecord(body) && Object.keys(body).length > 0);
+
+/** An errors map with at least one field message. */
+const hasErrorsMap = (errors: unknown): boolean =>
+  isRecord(errors) && Object.values(errors).some((messages) => isText(messages) || (Array.isArray(messages) && messages.some(isText)));
 
 /**
  * What the failed-call handling of spec §8 shows for a response with this status and (parsed)
  * body; the error display (normalizeError) renders it. null: nothing is shown.
- * - 400: the body if it is a plain message, else its title, else 'Invalid end point…'.
+ * - 400: the body if it is a plain message, the body with an errors map (the display shows its
+ *   title and every message joined per field), else its title, else 'Invalid end point…'.
  * - 404: the body, else 'Invalid end point…'.
  * - 405 and 415: the body's title, else 'Something went wrong…'.
  * - 403 and 409: the body or its exception (the display shows the exception of a body
@@ -40,6 +44,9 @@ export function failedCallSubject(status: number, body: unknown): unknown {
   switch (status) {
     case 400:
       if (isText(body)) return body;
+      // Spec §8 "Error display": a 400 with an errors map shows the title and every message,
+      // joined per field, so the whole body goes on to the display (with its status).
+      if (isRecord(body) && hasErrorsMap(body.errors)) return { ...body, status: 400 };
       if (isRecord(body) && isText(body.title)) return body.title;
       return catalogueText('invalidEndpoint');
     case 404:

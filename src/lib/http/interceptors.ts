@@ -1,5 +1,4 @@
 import { isCancel, type AxiosError, type AxiosInstance, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { catalogueText } from '#src/lib/error-catalogue.ts';
 import { parseBlob } from '#src/lib/normalize-error.ts';
 import type { HttpAuth } from './auth-bridge.ts';
 import { failedCallSubject, isNoRetryCall, isRefreshCall, rejectionValue } from './failed-call.ts';
@@ -14,14 +13,14 @@ export interface InterceptorDeps {
   refreshQueue: RefreshQueue;
   /** Shows a failure in the error toast (through normalizeError). */
   showError(subject: unknown): void;
-  banner: { show(): void; clear(): void };
+  /** show: the 401 banner; unreachable: the offline banner (no answer at all); clear: either. */
+  banner: { show(): void; clear(): void; unreachable(): void };
   /** The selected project, exam and paper (the selection slices); none: no context headers. */
   workspace?(): WorkspaceIds;
 }
 
 const isBlob = (value: unknown): value is Blob => typeof Blob !== 'undefined' && value instanceof Blob;
-const isStream = (value: unknown): value is ReadableStream<Uint8Array> =>
-  typeof ReadableStream !== 'undefined' && value instanceof ReadableStream;
+const isStream = (value: unknown): value is ReadableStream<Uint8Array> => typeof ReadableStream !== 'undefined' && value instanceof ReadableStream;
 
 async function streamToBlob(stream: ReadableStream<Uint8Array>, type: string): Promise<Blob> {
   const parts: BlobPart[] = [];
@@ -84,10 +83,10 @@ export function installInterceptors(instance: AxiosInstance, deps: InterceptorDe
       const showErrors = config?.showErrors !== false;
       const response = error.response;
 
-      // No response: a network failure. No retry, the network message.
+      // No response: a network failure. No retry; the network message of spec §8, once, in the
+      // offline banner (issue 23), which stays until a call gets an answer — not a toast per call.
       if (!response || !config) {
-        if (regular) deps.banner.clear();
-        if (showErrors) deps.showError(catalogueText('network'));
+        deps.banner.unreachable();
         throw error;
       }
 

@@ -21,5 +21,6 @@ export const httpClients = createHttpClients(appConfig, {
   banner: {
     show: () => bannerStore.trigger.show({ message: 'technicalDifficulties' }),
     clear: () => bannerStore.trigger.clear(),
+    unreachable: () => bannerStore.trigger.show({ message: 'network' }),
   },
 });

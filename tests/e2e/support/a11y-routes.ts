@@ -46,8 +46,10 @@ const withTicket = async (page: Page, server: RunningServer) => {
   if (res.status !== 201) throw new Error(`raising the audit ticket answered ${res.status}`);
 };
 
-const heading = (name: string, level = 1) => (page: Page) => page.getByRole('heading', { level, name }).waitFor();
-
+const heading =
+  (name: string, level = 1) =>
+  (page: Page) =>
+    page.getByRole('heading', { level, name }).waitFor();
 
 const projectsMade = new Set<string>();
 /**
@@ -217,7 +219,10 @@ export const auditedScreens: AuditedScreen[] = [
     prepare: asAdmin,
     ready: async (page) => page.getByTestId('users-table').waitFor(),
     act: async (page) => {
-      await page.getByRole('button', { name: /^Actions for / }).first().click();
+      await page
+        .getByRole('button', { name: /^Actions for / })
+        .first()
+        .click();
       await page.getByRole('menu').waitFor();
     },
   },
@@ -235,7 +240,12 @@ export const auditedScreens: AuditedScreen[] = [
   { name: 'login history (all)', path: '/login-history', prepare: asAdmin, ready: async (page) => page.getByTestId('login-history-table').waitFor() },
   { name: 'my login history', path: '/account/login-history', prepare: asAdmin, ready: async (page) => page.getByTestId('login-history-table').waitFor() },
   { name: 'bulk upload', path: '/users/bulk-upload', prepare: asAdmin, ready: heading('Bulk upload of users') },
-  { name: 'my profile', path: '/account', prepare: asAdmin, ready: async (page) => page.getByText('No languages yet.').or(page.getByTestId('language-list')).waitFor() },
+  {
+    name: 'my profile',
+    path: '/account',
+    prepare: asAdmin,
+    ready: async (page) => page.getByText('No languages yet.').or(page.getByTestId('language-list')).waitFor(),
+  },
   // Issue 15: the exam workspace (projects, exams, the set-up stepper, the team, the workspace bar).
   { name: 'projects', path: '/projects', prepare: withProjects, ready: async (page) => page.getByTestId('projects-table').getByText('A11y draft').waitFor() },
   {
@@ -280,6 +290,31 @@ export const auditedScreens: AuditedScreen[] = [
       await page.goto('/projects/team');
       await heading('Team of A11y active')(page);
       await page.getByTestId('team-table').getByText('Project administrator').waitFor();
+    }),
+  },
+  {
+    name: 'workspace overview, with the workspace menu open',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace');
+      await heading('Workspace of A11y active')(page);
+      await page.getByTestId('workspace-goto').click();
+      await page.getByTestId('workspace-goto-menu').getByTestId('goto-papers').waitFor();
+    }),
+  },
+  {
+    name: 'review flows editor',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/flows');
+      await heading('Review flows')(page);
+      await page.getByTestId('flows-editor').getByRole('form').first().waitFor();
     }),
   },
 ];

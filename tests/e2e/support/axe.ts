@@ -86,7 +86,11 @@ export async function tabStops(page: Page, count: number) {
           const label = node.getAttribute('aria-label');
           if (label) return label;
           const ids = node.getAttribute('aria-labelledby');
-          if (ids) return ids.split(/\s+/).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+          if (ids)
+            return ids
+              .split(/\s+/)
+              .map((id) => document.getElementById(id)?.textContent ?? '')
+              .join(' ');
           const labels = (node as HTMLInputElement).labels;
           if (labels && labels.length > 0) return labels[0].textContent ?? '';
           return node.textContent ?? '';

@@ -72,7 +72,10 @@ interface SignInPage {
   goto(url: string): Promise<unknown>;
   url(): string;
   getByLabel(text: string, options?: { exact?: boolean }): { fill(value: string): Promise<void> };
-  getByRole(role: 'button' | 'heading', options: { name: string | RegExp; exact?: boolean; level?: number }): { click(): Promise<void>; waitFor(): Promise<void> };
+  getByRole(
+    role: 'button' | 'heading',
+    options: { name: string | RegExp; exact?: boolean; level?: number },
+  ): { click(): Promise<void>; waitFor(): Promise<void> };
 }
 
 /**

@@ -24,7 +24,8 @@ export async function sealedState(server: RunningServer, slices: Record<string, 
   const runtime = await runtimeConfig(server);
   const key = await deriveKey(secret ?? runtime.persistSecret, runtime.productKey, crypto.subtle);
   const root: Record<string, string> = {};
-  for (const [name, value] of Object.entries(slices)) root[name] = await encryptText(key, JSON.stringify(value), `${runtime.productKey}:${name}`, crypto.subtle);
+  for (const [name, value] of Object.entries(slices))
+    root[name] = await encryptText(key, JSON.stringify(value), `${runtime.productKey}:${name}`, crypto.subtle);
   return { key: `${runtime.productKey}:state`, value: JSON.stringify(root) };
 }
 
@@ -65,9 +66,12 @@ export async function signInContext(context: BrowserContext, server: RunningServ
     user: userFromToken(session.token),
   };
   const saved = await sealedState(server, { authUser, userPermissions: { permissions } });
-  await context.addInitScript(([key, value]) => {
-    if (!localStorage.getItem(key)) localStorage.setItem(key, value);
-  }, [saved.key, saved.value] as const);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+    },
+    [saved.key, saved.value] as const,
+  );
   return session.token;
 }
 

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { examModelEvents, examStatusTestPaths, projectModelEvents, projectStatusTestPaths } from '#machines/exams/exam-records.model.ts';
-import {
-  decideExam,
-  examActions,
-  examStatusMachine,
-  examStatusNames,
-  type ExamEvent,
-  type ExamParty,
-} from '#machines/exams/exam-status.machine.ts';
+import { decideExam, examActions, examStatusMachine, examStatusNames, type ExamEvent, type ExamParty } from '#machines/exams/exam-status.machine.ts';
 import {
   decideProject,
   projectActions,

@@ -37,17 +37,73 @@ describe('checkItemContent', () => {
 
   it.each<[string, ItemContent, string]>([
     ['the key is not an option', { ...singleChoice, correct: 'Z' }, '/correct: the correct option is not one of the options'],
-    ['a kept-last option is followed by a normal one', { ...singleChoice, options: [{ id: 'A', keepLast: true }, { id: 'B', keepLast: false }, { id: 'C', keepLast: false }, { id: 'D', keepLast: false }] }, '/options: options kept last must come after all the others'],
-    ['option ids repeat', { ...singleChoice, options: [{ id: 'A', keepLast: false }, { id: 'A', keepLast: false }] }, '/options: option ids must be unique in the item'],
+    [
+      'a kept-last option is followed by a normal one',
+      {
+        ...singleChoice,
+        options: [
+          { id: 'A', keepLast: true },
+          { id: 'B', keepLast: false },
+          { id: 'C', keepLast: false },
+          { id: 'D', keepLast: false },
+        ],
+      },
+      '/options: options kept last must come after all the others',
+    ],
+    [
+      'option ids repeat',
+      {
+        ...singleChoice,
+        options: [
+          { id: 'A', keepLast: false },
+          { id: 'A', keepLast: false },
+        ],
+      },
+      '/options: option ids must be unique in the item',
+    ],
     ['maxChoices is below the key', { ...multipleChoice, maxChoices: 1 }, '/maxChoices: maxChoices is smaller than the number of correct options'],
     ['the order misses an option', { ...ordering, correctOrder: ['A', 'M'] }, '/correctOrder: the correct order must list every option once'],
     ['a pair names a missing member', { ...matching, pairs: [{ left: 'GJ', right: 'XX' }] }, '/pairs/0: a pair names a member that does not exist'],
-    ['no answer earns full marks', { ...shortText, answers: [{ text: 'Paris', caseSensitive: false, credit: 0.5 }] }, '/answers: at least one accepted answer must earn full marks'],
-    ['an answer is already accepted by an earlier one', { ...shortText, answers: [{ text: 'Paris', caseSensitive: false, credit: 1 }, { text: 'PARIS', caseSensitive: true, credit: 0.5 }] }, '/answers/1: "PARIS" is already accepted by an earlier answer'],
-    ['a gap is missing from a language', { ...fillInBlanks, variants: { ...fillInBlanks.variants, hi: { stem: '<p><span data-gap="G1"></span></p>' } } }, '/variants/hi/stem: the text must hold every gap exactly once'],
-    ['a gap id is reserved', { ...fillInBlanks, gaps: [{ ...fillInBlanks.gaps[0], id: 'SCORE' }, fillInBlanks.gaps[1]], variants: { en: { stem: '<span data-gap="SCORE"></span><span data-gap="G2"></span>' } } }, '/gaps/0/id: SCORE cannot be a gap id'],
-    ['a language lacks an option text', { ...singleChoice, variants: { ...singleChoice.variants, gu: { stem: '<p>?</p>', choices: { A: 'બુધ' } } } }, '/variants/gu/choices: every option needs its text in this language'],
-    ['an image is not among the media', { ...singleChoice, variants: { en: { ...singleChoice.variants.en, stem: '<img src="media:x.png">' } } }, "/variants/en: media:x.png is not among the item's media"],
+    [
+      'no answer earns full marks',
+      { ...shortText, answers: [{ text: 'Paris', caseSensitive: false, credit: 0.5 }] },
+      '/answers: at least one accepted answer must earn full marks',
+    ],
+    [
+      'an answer is already accepted by an earlier one',
+      {
+        ...shortText,
+        answers: [
+          { text: 'Paris', caseSensitive: false, credit: 1 },
+          { text: 'PARIS', caseSensitive: true, credit: 0.5 },
+        ],
+      },
+      '/answers/1: "PARIS" is already accepted by an earlier answer',
+    ],
+    [
+      'a gap is missing from a language',
+      { ...fillInBlanks, variants: { ...fillInBlanks.variants, hi: { stem: '<p><span data-gap="G1"></span></p>' } } },
+      '/variants/hi/stem: the text must hold every gap exactly once',
+    ],
+    [
+      'a gap id is reserved',
+      {
+        ...fillInBlanks,
+        gaps: [{ ...fillInBlanks.gaps[0], id: 'SCORE' }, fillInBlanks.gaps[1]],
+        variants: { en: { stem: '<span data-gap="SCORE"></span><span data-gap="G2"></span>' } },
+      },
+      '/gaps/0/id: SCORE cannot be a gap id',
+    ],
+    [
+      'a language lacks an option text',
+      { ...singleChoice, variants: { ...singleChoice.variants, gu: { stem: '<p>?</p>', choices: { A: 'બુધ' } } } },
+      '/variants/gu/choices: every option needs its text in this language',
+    ],
+    [
+      'an image is not among the media',
+      { ...singleChoice, variants: { en: { ...singleChoice.variants.en, stem: '<img src="media:x.png">' } } },
+      "/variants/en: media:x.png is not among the item's media",
+    ],
   ])('should refuse an item when %s', (_, item, message) => {
     expect(messages(item)).toContain(message);
     expect(isValidItemContent(item)).toBe(false);

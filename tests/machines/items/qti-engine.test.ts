@@ -62,7 +62,13 @@ describe('areas', () => {
   });
   it('should count an area once however many points fall in it, and map stray points to the default', () => {
     const mapping = { entries: [{ shape: 'circle' as const, coords: [0, 0, 2], value: 1 }], defaultValue: -0.5 };
-    expect(mapResponsePoint(mapping, [{ x: 0, y: 0 }, { x: 1, y: 1 }, { x: 9, y: 9 }])).toBe(0.5);
+    expect(
+      mapResponsePoint(mapping, [
+        { x: 0, y: 0 },
+        { x: 1, y: 1 },
+        { x: 9, y: 9 },
+      ]),
+    ).toBe(0.5);
   });
 });
 
@@ -78,7 +84,12 @@ describe('values', () => {
 });
 
 describe('compileProcessing: NULL and containers', () => {
-  const decl = (identifier: string, cardinality: 'single' | 'multiple' | 'ordered', correct: string[]): ResponseDeclaration => ({ identifier, cardinality, baseType: 'identifier', correct });
+  const decl = (identifier: string, cardinality: 'single' | 'multiple' | 'ordered', correct: string[]): ResponseDeclaration => ({
+    identifier,
+    cardinality,
+    baseType: 'identifier',
+    correct,
+  });
   const run = (when: Expr, decls: ResponseDeclaration[], responses: Record<string, string | string[] | null>) =>
     compileProcessing(decls, {
       template: null,

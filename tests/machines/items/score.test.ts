@@ -144,7 +144,11 @@ describe('score: short text with case rules (map_response)', () => {
   ]);
   it('should use map_response when nothing answered scores 0, and the marking rule otherwise', () => {
     expect(score(shortText, 'Paris').template).toBe('map_response');
-    expect(score({ ...shortText, marking: { correct: 4, wrong: -1, unanswered: -1 } }, null)).toMatchObject({ score: -1, template: null, outcome: 'unanswered' });
+    expect(score({ ...shortText, marking: { correct: 4, wrong: -1, unanswered: -1 } }, null)).toMatchObject({
+      score: -1,
+      template: null,
+      outcome: 'unanswered',
+    });
   });
 });
 
@@ -183,14 +187,32 @@ describe('score: matching', () => {
     ['every pair is right', key, 4, 'correct'],
     ['every pair is right in another order', [...key].reverse(), 4, 'correct'],
     ['two pairs are right', key.slice(0, 2), -1, 'wrong'],
-    ['one pair is swapped', [['GJ', 'MUM'], ['MH', 'GAN'], ['KA', 'BLR']], -1, 'wrong'],
+    [
+      'one pair is swapped',
+      [
+        ['GJ', 'MUM'],
+        ['MH', 'GAN'],
+        ['KA', 'BLR'],
+      ],
+      -1,
+      'wrong',
+    ],
     ['no pair is given', [], 0, 'unanswered'],
   ]);
   const partial = { ...matching, marking: { correct: 3, wrong: 0, unanswered: 0 }, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } };
   table(partial, [
     ['every pair is right', key, 3, 'correct'],
     ['two pairs are right', key.slice(0, 2), 2, 'partial'],
-    ['one pair is right and two swapped', [['GJ', 'MUM'], ['MH', 'GAN'], ['KA', 'BLR']], 1, 'partial'],
+    [
+      'one pair is right and two swapped',
+      [
+        ['GJ', 'MUM'],
+        ['MH', 'GAN'],
+        ['KA', 'BLR'],
+      ],
+      1,
+      'partial',
+    ],
   ]);
 });
 

@@ -174,14 +174,27 @@ describeEachDatabase('support chat API', (get) => {
       const hit = (await details(app, f.requester, { supportTicketId: chatTicket, keyword: 'WEBCAM_error 100%' })).json();
       expect(hit.data.map((m: { seq: number }) => m.seq)).toEqual([7]);
       const advanced = (await details(app, f.requester, { supportTicketId: chatTicket, advancedSearch: { keyword: 'message 2' }, keyword: 'ignored' })).json();
-      expect(advanced.data.map((m: { message: string }) => m.message)).toEqual(['message 25', 'message 24', 'message 23', 'message 22', 'message 21', 'message 20', 'message 2']);
+      expect(advanced.data.map((m: { message: string }) => m.message)).toEqual([
+        'message 25',
+        'message 24',
+        'message 23',
+        'message 22',
+        'message 21',
+        'message 20',
+        'message 2',
+      ]);
       const none = (await details(app, f.requester, { supportTicketId: chatTicket, keyword: '%' })).json();
       expect(none.totalCount).toBe(1);
     });
 
     it('should answer 400 for a bad page request', async () => {
       const { app } = get();
-      for (const payload of [{ supportTicketId: chatTicket, pageSize: 0 }, { supportTicketId: chatTicket, pageSize: 101 }, {}, { supportTicketId: chatTicket, beforeSeq: -1 }]) {
+      for (const payload of [
+        { supportTicketId: chatTicket, pageSize: 0 },
+        { supportTicketId: chatTicket, pageSize: 101 },
+        {},
+        { supportTicketId: chatTicket, beforeSeq: -1 },
+      ]) {
         expect((await details(app, f.requester, payload)).statusCode).toBe(400);
       }
     });
@@ -196,7 +209,12 @@ describeEachDatabase('support chat API', (get) => {
       for (const text of ['one', 'two', 'three']) expect((await send(app, f.agentA, { ticketId: t, message: text })).statusCode).toBe(201);
       expect((await send(app, f.requester, { ticketId: t, message: 'mine' })).statusCode).toBe(201);
 
-      const counts = await app.inject({ method: 'POST', url: '/api/supportchat/unreadcounts', headers: as(f.requester), payload: { ticketIds: [t, empty, foreign, 999999] } });
+      const counts = await app.inject({
+        method: 'POST',
+        url: '/api/supportchat/unreadcounts',
+        headers: as(f.requester),
+        payload: { ticketIds: [t, empty, foreign, 999999] },
+      });
       expect(counts.statusCode).toBe(200);
       expect(counts.json().items).toEqual([
         { ticketId: t, lastSeq: 4, lastReadSeq: 4, unreadCount: 0 },

@@ -38,8 +38,23 @@ describeEachDatabase('chat and hub routes under generated input', (get) => {
         fc.array(fc.oneof(fc.integer(), fc.string({ maxLength: 5 })), { maxLength: 4 }),
         fc.record({ keyword: fc.oneof(fc.string({ maxLength: 10 }), fc.constant(null)) }),
       );
-      const fields = ['ticketId', 'supportTicketId', 'message', 'messageId', 'toUserId', 'keyword', 'advancedSearch', 'pageNumber', 'pageSize',
-        'orderBy', 'beforeSeq', 'seq', 'ticketIds', 'after', 'limit'];
+      const fields = [
+        'ticketId',
+        'supportTicketId',
+        'message',
+        'messageId',
+        'toUserId',
+        'keyword',
+        'advancedSearch',
+        'pageNumber',
+        'pageSize',
+        'orderBy',
+        'beforeSeq',
+        'seq',
+        'ticketIds',
+        'after',
+        'limit',
+      ];
       const record = fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 6 });
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...routes), fc.oneof(record, fc.anything()), record, async (route, body, query) => {

@@ -15,14 +15,52 @@ describeEachDatabase('demo data', (get) => {
     expect(demoDataSummary(again)).toBe(`Demo data already present (project ${DEMO_PROJECT_CODE}); nothing changed.\n`);
 
     const userId = async (key: string) => (await db.query<{ id: string }>(`select id from users where email = $1`, [`${key}@${DEMO_EMAIL_DOMAIN}`])).rows[0].id;
-    const meera = await signInDirect(app, { id: await userId('meera.iyer'), email: '', password: '', firstName: 'Meera', lastName: 'Iyer', userName: '', roles: ['ExamManager'] });
-    const fatima = await signInDirect(app, { id: await userId('fatima.khan'), email: '', password: '', firstName: 'Fatima', lastName: 'Khan', userName: '', roles: ['ExamStaff'] });
+    const meera = await signInDirect(app, {
+      id: await userId('meera.iyer'),
+      email: '',
+      password: '',
+      firstName: 'Meera',
+      lastName: 'Iyer',
+      userName: '',
+      roles: ['ExamManager'],
+    });
+    const fatima = await signInDirect(app, {
+      id: await userId('fatima.khan'),
+      email: '',
+      password: '',
+      firstName: 'Fatima',
+      lastName: 'Khan',
+      userName: '',
+      roles: ['ExamStaff'],
+    });
 
     const projects = (await call(app, meera, 'POST', '/api/v1/project/search', { body: { orderBy: ['code'] } })).json();
     expect(projects.data.map((p: { code: string; status: string }) => [p.code, p.status])).toEqual([
       ['BOARD10-2027', 'Active'],
       ['JEE-MOCK-2027', 'Setup'],
+      ['SCHOLAR-2027', 'Draft'],
     ]);
+    // The archived one is there for exam managers who ask for it, and can be restored.
+    const withArchived = (await call(app, meera, 'POST', '/api/v1/project/search', { body: { orderBy: ['code'], includeArchived: true } })).json();
+    const olympiad = withArchived.data.find((p: { code: string }) => p.code === 'OLYMPIAD-2026');
+    expect(olympiad).toMatchObject({ status: 'Archived' });
+    const restored = await call(app, meera, 'POST', `/api/v1/project/${olympiad.projectId}/status`, {
+      project: olympiad.projectId,
+      body: { event: 'project.restore', version: olympiad.version },
+    });
+    expect(restored.json()).toMatchObject({ fromStatus: 'Archived', toStatus: 'Closed' });
+    // Someone on no team reaches no project.
+    const anil = await signInDirect(app, {
+      id: await userId('anil.kumar'),
+      email: '',
+      password: '',
+      firstName: 'Anil',
+      lastName: 'Kumar',
+      userName: '',
+      roles: ['ExamStaff'],
+    });
+    expect((await call(app, anil, 'POST', '/api/v1/project/search', { body: {} })).json()).toMatchObject({ data: [], totalCount: 0 });
+    expect((await call(app, anil, 'GET', `/api/v1/project/${olympiad.projectId}`, { project: olympiad.projectId })).statusCode).toBe(404);
     const board = projects.data[0].projectId as number;
     const detail = (await call(app, meera, 'GET', `/api/v1/project/${board}`, { project: board })).json();
     expect(detail.setup).toEqual({ itemTypes: 6, categories: 23, flows: 2, team: 8, exams: 2 });
@@ -37,8 +75,66 @@ describeEachDatabase('demo data', (get) => {
     const mine = (await call(app, fatima, 'GET', '/api/v1/exam/mypermissions', { exam: exams.data[0].examId })).json();
     expect(mine.permissions).toEqual(['Moderator']);
 
+    // The item bank: every kind, every point of the flow, a version 2 draft, a near-duplicate.
+    const vikram = await signInDirect(app, {
+      id: await userId('vikram.rao'),
+      email: '',
+      password: '',
+      firstName: 'Vikram',
+      lastName: 'Rao',
+      userName: '',
+      roles: ['ExamStaff'],
+    });
+    const items = (await call(app, vikram, 'POST', '/api/v1/item/search', { project: board, body: { pageSize: 50, orderBy: ['code'] } })).json();
+    // Twelve authoring items, and the twelve approved items the demo paper is built from (DEMO-MATH-…).
+    expect(items.totalCount).toBe(24);
+    const paperItems = items.data.filter((i: { code: string }) => i.code.startsWith('DEMO-MATH-'));
+    expect(paperItems.map((i: { status: string }) => i.status)).toEqual(Array(12).fill('Approved'));
+    const bankItems = items.data.filter((i: { code: string }) => !i.code.startsWith('DEMO-MATH-'));
+    expect(new Set(bankItems.map((i: { kind: string }) => i.kind)).size).toBe(9);
+    const byCode = Object.fromEntries(bankItems.map((i: { code: string }) => [i.code, i])) as Record<
+      string,
+      { itemId: number; status: string; versionNumber: number; missingLanguages: string[]; duplicate: { code: string } | null }
+    >;
+    expect(
+      Object.values(byCode)
+        .map((i) => i.status)
+        .sort(),
+    ).toEqual(['Approved', 'Approved', 'Approved', 'Approved', 'Draft', 'Draft', 'Draft', 'Draft', 'Retired', 'approval', 'review', 'review']);
+    expect(byCode['MATH-AP-001']).toMatchObject({ status: 'Draft', versionNumber: 2 });
+    expect(byCode['SCI-LIGHT-001'].missingLanguages).toEqual(['hi']);
+    expect(byCode['SCI-ELEC-002'].duplicate?.code).toBe('SCI-ELEC-001');
+    const inReview = (await call(app, vikram, 'GET', `/api/v1/item/${byCode['SCI-CHEM-001'].itemId}`, { project: board })).json();
+    expect(inReview.actions).toEqual(['approve', 'requestChanges', 'comment']);
+    // The locked demo paper: four equivalent sets that regenerate byte for byte from their seeds.
+    const examId = exams.data[0].examId as number;
+    const papers = (await call(app, fatima, 'GET', '/api/v1/paper', { exam: examId })).json() as Array<{
+      paperId: number;
+      code: string;
+      status: string;
+      setCount: number;
+      actions: string[];
+    }>;
+    expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']]]);
+    const paperId = papers[0].paperId;
+    const blueprint = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/blueprint`, { exam: examId })).json();
+    expect([blueprint.computedMarks, blueprint.blocking, blueprint.languages.map((l: { language: string }) => l.language)]).toEqual([
+      10,
+      0,
+      ['en', 'hi', 'gu'],
+    ]);
+    const sets = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/sets`, { exam: examId })).json();
+    expect(sets.equivalence.equivalent).toBe(true);
+    const verify = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/sets/C/verify`, { exam: `${examId}&${paperId}` })).json();
+    expect(verify.identical).toBe(true);
+
     // The demo password signs in for real.
-    const signIn = await app.inject({ method: 'POST', url: '/api/tokens', headers: { tenant: 'root' }, payload: { email: `vikram.rao@${DEMO_EMAIL_DOMAIN}`, password: 'demo pass phrase 2027' } });
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { tenant: 'root' },
+      payload: { email: `vikram.rao@${DEMO_EMAIL_DOMAIN}`, password: 'demo pass phrase 2027' },
+    });
     expect(signIn.statusCode).toBeLessThan(300);
   });
 });

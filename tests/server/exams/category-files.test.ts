@@ -56,9 +56,13 @@ describeEachDatabase('category files', (get) => {
     const other = await createProject(app, manager);
     const category = (await call(app, manager, 'POST', '/api/v1/category', { project: id, body: { name: 'Optics' } })).json() as Json;
     const foreign = (await call(app, manager, 'POST', '/api/v1/category', { project: other, body: { name: 'Optics' } })).json() as Json;
-    const html = await uploadFiles(app, manager, id, category.categoryId, [{ name: 'x.png', content: Buffer.from([0x00, 0x01, 0x02, 0x03, 0x3c, 0x73]), type: 'image/png' }]);
+    const html = await uploadFiles(app, manager, id, category.categoryId, [
+      { name: 'x.png', content: Buffer.from([0x00, 0x01, 0x02, 0x03, 0x3c, 0x73]), type: 'image/png' },
+    ]);
     expect(html.statusCode).toBe(415);
-    expect(html.json().messages).toEqual(['x.png is not an allowed file type. Allowed: PNG image, JPEG image, GIF image, WebP image, MP3 audio, WAV audio, Ogg audio, PDF, text.']);
+    expect(html.json().messages).toEqual([
+      'x.png is not an allowed file type. Allowed: PNG image, JPEG image, GIF image, WebP image, MP3 audio, WAV audio, Ogg audio, PDF, text.',
+    ]);
     const zip = await uploadFiles(app, manager, id, category.categoryId, [{ name: 'a.docx', content: Buffer.from('504b0304', 'hex') }]);
     expect(zip.statusCode).toBe(415);
     const empty = await uploadFiles(app, manager, id, category.categoryId, [{ name: 'empty.png', content: Buffer.alloc(0) }]);

@@ -2,7 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { createSignedInUser } from '#tests/setup/test-users.ts';
-import { activateProject, call, createExam, createProject, grant, managerUser, sendExamEvent, sendProjectEvent, staffUser, uniqueCode } from './workspace-kit.ts';
+import {
+  activateProject,
+  call,
+  createExam,
+  createProject,
+  grant,
+  managerUser,
+  sendExamEvent,
+  sendProjectEvent,
+  staffUser,
+  uniqueCode,
+} from './workspace-kit.ts';
 
 type Json = Record<string, any>;
 
@@ -87,7 +98,9 @@ describeEachDatabase('exam workspace API', (get) => {
     expect(staffExams.data.map((e: Json) => e.name)).toEqual(['Mathematics']);
     expect(staffExams.totalCount).toBe(1);
 
-    const aSees = ((await call(app, managerA, 'POST', '/api/v1/project/search', { body: { pageSize: 100 } })).json() as Json).data.map((p: Json) => p.projectId);
+    const aSees = ((await call(app, managerA, 'POST', '/api/v1/project/search', { body: { pageSize: 100 } })).json() as Json).data.map(
+      (p: Json) => p.projectId,
+    );
     expect(aSees).toContain(granted);
     expect(aSees).toContain(notGranted);
     expect(aSees).not.toContain(ofB);
@@ -122,7 +135,9 @@ describeEachDatabase('exam workspace API', (get) => {
     expect(first.headers.etag).toBe('"2"');
     const stale = await call(app, manager, 'PUT', `/api/v1/project/${id}`, { project: id, body: { description: 'Mine', version: 1 } });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json().messages[0]).toMatch(/^This project was changed by Ravi Kumar at .+ \(version 2; your edit was made on version 1\)\. Reload it and apply your edit again\.$/);
+    expect(stale.json().messages[0]).toMatch(
+      /^This project was changed by Ravi Kumar at .+ \(version 2; your edit was made on version 1\)\. Reload it and apply your edit again\.$/,
+    );
     expect(stale.json()).toMatchObject({ currentVersion: 2, changedBy: { userId: colleague.id, name: 'Ravi Kumar' } });
     const viaIfMatch = await call(app, manager, 'PUT', `/api/v1/project/${id}`, { project: id, headers: { 'if-match': '"2"' }, body: { description: 'Mine' } });
     expect(viaIfMatch.statusCode).toBe(200);
@@ -162,7 +177,10 @@ describeEachDatabase('exam workspace API', (get) => {
     const refused = await sendProjectEvent(app, manager, id, 'project.activate');
     expect(refused.statusCode).toBe(409);
     expect(refused.json().messages).toEqual(['The project cannot go Active yet: it needs an item type and a category.']);
-    await call(app, manager, 'POST', '/api/v1/itemtype', { project: id, body: { name: 'MCQ', kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } } });
+    await call(app, manager, 'POST', '/api/v1/itemtype', {
+      project: id,
+      body: { name: 'MCQ', kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+    });
     const half = await sendProjectEvent(app, manager, id, 'project.activate');
     expect(half.json().messages).toEqual(['The project cannot go Active yet: it needs a category.']);
     await call(app, manager, 'POST', '/api/v1/category', { project: id, body: { name: 'Mathematics' } });
@@ -182,7 +200,10 @@ describeEachDatabase('exam workspace API', (get) => {
     const edit = await call(app, staffAdmin, 'PUT', `/api/v1/project/${id}`, { project: id, body: { name: 'x', version: 1 } });
     expect(edit.statusCode).toBe(409);
     expect(edit.json().messages).toEqual(['A project in status Closed cannot be edited.']);
-    const addType = await call(app, manager, 'POST', '/api/v1/itemtype', { project: id, body: { name: 'TF', kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } } });
+    const addType = await call(app, manager, 'POST', '/api/v1/itemtype', {
+      project: id,
+      body: { name: 'TF', kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+    });
     expect(addType.statusCode).toBe(409);
     const archiveByStaff = await sendProjectEvent(app, staffAdmin, id, 'project.archive');
     expect(archiveByStaff.statusCode).toBe(403);
@@ -198,7 +219,13 @@ describeEachDatabase('exam workspace API', (get) => {
     const manager = await managerUser(app);
     const moderator = await staffUser(app);
     const id = await createProject(app, manager);
-    const examId = await createExam(app, manager, id, { passRules: { passPercent: 35 }, gradeBands: [{ grade: 'A1', minPercent: 91 }, { grade: 'A2', minPercent: 81 }] });
+    const examId = await createExam(app, manager, id, {
+      passRules: { passPercent: 35 },
+      gradeBands: [
+        { grade: 'A1', minPercent: 91 },
+        { grade: 'A2', minPercent: 81 },
+      ],
+    });
     await grant(app, manager, id, moderator, 'Moderator', examId);
     const early = await sendExamEvent(app, manager, id, examId, 'exam.schedule');
     expect(early.statusCode).toBe(409);
@@ -214,7 +241,13 @@ describeEachDatabase('exam workspace API', (get) => {
     expect(noReason.statusCode).toBe(400);
     expect((await sendExamEvent(app, moderator, id, examId, 'exam.withdrawResults', { reason: 'Key error in Q14' })).statusCode).toBe(200);
     const history = (await call(app, moderator, 'GET', `/api/v1/exam/${examId}/history`, { project: id })).json() as Json[];
-    expect(history.at(-1)).toMatchObject({ event: 'exam.withdrawResults', fromStatus: 'ResultsPublished', toStatus: 'Evaluation', reason: 'Key error in Q14', by: { userId: moderator.id } });
+    expect(history.at(-1)).toMatchObject({
+      event: 'exam.withdrawResults',
+      fromStatus: 'ResultsPublished',
+      toStatus: 'Evaluation',
+      reason: 'Key error in Q14',
+      by: { userId: moderator.id },
+    });
     const frozen = await call(app, manager, 'PUT', `/api/v1/exam/${examId}`, { project: id, body: { name: 'x', version: 1 } });
     expect(frozen.statusCode).toBe(409);
   });
@@ -225,10 +258,19 @@ describeEachDatabase('exam workspace API', (get) => {
     const id = await createProject(app, manager);
     const res = await call(app, manager, 'POST', '/api/v1/exam', {
       project: id,
-      body: { code: uniqueCode('E'), name: 'Maths', gradeBands: [{ grade: 'B', minPercent: 60 }, { grade: 'A', minPercent: 80 }] },
+      body: {
+        code: uniqueCode('E'),
+        name: 'Maths',
+        gradeBands: [
+          { grade: 'B', minPercent: 60 },
+          { grade: 'A', minPercent: 80 },
+        ],
+      },
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().errors).toEqual({ 'gradeBands[1].minPercent': ['Grade bands go from the highest down: each minPercent must be below the previous one.'] });
+    expect(res.json().errors).toEqual({
+      'gradeBands[1].minPercent': ['Grade bands go from the highest down: each minPercent must be below the previous one.'],
+    });
   });
 
   it('should answer my permissions on an exam from the ExamId header, project-wide and exam grants together', async () => {
@@ -260,12 +302,17 @@ describeEachDatabase('exam workspace API', (get) => {
     const otherExam = await createExam(app, manager, other);
     const toCandidate = await call(app, manager, 'POST', '/api/v1/examgrant', { project: id, body: { userId: candidate.id, permission: 'ItemAuthor' } });
     expect(toCandidate.statusCode).toBe(400);
-    expect(toCandidate.json().errors.userId).toEqual(['Kiran Rao has no role that works on projects: give them the ExamStaff role (or another with Projects.View) first.']);
+    expect(toCandidate.json().errors.userId).toEqual([
+      'Kiran Rao has no role that works on projects: give them the ExamStaff role (or another with Projects.View) first.',
+    ]);
     await grant(app, manager, id, staff, 'ItemReviewer');
     const twice = await call(app, manager, 'POST', '/api/v1/examgrant', { project: id, body: { userId: staff.id, permission: 'ItemReviewer' } });
     expect(twice.statusCode).toBe(409);
     expect(twice.json().messages).toEqual(['Leela Nair already holds ItemReviewer on this project.']);
-    const foreignExam = await call(app, manager, 'POST', '/api/v1/examgrant', { project: id, body: { userId: staff.id, permission: 'Evaluator', examId: otherExam } });
+    const foreignExam = await call(app, manager, 'POST', '/api/v1/examgrant', {
+      project: id,
+      body: { userId: staff.id, permission: 'Evaluator', examId: otherExam },
+    });
     expect(foreignExam.statusCode).toBe(404);
     const reviewerGrants = await call(app, staff, 'POST', '/api/v1/examgrant', { project: id, body: { userId: staff.id, permission: 'ProjectAdmin' } });
     expect(reviewerGrants.statusCode).toBe(403);
@@ -293,12 +340,21 @@ describeEachDatabase('exam workspace API', (get) => {
     const algebra = await add('Algebra', maths.categoryId);
     const linear = await add('Linear equations', algebra.categoryId);
     const science = await add('Science');
-    const cycle = await call(app, manager, 'POST', `/api/v1/category/${maths.categoryId}/move`, { project: id, body: { parentId: linear.categoryId, sortOrder: 0, version: 1 } });
+    const cycle = await call(app, manager, 'POST', `/api/v1/category/${maths.categoryId}/move`, {
+      project: id,
+      body: { parentId: linear.categoryId, sortOrder: 0, version: 1 },
+    });
     expect(cycle.statusCode).toBe(409);
     expect(cycle.json().messages).toEqual(['Moving "Mathematics" under "Linear equations" would make a cycle: "Linear equations" is inside "Mathematics".']);
-    const self = await call(app, manager, 'POST', `/api/v1/category/${maths.categoryId}/move`, { project: id, body: { parentId: maths.categoryId, sortOrder: 0, version: 1 } });
+    const self = await call(app, manager, 'POST', `/api/v1/category/${maths.categoryId}/move`, {
+      project: id,
+      body: { parentId: maths.categoryId, sortOrder: 0, version: 1 },
+    });
     expect(self.json().messages).toEqual(['"Mathematics" cannot be moved under itself.']);
-    const move = await call(app, manager, 'POST', `/api/v1/category/${algebra.categoryId}/move`, { project: id, body: { parentId: science.categoryId, sortOrder: 0, version: 1 } });
+    const move = await call(app, manager, 'POST', `/api/v1/category/${algebra.categoryId}/move`, {
+      project: id,
+      body: { parentId: science.categoryId, sortOrder: 0, version: 1 },
+    });
     expect(move.statusCode).toBe(200);
     expect(move.json()).toMatchObject({ parentId: science.categoryId, version: 2 });
     const inUse = await call(app, manager, 'DELETE', `/api/v1/category/${algebra.categoryId}`, { project: id });
@@ -339,7 +395,11 @@ describeEachDatabase('exam workspace API', (get) => {
     const id = await createProject(app, manager);
     const bad = await call(app, manager, 'POST', '/api/v1/flow', {
       project: id,
-      body: { name: 'Broken', recordKind: 'item', definition: { stages: [{ id: 'Draft', name: 'x', permission: 'ItemReviewer' }], submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' } },
+      body: {
+        name: 'Broken',
+        recordKind: 'item',
+        definition: { stages: [{ id: 'Draft', name: 'x', permission: 'ItemReviewer' }], submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' },
+      },
     });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().errors.definition).toEqual(['stages[0].id "Draft" is reserved (Draft, Approved and Retired are fixed states).']);
@@ -348,14 +408,21 @@ describeEachDatabase('exam workspace API', (get) => {
       { id: 'expert', name: 'Subject expert', permission: 'Moderator' },
       { id: 'approval', name: 'Approval', permission: 'ProjectAdmin' },
     ];
-    const created = await call(app, manager, 'POST', '/api/v1/flow', { project: id, body: { name: 'Items', recordKind: 'item', definition: { stages, submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' } } });
+    const created = await call(app, manager, 'POST', '/api/v1/flow', {
+      project: id,
+      body: { name: 'Items', recordKind: 'item', definition: { stages, submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' } },
+    });
     expect(created.statusCode).toBe(201);
     const edited = await call(app, manager, 'PUT', `/api/v1/flow/${created.json().flowId}`, {
       project: id,
       body: { version: 1, definition: { stages: [stages[0], stages[2]], submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' } },
     });
     expect(edited.statusCode).toBe(200);
-    expect(edited.json()).toMatchObject({ version: 2, states: ['Draft', 'review', 'approval', 'Approved', 'Retired'], stageMoves: [{ from: 'expert', to: 'review' }] });
+    expect(edited.json()).toMatchObject({
+      version: 2,
+      states: ['Draft', 'review', 'approval', 'Approved', 'Retired'],
+      stageMoves: [{ from: 'expert', to: 'review' }],
+    });
   });
 
   it('should save a project as a template and start another project from it', async () => {
@@ -400,7 +467,15 @@ describeEachDatabase('exam workspace API', (get) => {
   it('should describe every exam workspace route in the OpenAPI document', async () => {
     const { app } = get();
     const doc = (await app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> };
-    for (const path of ['/api/v1/project/search', '/api/v1/project/{id}/status', '/api/v1/exam/mypermissions', '/api/v1/examgrant', '/api/v1/category/{id}/move', '/api/v1/flow/{id}', '/api/v1/itemtype']) {
+    for (const path of [
+      '/api/v1/project/search',
+      '/api/v1/project/{id}/status',
+      '/api/v1/exam/mypermissions',
+      '/api/v1/examgrant',
+      '/api/v1/category/{id}/move',
+      '/api/v1/flow/{id}',
+      '/api/v1/itemtype',
+    ]) {
       expect(Object.keys(doc.paths), path).toContain(path);
     }
   });

@@ -5,7 +5,9 @@ import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, createSignedInUser } from '#tests/setup/test-users.ts';
 import { call, createExam, createProject } from './workspace-kit.ts';
 
-const workspaceRoutes = routeMatrix.filter(([, url]) => /^\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(url));
+const workspaceRoutes = routeMatrix.filter(([, url]) =>
+  /^\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(url),
+);
 
 describeEachDatabase('exam workspace routes under generated input', (get) => {
   it('should never answer 5xx to any body, path id or context header a manager sends', async () => {
@@ -25,19 +27,76 @@ describeEachDatabase('exam workspace routes under generated input', (get) => {
       fc.constant(exam),
       fc.constant(category.categoryId),
       fc.constant('__proto__'),
-      fc.constantFrom('project.startSetup', 'project.activate', 'project.archive', 'exam.schedule', 'exam.withdrawResults', 'singleChoice', 'essay', 'ProjectAdmin', 'en', 'hi'),
+      fc.constantFrom(
+        'project.startSetup',
+        'project.activate',
+        'project.archive',
+        'exam.schedule',
+        'exam.withdrawResults',
+        'singleChoice',
+        'essay',
+        'ProjectAdmin',
+        'en',
+        'hi',
+      ),
       fc.array(fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), { maxLength: 3 }),
       fc.record({ correct: fc.double(), wrong: fc.double(), unanswered: fc.double() }),
-      fc.record({ stages: fc.array(fc.record({ id: fc.string({ maxLength: 6 }), name: fc.string({ maxLength: 6 }), permission: fc.string({ maxLength: 12 }) }), { maxLength: 3 }) }),
+      fc.record({
+        stages: fc.array(fc.record({ id: fc.string({ maxLength: 6 }), name: fc.string({ maxLength: 6 }), permission: fc.string({ maxLength: 12 }) }), {
+          maxLength: 3,
+        }),
+      }),
     );
     const fields = [
-      'code', 'name', 'description', 'languages', 'instituteId', 'templateId', 'version', 'event', 'reason', 'passRules', 'gradeBands',
-      'userId', 'examId', 'permission', 'kind', 'settings', 'marking', 'isActive', 'sortOrder', 'parentId', 'isRetired', 'recordKind',
-      'definition', 'keyword', 'advancedSearch', 'pageNumber', 'pageSize', 'orderBy', 'status', 'includeArchived', '__proto__', 'constructor',
+      'code',
+      'name',
+      'description',
+      'languages',
+      'instituteId',
+      'templateId',
+      'version',
+      'event',
+      'reason',
+      'passRules',
+      'gradeBands',
+      'userId',
+      'examId',
+      'permission',
+      'kind',
+      'settings',
+      'marking',
+      'isActive',
+      'sortOrder',
+      'parentId',
+      'isRetired',
+      'recordKind',
+      'definition',
+      'keyword',
+      'advancedSearch',
+      'pageNumber',
+      'pageSize',
+      'orderBy',
+      'status',
+      'includeArchived',
+      '__proto__',
+      'constructor',
     ];
     const record = fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 8 });
-    const pathId = fc.oneof(fc.constant(String(project)), fc.constant(String(exam)), fc.constant(String(category.categoryId)), fc.uuid(), fc.integer().map(String), fc.string({ maxLength: 12 }).map(encodeURIComponent));
-    const header = fc.oneof(fc.constant(String(project)), fc.constant(`${exam}&3`), fc.constant(String(exam)), fc.string({ maxLength: 12 }), fc.constant(undefined));
+    const pathId = fc.oneof(
+      fc.constant(String(project)),
+      fc.constant(String(exam)),
+      fc.constant(String(category.categoryId)),
+      fc.uuid(),
+      fc.integer().map(String),
+      fc.string({ maxLength: 12 }).map(encodeURIComponent),
+    );
+    const header = fc.oneof(
+      fc.constant(String(project)),
+      fc.constant(`${exam}&3`),
+      fc.constant(String(exam)),
+      fc.string({ maxLength: 12 }),
+      fc.constant(undefined),
+    );
     const ifMatch = fc.oneof(fc.constant(undefined), fc.constant('"1"'), fc.string({ maxLength: 8 }));
     await fc.assert(
       fc.asyncProperty(

@@ -66,7 +66,8 @@ describeEachDatabase('workspace context headers', (get) => {
           payload: method === 'GET' || method === 'DELETE' ? undefined : {},
         });
         const errors = res.statusCode === 400 ? (res.json() as { errors?: Record<string, string[]> }).errors : undefined;
-        if (res.statusCode !== 400 || errors?.ProjectId?.[0] !== message) wrong.push(`${method} ${url} [${value}]: ${res.statusCode} ${res.body.slice(0, 120)}`);
+        if (res.statusCode !== 400 || errors?.ProjectId?.[0] !== message)
+          wrong.push(`${method} ${url} [${value}]: ${res.statusCode} ${res.body.slice(0, 120)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -107,7 +108,12 @@ describeEachDatabase('workspace context headers', (get) => {
     const two = await createProject(app, manager);
     const examOfTwo = await createExam(app, manager, two);
     const category = (await call(app, manager, 'POST', '/api/v1/category', { project: two, body: { name: 'Physics' } })).json() as { categoryId: number };
-    const itemType = (await call(app, manager, 'POST', '/api/v1/itemtype', { project: two, body: { name: 'TF', kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } } })).json() as { itemTypeId: number };
+    const itemType = (
+      await call(app, manager, 'POST', '/api/v1/itemtype', {
+        project: two,
+        body: { name: 'TF', kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+      })
+    ).json() as { itemTypeId: number };
     const checks: Array<[string, 'GET' | 'PUT' | 'POST' | 'DELETE', string, unknown]> = [
       ['project', 'GET', `/api/v1/project/${two}`, undefined],
       ['project', 'PUT', `/api/v1/project/${two}`, { name: 'x', version: 1 }],

@@ -45,7 +45,14 @@ export async function createExam(app: FastifyInstance, manager: TestUser, projec
   return (res.json() as { examId: number }).examId;
 }
 
-export async function grant(app: FastifyInstance, manager: TestUser, projectId: number, user: TestUser, permission: ExamPermission, examId: number | null = null) {
+export async function grant(
+  app: FastifyInstance,
+  manager: TestUser,
+  projectId: number,
+  user: TestUser,
+  permission: ExamPermission,
+  examId: number | null = null,
+) {
   const res = await call(app, manager, 'POST', '/api/v1/examgrant', { project: projectId, body: { userId: user.id, permission, examId } });
   if (res.statusCode !== 201) throw new Error(`grant ${res.statusCode}: ${res.body}`);
   return (res.json() as { grantId: number }).grantId;
@@ -66,7 +73,10 @@ export async function activateProject(app: FastifyInstance, manager: TestUser, p
   if (setup.statusCode !== 200) throw new Error(`startSetup ${setup.statusCode}: ${setup.body}`);
   const types = await call(app, manager, 'GET', '/api/v1/itemtype', { project: projectId });
   if ((types.json() as unknown[]).length === 0) {
-    await call(app, manager, 'POST', '/api/v1/itemtype', { project: projectId, body: { name: 'MCQ', kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } } });
+    await call(app, manager, 'POST', '/api/v1/itemtype', {
+      project: projectId,
+      body: { name: 'MCQ', kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+    });
   }
   const categories = await call(app, manager, 'GET', '/api/v1/category', { project: projectId });
   if ((categories.json() as unknown[]).length === 0) {
@@ -85,7 +95,9 @@ export function multipart(fields: Record<string, string>, files: Array<{ name: s
   }
   for (const file of files) {
     chunks.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
       file.content,
       Buffer.from('\r\n'),
     );
@@ -95,10 +107,24 @@ export function multipart(fields: Record<string, string>, files: Array<{ name: s
 }
 
 /** The smallest valid PNG (1×1) and a WAV header with no samples, for uploads. */
-export const tinyPng = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a5d80000000049454e44ae426082', 'hex');
+export const tinyPng = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a5d80000000049454e44ae426082',
+  'hex',
+);
 export const tinyWav = Buffer.concat([Buffer.from('RIFF'), Buffer.from([36, 0, 0, 0]), Buffer.from('WAVEfmt '), Buffer.alloc(24)]);
 
-export function uploadFiles(app: FastifyInstance, user: TestUser, projectId: number, categoryId: number, files: Array<{ name: string; content: Buffer; type?: string }>) {
+export function uploadFiles(
+  app: FastifyInstance,
+  user: TestUser,
+  projectId: number,
+  categoryId: number,
+  files: Array<{ name: string; content: Buffer; type?: string }>,
+) {
   const body = multipart({ categoryId: String(categoryId) }, files);
-  return app.inject({ method: 'POST', url: '/api/v1/categoryfile', headers: { ...as(user), ProjectId: String(projectId), ...body.headers }, payload: body.payload });
+  return app.inject({
+    method: 'POST',
+    url: '/api/v1/categoryfile',
+    headers: { ...as(user), ProjectId: String(projectId), ...body.headers },
+    payload: body.payload,
+  });
 }

@@ -6,7 +6,18 @@ import type { ProjectEvent, ProjectStatus } from '#machines/exams/project-status
 import { examTransitionTable, expectedExamStatus, expectedProjectStatus, projectTransitionTable } from '#tests/fixtures/exam-record-transitions.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import type { TestUser } from '#tests/setup/test-users.ts';
-import { activateProject, call, createExam, createProject, grant, managerUser, sendExamEvent, sendProjectEvent, staffUser, uniqueCode } from './workspace-kit.ts';
+import {
+  activateProject,
+  call,
+  createExam,
+  createProject,
+  grant,
+  managerUser,
+  sendExamEvent,
+  sendProjectEvent,
+  staffUser,
+  uniqueCode,
+} from './workspace-kit.ts';
 
 /**
  * The model-based paths of the project and exam machines, replayed over HTTP. After every
@@ -42,7 +53,10 @@ describeEachDatabase('project and exam lifecycles over HTTP', (get) => {
     }
     if (event.type === 'project.activate') {
       // The model says the set-up is complete; make it so through the API first.
-      await call(app, user, 'POST', '/api/v1/itemtype', { project: id, body: { name: `MCQ ${uniqueCode()}`, kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } } });
+      await call(app, user, 'POST', '/api/v1/itemtype', {
+        project: id,
+        body: { name: `MCQ ${uniqueCode()}`, kind: 'singleChoice', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+      });
       await call(app, user, 'POST', '/api/v1/category', { project: id, body: { name: `Subject ${uniqueCode()}` } });
     }
     return sendProjectEvent(app, user, id, event.type);

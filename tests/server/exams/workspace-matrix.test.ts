@@ -4,7 +4,19 @@ import { beforeAll, expect, it } from 'vitest';
 import { routeMatrix } from '#tests/server/users/route-matrix.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { createSignedInUser, createUser, type TestUser } from '#tests/setup/test-users.ts';
-import { activateProject, call, createExam, createProject, grant, managerUser, sendProjectEvent, staffUser, tinyPng, uniqueCode, uploadFiles } from './workspace-kit.ts';
+import {
+  activateProject,
+  call,
+  createExam,
+  createProject,
+  grant,
+  managerUser,
+  sendProjectEvent,
+  staffUser,
+  tinyPng,
+  uniqueCode,
+  uploadFiles,
+} from './workspace-kit.ts';
 
 /**
  * The route × role × grant matrix of the exam workspace (deny by default): every route, called
@@ -62,12 +74,24 @@ type Cell = { route: string; expect: Record<Caller, Outcome>; run: (w: World, us
 
 const cells: Cell[] = [
   { route: 'POST /api/v1/project/search', expect: expected.global, run: (w, u) => call(w.app, u, 'POST', '/api/v1/project/search', { body: {} }) },
-  { route: 'POST /api/v1/project', expect: expected.createProject, run: (w, u) => call(w.app, u, 'POST', '/api/v1/project', { body: { code: uniqueCode(), name: 'New board' } }) },
-  { route: 'GET /api/v1/project/:id', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', `/api/v1/project/${w.projectId}`, { project: w.projectId }) },
+  {
+    route: 'POST /api/v1/project',
+    expect: expected.createProject,
+    run: (w, u) => call(w.app, u, 'POST', '/api/v1/project', { body: { code: uniqueCode(), name: 'New board' } }),
+  },
+  {
+    route: 'GET /api/v1/project/:id',
+    expect: expected.viewProject,
+    run: (w, u) => call(w.app, u, 'GET', `/api/v1/project/${w.projectId}`, { project: w.projectId }),
+  },
   {
     route: 'PUT /api/v1/project/:id',
     expect: expected.configure,
-    run: async (w, u) => call(w.app, u, 'PUT', `/api/v1/project/${w.projectId}`, { project: w.projectId, body: { description: 'Edited', version: (await json(w, `/api/v1/project/${w.projectId}`)).version } }),
+    run: async (w, u) =>
+      call(w.app, u, 'PUT', `/api/v1/project/${w.projectId}`, {
+        project: w.projectId,
+        body: { description: 'Edited', version: (await json(w, `/api/v1/project/${w.projectId}`)).version },
+      }),
   },
   {
     route: 'POST /api/v1/project/:id/status',
@@ -77,7 +101,11 @@ const cells: Cell[] = [
       return sendProjectEvent(w.app, u, fresh.projectId, 'project.startSetup');
     },
   },
-  { route: 'GET /api/v1/project/:id/history', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', `/api/v1/project/${w.projectId}/history`, { project: w.projectId }) },
+  {
+    route: 'GET /api/v1/project/:id/history',
+    expect: expected.viewProject,
+    run: (w, u) => call(w.app, u, 'GET', `/api/v1/project/${w.projectId}/history`, { project: w.projectId }),
+  },
   {
     route: 'POST /api/v1/project/:id/savetemplate',
     expect: expected.saveTemplate,
@@ -88,17 +116,32 @@ const cells: Cell[] = [
     route: 'DELETE /api/v1/projecttemplate/:id',
     expect: expected.deleteTemplate,
     run: async (w, u) => {
-      const saved = await call(w.app, w.managerA, 'POST', `/api/v1/project/${w.projectId}/savetemplate`, { project: w.projectId, body: { name: `Disposable ${uniqueCode()}` } });
+      const saved = await call(w.app, w.managerA, 'POST', `/api/v1/project/${w.projectId}/savetemplate`, {
+        project: w.projectId,
+        body: { name: `Disposable ${uniqueCode()}` },
+      });
       return call(w.app, u, 'DELETE', `/api/v1/projecttemplate/${saved.json().templateId}`);
     },
   },
-  { route: 'POST /api/v1/exam/search', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'POST', '/api/v1/exam/search', { project: w.projectId, body: {} }) },
-  { route: 'POST /api/v1/exam', expect: expected.configure, run: (w, u) => call(w.app, u, 'POST', '/api/v1/exam', { project: w.projectId, body: { code: uniqueCode('E'), name: 'Science' } }) },
+  {
+    route: 'POST /api/v1/exam/search',
+    expect: expected.viewProject,
+    run: (w, u) => call(w.app, u, 'POST', '/api/v1/exam/search', { project: w.projectId, body: {} }),
+  },
+  {
+    route: 'POST /api/v1/exam',
+    expect: expected.configure,
+    run: (w, u) => call(w.app, u, 'POST', '/api/v1/exam', { project: w.projectId, body: { code: uniqueCode('E'), name: 'Science' } }),
+  },
   { route: 'GET /api/v1/exam/:id', expect: expected.viewExam, run: (w, u) => call(w.app, u, 'GET', `/api/v1/exam/${w.examId}`, { project: w.projectId }) },
   {
     route: 'PUT /api/v1/exam/:id',
     expect: expected.runExam,
-    run: async (w, u) => call(w.app, u, 'PUT', `/api/v1/exam/${w.examId}`, { project: w.projectId, body: { description: 'Edited', version: (await json(w, `/api/v1/exam/${w.examId}`)).version } }),
+    run: async (w, u) =>
+      call(w.app, u, 'PUT', `/api/v1/exam/${w.examId}`, {
+        project: w.projectId,
+        body: { description: 'Edited', version: (await json(w, `/api/v1/exam/${w.examId}`)).version },
+      }),
   },
   {
     route: 'POST /api/v1/exam/:id/status',
@@ -109,9 +152,21 @@ const cells: Cell[] = [
       return call(w.app, u, 'POST', `/api/v1/exam/${examId}/status`, { project: w.projectId, body: { event: 'exam.schedule' } });
     },
   },
-  { route: 'GET /api/v1/exam/:id/history', expect: expected.viewExam, run: (w, u) => call(w.app, u, 'GET', `/api/v1/exam/${w.examId}/history`, { project: w.projectId }) },
-  { route: 'GET /api/v1/exam/mypermissions', expect: expected.viewExam, run: (w, u) => call(w.app, u, 'GET', '/api/v1/exam/mypermissions', { exam: w.examId }) },
-  { route: 'POST /api/v1/examgrant/search', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'POST', '/api/v1/examgrant/search', { project: w.projectId, body: {} }) },
+  {
+    route: 'GET /api/v1/exam/:id/history',
+    expect: expected.viewExam,
+    run: (w, u) => call(w.app, u, 'GET', `/api/v1/exam/${w.examId}/history`, { project: w.projectId }),
+  },
+  {
+    route: 'GET /api/v1/exam/mypermissions',
+    expect: expected.viewExam,
+    run: (w, u) => call(w.app, u, 'GET', '/api/v1/exam/mypermissions', { exam: w.examId }),
+  },
+  {
+    route: 'POST /api/v1/examgrant/search',
+    expect: expected.viewProject,
+    run: (w, u) => call(w.app, u, 'POST', '/api/v1/examgrant/search', { project: w.projectId, body: {} }),
+  },
   {
     route: 'POST /api/v1/examgrant',
     expect: expected.configure,
@@ -134,31 +189,40 @@ const cells: Cell[] = [
   {
     route: 'POST /api/v1/itemtype',
     expect: expected.configure,
-    run: (w, u) => call(w.app, u, 'POST', '/api/v1/itemtype', { project: w.projectId, body: { name: `TF ${uniqueCode()}`, kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } } }),
+    run: (w, u) =>
+      call(w.app, u, 'POST', '/api/v1/itemtype', {
+        project: w.projectId,
+        body: { name: `TF ${uniqueCode()}`, kind: 'trueFalse', marking: { correct: 1, wrong: 0, unanswered: 0 } },
+      }),
   },
   {
     route: 'PUT /api/v1/itemtype/:id',
     expect: expected.configure,
     run: async (w, u) => {
-      const [type] = (await call(w.app, w.managerA, 'GET', '/api/v1/itemtype', { project: w.projectId })).json() as Array<{ itemTypeId: number; version: number }>;
+      const [type] = (await call(w.app, w.managerA, 'GET', '/api/v1/itemtype', { project: w.projectId })).json() as Array<{
+        itemTypeId: number;
+        version: number;
+      }>;
       return call(w.app, u, 'PUT', `/api/v1/itemtype/${type.itemTypeId}`, { project: w.projectId, body: { sortOrder: 1, version: type.version } });
     },
   },
   { route: 'GET /api/v1/category', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', '/api/v1/category', { project: w.projectId }) },
-  { route: 'POST /api/v1/category', expect: expected.configure, run: (w, u) => call(w.app, u, 'POST', '/api/v1/category', { project: w.projectId, body: { name: `Topic ${uniqueCode()}` } }) },
-  ...(['PUT', 'MOVE', 'DELETE'] as const).map(
-    (kind): Cell => ({
-      route: kind === 'PUT' ? 'PUT /api/v1/category/:id' : kind === 'MOVE' ? 'POST /api/v1/category/:id/move' : 'DELETE /api/v1/category/:id',
-      expect: expected.configure,
-      run: async (w, u) => {
-        const category = (await json(w, '/api/v1/category', 'POST', { name: `Topic ${uniqueCode()}` })) as { categoryId: number };
-        const url = `/api/v1/category/${category.categoryId}`;
-        if (kind === 'PUT') return call(w.app, u, 'PUT', url, { project: w.projectId, body: { name: `Renamed ${uniqueCode()}`, version: 1 } });
-        if (kind === 'MOVE') return call(w.app, u, 'POST', `${url}/move`, { project: w.projectId, body: { parentId: null, sortOrder: 0, version: 1 } });
-        return call(w.app, u, 'DELETE', url, { project: w.projectId });
-      },
-    }),
-  ),
+  {
+    route: 'POST /api/v1/category',
+    expect: expected.configure,
+    run: (w, u) => call(w.app, u, 'POST', '/api/v1/category', { project: w.projectId, body: { name: `Topic ${uniqueCode()}` } }),
+  },
+  ...(['PUT', 'MOVE', 'DELETE'] as const).map((kind): Cell => ({
+    route: kind === 'PUT' ? 'PUT /api/v1/category/:id' : kind === 'MOVE' ? 'POST /api/v1/category/:id/move' : 'DELETE /api/v1/category/:id',
+    expect: expected.configure,
+    run: async (w, u) => {
+      const category = (await json(w, '/api/v1/category', 'POST', { name: `Topic ${uniqueCode()}` })) as { categoryId: number };
+      const url = `/api/v1/category/${category.categoryId}`;
+      if (kind === 'PUT') return call(w.app, u, 'PUT', url, { project: w.projectId, body: { name: `Renamed ${uniqueCode()}`, version: 1 } });
+      if (kind === 'MOVE') return call(w.app, u, 'POST', `${url}/move`, { project: w.projectId, body: { parentId: null, sortOrder: 0, version: 1 } });
+      return call(w.app, u, 'DELETE', url, { project: w.projectId });
+    },
+  })),
   {
     route: 'POST /api/v1/categoryfile',
     expect: expected.configure,
@@ -168,30 +232,33 @@ const cells: Cell[] = [
     },
   },
   { route: 'GET /api/v1/categoryfile', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', '/api/v1/categoryfile', { project: w.projectId }) },
-  ...(['GET', 'DELETE'] as const).map(
-    (method): Cell => ({
-      route: `${method} /api/v1/categoryfile/:id`,
-      expect: method === 'GET' ? expected.viewProject : expected.configure,
-      run: async (w, u) => {
-        const [category] = (await call(w.app, w.managerA, 'GET', '/api/v1/category', { project: w.projectId })).json() as Array<{ categoryId: number }>;
-        const [file] = (await uploadFiles(w.app, w.managerA, w.projectId, category.categoryId, [{ name: 'figure.png', content: tinyPng }])).json() as Array<{ fileId: string }>;
-        return call(w.app, u, method, `/api/v1/categoryfile/${file.fileId}`, { project: w.projectId });
-      },
-    }),
-  ),
+  ...(['GET', 'DELETE'] as const).map((method): Cell => ({
+    route: `${method} /api/v1/categoryfile/:id`,
+    expect: method === 'GET' ? expected.viewProject : expected.configure,
+    run: async (w, u) => {
+      const [category] = (await call(w.app, w.managerA, 'GET', '/api/v1/category', { project: w.projectId })).json() as Array<{ categoryId: number }>;
+      const [file] = (await uploadFiles(w.app, w.managerA, w.projectId, category.categoryId, [{ name: 'figure.png', content: tinyPng }])).json() as Array<{
+        fileId: string;
+      }>;
+      return call(w.app, u, method, `/api/v1/categoryfile/${file.fileId}`, { project: w.projectId });
+    },
+  })),
   { route: 'GET /api/v1/flow', expect: expected.viewProject, run: (w, u) => call(w.app, u, 'GET', '/api/v1/flow', { project: w.projectId }) },
-  ...(['POST', 'PUT'] as const).map(
-    (kind): Cell => ({
-      route: kind === 'POST' ? 'POST /api/v1/flow' : 'PUT /api/v1/flow/:id',
-      expect: expected.configure,
-      run: async (w, u) => {
-        const definition = { stages: [{ id: 'review', name: 'Review', permission: 'ItemReviewer' }], submitPermission: 'ItemAuthor', retirePermission: 'ProjectAdmin' };
-        if (kind === 'POST') return call(w.app, u, 'POST', '/api/v1/flow', { project: w.projectId, body: { name: `Flow ${uniqueCode()}`, recordKind: 'item', definition } });
-        const flow = (await json(w, '/api/v1/flow', 'POST', { name: `Flow ${uniqueCode()}`, recordKind: 'paper', definition })) as { flowId: number };
-        return call(w.app, u, 'PUT', `/api/v1/flow/${flow.flowId}`, { project: w.projectId, body: { isActive: false, version: 1 } });
-      },
-    }),
-  ),
+  ...(['POST', 'PUT'] as const).map((kind): Cell => ({
+    route: kind === 'POST' ? 'POST /api/v1/flow' : 'PUT /api/v1/flow/:id',
+    expect: expected.configure,
+    run: async (w, u) => {
+      const definition = {
+        stages: [{ id: 'review', name: 'Review', permission: 'ItemReviewer' }],
+        submitPermission: 'ItemAuthor',
+        retirePermission: 'ProjectAdmin',
+      };
+      if (kind === 'POST')
+        return call(w.app, u, 'POST', '/api/v1/flow', { project: w.projectId, body: { name: `Flow ${uniqueCode()}`, recordKind: 'item', definition } });
+      const flow = (await json(w, '/api/v1/flow', 'POST', { name: `Flow ${uniqueCode()}`, recordKind: 'paper', definition })) as { flowId: number };
+      return call(w.app, u, 'PUT', `/api/v1/flow/${flow.flowId}`, { project: w.projectId, body: { isActive: false, version: 1 } });
+    },
+  })),
 ];
 
 describeEachDatabase('exam workspace: route × role × grant matrix', (get) => {

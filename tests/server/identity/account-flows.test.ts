@@ -2,19 +2,7 @@ import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import {
-  call,
-  countMailsTo,
-  createUser,
-  GOOD_PASSWORD,
-  HOUR,
-  linkIn,
-  mailsTo,
-  MINUTE,
-  OTHER_GOOD_PASSWORD,
-  signIn,
-  uniqueEmail,
-} from './identity-test-kit.ts';
+import { call, countMailsTo, createUser, GOOD_PASSWORD, HOUR, linkIn, mailsTo, MINUTE, OTHER_GOOD_PASSWORD, signIn, uniqueEmail } from './identity-test-kit.ts';
 
 const clock = manualClock(new Date('2026-05-11T07:30:00Z'));
 const PUBLIC_URL = 'http://exam-portal.test';
@@ -22,8 +10,7 @@ const PUBLIC_URL = 'http://exam-portal.test';
 describeEachDatabase(
   'passwords and e-mail',
   (get) => {
-    const post = (url: string, payload: unknown, options: Parameters<typeof call>[4] = {}) =>
-      call(get().app, 'POST', url, payload, options);
+    const post = (url: string, payload: unknown, options: Parameters<typeof call>[4] = {}) => call(get().app, 'POST', url, payload, options);
     const permissionsOf = (token: string) => call(get().app, 'GET', '/api/personal/permissions', undefined, { token });
     const registration = (overrides: Record<string, unknown> = {}) => {
       const email = uniqueEmail('candidate');
@@ -100,9 +87,7 @@ describeEachDatabase(
           expect(res.statusCode).toBe(fresh.statusCode);
           expect(res.json()).toEqual(fresh.json());
         }
-        const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from users where lower(email) = lower($1)`, [
-          existing.email,
-        ]);
+        const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from users where lower(email) = lower($1)`, [existing.email]);
         expect(rows[0].n).toBe(1);
         const [notice] = await mailsTo(app, existing.email);
         expect(notice.subject).toBe('You already have an Exam Portal account');
@@ -172,7 +157,10 @@ describeEachDatabase(
         answers.push(await post('/api/users/resend-verification', { email: waiting.email }));
         answers.push(await post('/api/users/resend-verification', { email: confirmed.email }));
         answers.push(await post('/api/users/resend-verification', { email: uniqueEmail('nobody') }));
-        for (const res of answers) expect(res.json()).toEqual({ message: 'If an account with this e-mail address is waiting for confirmation, we have sent it a new confirmation link.' });
+        for (const res of answers)
+          expect(res.json()).toEqual({
+            message: 'If an account with this e-mail address is waiting for confirmation, we have sent it a new confirmation link.',
+          });
         expect(await countMailsTo(app, waiting.email)).toBe(2);
         expect(await countMailsTo(app, confirmed.email)).toBe(0);
 
@@ -269,11 +257,7 @@ describeEachDatabase(
         const admin = await createUser(db, { roles: ['Admin'] });
         const invited = await createUser(db, { password: null, isFirstTimeLogin: true, emailConfirmed: false, preferredLanguage: 'hi' });
         const adminSession = await signIn(app, admin);
-        const res = await post(
-          '/api/users/sendinvitationorconfirmation',
-          { userIds: [invited.id] },
-          { token: adminSession.token },
-        );
+        const res = await post('/api/users/sendinvitationorconfirmation', { userIds: [invited.id] }, { token: adminSession.token });
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ results: [{ userId: invited.id, outcome: 'invitationSent' }] });
         const [mail] = await mailsTo(app, invited.email);
@@ -300,7 +284,9 @@ describeEachDatabase(
         const { app, db } = get();
         const invited = await createUser(db, { password: null, isFirstTimeLogin: true });
         const first = await post('/api/users/resendemailtofirsttime', { email: invited.email });
-        expect(first.json()).toEqual({ message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.' });
+        expect(first.json()).toEqual({
+          message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.',
+        });
         const oldToken = linkIn((await mailsTo(app, invited.email))[0]).searchParams.get('token');
         clock.advance(MINUTE);
         await post('/api/users/resendemailtofirsttime', { email: invited.email });
@@ -312,7 +298,9 @@ describeEachDatabase(
         expect(late.statusCode).toBe(400);
 
         const other = await post('/api/users/resendemailtofirsttime', { email: uniqueEmail('nobody') });
-        expect(other.json()).toEqual({ message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.' });
+        expect(other.json()).toEqual({
+          message: 'If an account with this e-mail address is waiting for its first sign-in, we have sent it a new invitation link.',
+        });
       });
 
       it('should report what it sent to each user and refuse callers without the permission', async () => {
@@ -323,11 +311,7 @@ describeEachDatabase(
         const candidate = await createUser(db);
         const missing = '00000000-0000-4000-8000-0000000000aa';
         const adminSession = await signIn(app, admin);
-        const res = await post(
-          '/api/users/sendinvitationorconfirmation',
-          { userIds: [unconfirmed.id, active.id, missing] },
-          { token: adminSession.token },
-        );
+        const res = await post('/api/users/sendinvitationorconfirmation', { userIds: [unconfirmed.id, active.id, missing] }, { token: adminSession.token });
         expect(res.json()).toEqual({
           results: [
             { userId: unconfirmed.id, outcome: 'confirmationSent' },
@@ -391,10 +375,7 @@ describeEachDatabase(
         );
         expect(wrong.statusCode).toBe(400);
         expect(wrong.json().errors).toEqual({ currentPassword: ['The current password is not correct.'] });
-        const { rows } = await db.query<{ consecutive_failures: number }>(
-          `select consecutive_failures from sign_in_failures where user_id = $1`,
-          [user.id],
-        );
+        const { rows } = await db.query<{ consecutive_failures: number }>(`select consecutive_failures from sign_in_failures where user_id = $1`, [user.id]);
         expect(rows[0].consecutive_failures).toBe(1);
 
         const same = await post(

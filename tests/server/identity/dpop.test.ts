@@ -34,10 +34,16 @@ describeEachDatabase('DPoP-bound refresh tokens', (get) => {
     const ip = freshIp();
     const first = await call(app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { ip });
     const [mail] = await mailsTo(app, user.email);
-    const verified = await call(app, 'POST', '/api/tokens/verifyotp', { email: user.email, enteredOTP: codeIn(mail), token: first.json().token }, {
-      ip,
-      headers: { dpop: await proof(client, 'POST', `${BASE}/tokens/verifyotp`) },
-    });
+    const verified = await call(
+      app,
+      'POST',
+      '/api/tokens/verifyotp',
+      { email: user.email, enteredOTP: codeIn(mail), token: first.json().token },
+      {
+        ip,
+        headers: { dpop: await proof(client, 'POST', `${BASE}/tokens/verifyotp`) },
+      },
+    );
     expect(verified.statusCode, verified.body).toBe(200);
     return verified.json() as { token: string; refreshToken: string };
   }
@@ -63,7 +69,9 @@ describeEachDatabase('DPoP-bound refresh tokens', (get) => {
     // ...and the rotated token stays bound.
     const next = owner.json();
     expect((await call(app, 'POST', '/api/tokens/refresh', next)).statusCode).toBe(401);
-    expect((await call(app, 'POST', '/api/tokens/refresh', next, { headers: { dpop: await proof(browser, 'POST', `${BASE}/tokens/refresh`) } })).statusCode).toBe(200);
+    expect(
+      (await call(app, 'POST', '/api/tokens/refresh', next, { headers: { dpop: await proof(browser, 'POST', `${BASE}/tokens/refresh`) } })).statusCode,
+    ).toBe(200);
   });
 
   it('should refuse proofs for another method or URL, stale ones, and malformed ones', async () => {
@@ -82,6 +90,8 @@ describeEachDatabase('DPoP-bound refresh tokens', (get) => {
       const res = await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop } });
       expect(res.statusCode, dpop).toBe(401);
     }
-    expect((await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop: await proof(browser, 'POST', `${BASE}/tokens/refresh`) } })).statusCode).toBe(200);
+    expect(
+      (await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop: await proof(browser, 'POST', `${BASE}/tokens/refresh`) } })).statusCode,
+    ).toBe(200);
   });
 });

@@ -57,29 +57,41 @@ describeEachDatabase('identity routes', (get) => {
       fc.constant(null),
       fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
     );
-    const fields = ['email', 'password', 'token', 'refreshToken', 'enteredOTP', 'userId', 'userIds', 'newPassword', 'currentPassword',
-      'confirmNewPassword', 'isFirstTimeLogin', 'firstName', 'lastName', 'userName', 'confirmPassword', 'dateOfBirth', 'phoneNumber', 'redirectUrl', 'code', 'tenant'];
+    const fields = [
+      'email',
+      'password',
+      'token',
+      'refreshToken',
+      'enteredOTP',
+      'userId',
+      'userIds',
+      'newPassword',
+      'currentPassword',
+      'confirmNewPassword',
+      'isFirstTimeLogin',
+      'firstName',
+      'lastName',
+      'userName',
+      'confirmPassword',
+      'dateOfBirth',
+      'phoneNumber',
+      'redirectUrl',
+      'code',
+      'tenant',
+    ];
     const record = fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 8 });
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...expectedAccess),
-        fc.oneof(record, fc.anything()),
-        record,
-        fc.boolean(),
-        async (route, body, query, withToken) => {
-          const search = new URLSearchParams(
-            Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
-          ).toString();
-          const res = await app.inject({
-            method: route.method,
-            url: `${concrete(route.url)}?${search}`,
-            remoteAddress: freshIp(),
-            ...(route.method === 'POST' ? { payload: JSON.stringify(body) ?? 'null', headers: { 'content-type': 'application/json' } } : {}),
-            ...(withToken ? { headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' } } : {}),
-          });
-          expect(res.statusCode, `${route.method} ${route.url} answered ${res.statusCode}: ${res.body}`).toBeLessThan(500);
-        },
-      ),
+      fc.asyncProperty(fc.constantFrom(...expectedAccess), fc.oneof(record, fc.anything()), record, fc.boolean(), async (route, body, query, withToken) => {
+        const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString();
+        const res = await app.inject({
+          method: route.method,
+          url: `${concrete(route.url)}?${search}`,
+          remoteAddress: freshIp(),
+          ...(route.method === 'POST' ? { payload: JSON.stringify(body) ?? 'null', headers: { 'content-type': 'application/json' } } : {}),
+          ...(withToken ? { headers: { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' } } : {}),
+        });
+        expect(res.statusCode, `${route.method} ${route.url} answered ${res.statusCode}: ${res.body}`).toBeLessThan(500);
+      }),
       { numRuns: 150 },
     );
   });

@@ -1,14 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 
-export {
-  createUser,
-  freshIp,
-  GOOD_PASSWORD,
-  OTHER_GOOD_PASSWORD,
-  uniqueEmail,
-  type TestUser,
-  type UserOptions,
-} from '#tests/setup/test-users.ts';
+export { createUser, freshIp, GOOD_PASSWORD, OTHER_GOOD_PASSWORD, uniqueEmail, type TestUser, type UserOptions } from '#tests/setup/test-users.ts';
 import { freshIp, type TestUser } from '#tests/setup/test-users.ts';
 
 export interface Sent {
@@ -51,13 +43,7 @@ export interface CallOptions {
   token?: string;
 }
 
-export function call(
-  app: FastifyInstance,
-  method: 'GET' | 'POST',
-  url: string,
-  payload?: unknown,
-  options: CallOptions = {},
-): Promise<LightMyRequestResponse> {
+export function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, payload?: unknown, options: CallOptions = {}): Promise<LightMyRequestResponse> {
   return app.inject({
     method,
     url,
@@ -78,13 +64,7 @@ export async function signIn(app: FastifyInstance, user: Pick<TestUser, 'email' 
   const first = await call(app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { ip });
   if (first.statusCode !== 200) throw new Error(`POST /api/tokens answered ${first.statusCode}: ${first.body}`);
   const [mail] = await mailsTo(app, user.email);
-  const verified = await call(
-    app,
-    'POST',
-    '/api/tokens/verifyotp',
-    { email: user.email, enteredOTP: codeIn(mail), token: first.json().token },
-    { ip },
-  );
+  const verified = await call(app, 'POST', '/api/tokens/verifyotp', { email: user.email, enteredOTP: codeIn(mail), token: first.json().token }, { ip });
   if (verified.statusCode !== 200) throw new Error(`POST /api/tokens/verifyotp answered ${verified.statusCode}: ${verified.body}`);
   return verified.json();
 }

@@ -15,8 +15,7 @@ describeEachDatabase(
   (get) => {
     const permissions = (token: string, headers: Record<string, string> = {}) =>
       call(get().app, 'GET', '/api/personal/permissions', undefined, { token, headers });
-    const refresh = (token: string, refreshToken: string) =>
-      call(get().app, 'POST', '/api/tokens/refresh', { token, refreshToken });
+    const refresh = (token: string, refreshToken: string) => call(get().app, 'POST', '/api/tokens/refresh', { token, refreshToken });
 
     describe('access tokens', () => {
       it('should carry the .NET claim types, the scope claims and a 15-minute lifetime', async () => {
@@ -85,9 +84,7 @@ describeEachDatabase(
         const expired = await permissions(session.token);
         expect(expired.statusCode).toBe(401);
         expect(expired.json().messages).toEqual(['The access token has expired.']);
-        expect(expired.headers['www-authenticate']).toBe(
-          `Bearer error="invalid_token", error_description="The access token has expired."`,
-        );
+        expect(expired.headers['www-authenticate']).toBe(`Bearer error="invalid_token", error_description="The access token has expired."`);
       });
 
       it('should refuse tokens with another algorithm, type or key, unsigned ones and a future nbf', async () => {
@@ -108,9 +105,7 @@ describeEachDatabase(
           challengeKey: await forge({ alg: 'HS256', typ: 'at+jwt' }, deriveKey(app.secrets.jwt, 'challenge-token')),
           futureNbf: await forge({ alg: 'HS256', typ: 'at+jwt' }, accessKey, { nbf: now + 60 }),
           noExpiry: await forge({ alg: 'HS256', typ: 'at+jwt' }, accessKey, { exp: undefined }),
-          unsigned: `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${
-            session.token.split('.')[1]
-          }.`,
+          unsigned: `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'at+jwt' })).toString('base64url')}.${session.token.split('.')[1]}.`,
         };
         const statuses = Object.fromEntries(
           await Promise.all(Object.entries(refusedTokens).map(async ([name, token]) => [name, (await permissions(token)).statusCode])),
@@ -192,9 +187,7 @@ describeEachDatabase(
         expect(next.token).not.toBe(session.token);
         expect(next.refreshTokenExpiryTime).toBe(session.refreshTokenExpiryTime);
         expect((await permissions(next.token)).statusCode).toBe(200);
-        const stored = await db.query<{ n: number }>(`select count(*)::int as n from refresh_tokens where token_hash = $1`, [
-          next.refreshToken,
-        ]);
+        const stored = await db.query<{ n: number }>(`select count(*)::int as n from refresh_tokens where token_hash = $1`, [next.refreshToken]);
         expect(stored.rows[0].n).toBe(0);
       });
 
@@ -208,7 +201,10 @@ describeEachDatabase(
 
         const reuse = await refresh(session.token, session.refreshToken);
         expect(reuse.statusCode).toBe(401);
-        expect(reuse.json()).toMatchObject({ messages: ['This refresh token was already used, so the session has been ended for your safety. Please sign in again.'], reason: 'refreshTokenReused' });
+        expect(reuse.json()).toMatchObject({
+          messages: ['This refresh token was already used, so the session has been ended for your safety. Please sign in again.'],
+          reason: 'refreshTokenReused',
+        });
         const newest = await refresh(third.token, third.refreshToken);
         expect(newest.statusCode).toBe(401);
         expect(newest.json().reason).toBe('sessionEnded');
@@ -274,9 +270,7 @@ describeEachDatabase(
           expect((await permissions(session.token)).statusCode).toBe(401);
           expect((await refresh(session.token, session.refreshToken)).statusCode).toBe(401);
         }
-        const history = await db.query<{ event: string }>(`select event from login_history where user_id = $1 and event = 'logout'`, [
-          user.id,
-        ]);
+        const history = await db.query<{ event: string }>(`select event from login_history where user_id = $1 and event = 'logout'`, [user.id]);
         expect(history.rows).toHaveLength(1);
       });
 

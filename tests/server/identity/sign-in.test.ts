@@ -2,26 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
 import { identityLimits } from '#server/modules/identity/identity-limits.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import {
-  call,
-  codeIn,
-  countMailsTo,
-  createUser,
-  freshIp,
-  mailsTo,
-  MINUTE,
-  HOUR,
-  stableError,
-  uniqueEmail,
-} from './identity-test-kit.ts';
+import { call, codeIn, countMailsTo, createUser, freshIp, mailsTo, MINUTE, HOUR, stableError, uniqueEmail } from './identity-test-kit.ts';
 
 const clock = manualClock(new Date('2026-03-02T09:00:00Z'));
 
 describeEachDatabase(
   'sign-in with password and e-mailed code',
   (get) => {
-    const startSignIn = async (email: string, password: string, ip = freshIp()) =>
-      call(get().app, 'POST', '/api/tokens', { email, password }, { ip });
+    const startSignIn = async (email: string, password: string, ip = freshIp()) => call(get().app, 'POST', '/api/tokens', { email, password }, { ip });
 
     const enterCode = async (email: string, token: string, enteredOTP: string, ip = freshIp()) =>
       call(get().app, 'POST', '/api/tokens/verifyotp', { email, token, enteredOTP }, { ip });
@@ -122,10 +110,16 @@ describeEachDatabase(
 
         const deactivated = await startSignIn(inactive.email, inactive.password);
         expect(deactivated.statusCode).toBe(403);
-        expect(deactivated.json()).toMatchObject({ messages: ['This account is deactivated. Please contact your administrator.'], reason: 'accountDeactivated' });
+        expect(deactivated.json()).toMatchObject({
+          messages: ['This account is deactivated. Please contact your administrator.'],
+          reason: 'accountDeactivated',
+        });
         const notConfirmed = await startSignIn(unconfirmed.email, unconfirmed.password);
         expect(notConfirmed.statusCode).toBe(403);
-        expect(notConfirmed.json()).toMatchObject({ messages: ['Please confirm your e-mail address before signing in. Use the link we sent you, or ask for a new one.'], reason: 'emailNotConfirmed' });
+        expect(notConfirmed.json()).toMatchObject({
+          messages: ['Please confirm your e-mail address before signing in. Use the link we sent you, or ask for a new one.'],
+          reason: 'emailNotConfirmed',
+        });
         expect(await countMailsTo(app, inactive.email)).toBe(0);
         expect(await countMailsTo(app, unconfirmed.email)).toBe(0);
       });
@@ -133,9 +127,7 @@ describeEachDatabase(
       it('should choose the tenant from the tenant header before sign-in', async () => {
         const { db } = get();
         await db.query(`insert into tenants (id, name) values ('acme', 'Acme') on conflict do nothing`);
-        await db.query(
-          `insert into roles (tenant_id, name) values ('acme', 'Candidate') on conflict do nothing`,
-        );
+        await db.query(`insert into roles (tenant_id, name) values ('acme', 'Candidate') on conflict do nothing`);
         const user = await createUser(db, { tenantId: 'acme' });
         expect((await startSignIn(user.email, user.password)).statusCode).toBe(401);
         const res = await call(get().app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { headers: { tenant: 'acme' } });
@@ -304,10 +296,7 @@ describeEachDatabase(
         const res = await call(get().app, 'POST', '/api/tokens/resendotp', { email: user.email, password: 'wrong password here' });
         expect(res.statusCode).toBe(401);
         expect(res.json().messages).toEqual(['The e-mail address or password is incorrect.']);
-        const failures = await db.query<{ consecutive_failures: number }>(
-          `select consecutive_failures from sign_in_failures where user_id = $1`,
-          [user.id],
-        );
+        const failures = await db.query<{ consecutive_failures: number }>(`select consecutive_failures from sign_in_failures where user_id = $1`, [user.id]);
         expect(failures.rows[0].consecutive_failures).toBe(1);
       });
     });

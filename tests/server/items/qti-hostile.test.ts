@@ -48,7 +48,12 @@ describe('importQti: XML entities and DTDs', () => {
     const result = await importQti(zip);
     expect(result.items.map((i) => i.identifier)).toEqual(['photosynthesis-gas']);
     expect(result.unmapped).toEqual([
-      { identifier: 'r1', title: null, source: 'items/evil.xml', reasons: ['items/evil.xml has a DOCTYPE or ENTITY declaration; QTI files are accepted without DTDs or entities'] },
+      {
+        identifier: 'r1',
+        title: null,
+        source: 'items/evil.xml',
+        reasons: ['items/evil.xml has a DOCTYPE or ENTITY declaration; QTI files are accepted without DTDs or entities'],
+      },
     ]);
   });
 
@@ -58,7 +63,9 @@ describe('importQti: XML entities and DTDs', () => {
   });
 
   it('should refuse XML that is not well-formed, saying where', async () => {
-    expect(await refusal(importQti(Buffer.from('<qti-assessment-item><p></qti-assessment-item>'), { fileName: 'bad.xml' }))).toMatch(/^bad.xml is not well-formed XML: /);
+    expect(await refusal(importQti(Buffer.from('<qti-assessment-item><p></qti-assessment-item>'), { fileName: 'bad.xml' }))).toMatch(
+      /^bad.xml is not well-formed XML: /,
+    );
   });
 
   it('should refuse an XML file over the size limit without parsing it', async () => {
@@ -106,25 +113,42 @@ describe('importQti: zip bombs', () => {
   const zeros = (mib: number) => Buffer.alloc(mib * 1024 * 1024);
 
   it('should refuse an entry that declares more than the per-entry limit', async () => {
-    const zip = rawZip([{ name: 'imsmanifest.xml', data: manifestFor([]) }, { name: 'big.bin', data: zeros(51) }]);
+    const zip = rawZip([
+      { name: 'imsmanifest.xml', data: manifestFor([]) },
+      { name: 'big.bin', data: zeros(51) },
+    ]);
     expect(await refusal(importQti(zip))).toBe('big.bin declares 53477376 bytes; an entry may have at most 52428800');
   });
 
   it('should refuse an entry whose compression ratio is that of a bomb', async () => {
-    const zip = rawZip([{ name: 'imsmanifest.xml', data: manifestFor([]) }, { name: 'ratio.bin', data: zeros(20) }]);
+    const zip = rawZip([
+      { name: 'imsmanifest.xml', data: manifestFor([]) },
+      { name: 'ratio.bin', data: zeros(20) },
+    ]);
     expect(await refusal(importQti(zip))).toMatch(/^ratio\.bin would inflate \d+-fold; refused as a zip bomb$/);
   });
 
   it('should stop inflating at the declared size when the declared size lies', async () => {
-    const zip = rawZip([{ name: 'imsmanifest.xml', data: manifestFor([]) }, { name: 'liar.bin', data: zeros(8), declaredSize: 1000 }]);
-    expect(await refusal(importQti(zip))).toMatch(/^liar\.bin (inflates beyond its declared size of 1000 bytes|does not match its declared size .*); refused as a zip bomb$/);
+    const zip = rawZip([
+      { name: 'imsmanifest.xml', data: manifestFor([]) },
+      { name: 'liar.bin', data: zeros(8), declaredSize: 1000 },
+    ]);
+    expect(await refusal(importQti(zip))).toMatch(
+      /^liar\.bin (inflates beyond its declared size of 1000 bytes|does not match its declared size .*); refused as a zip bomb$/,
+    );
   });
 
   it('should refuse a package whose entries declare more than the total limit', async () => {
-    const entries = [{ name: 'imsmanifest.xml', data: manifestFor([]) }, ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}.bin`, data: Buffer.alloc(1024), declaredSize: 0 }))];
+    const entries = [
+      { name: 'imsmanifest.xml', data: manifestFor([]) },
+      ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}.bin`, data: Buffer.alloc(1024), declaredSize: 0 })),
+    ];
     const limits = { packageBytes: 1e9, entries: 100, entryBytes: 1e9, totalBytes: 2500, ratio: 1e9 };
     await expect(readZip(rawZip(entries), limits)).rejects.toThrow(/^f\d\.bin (inflates beyond its declared size of 0 bytes|does not match its declared size)/);
-    const honest = [{ name: 'imsmanifest.xml', data: manifestFor([]) }, ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}.bin`, data: Buffer.alloc(1024) }))];
+    const honest = [
+      { name: 'imsmanifest.xml', data: manifestFor([]) },
+      ...Array.from({ length: 3 }, (_, i) => ({ name: `f${i}.bin`, data: Buffer.alloc(1024) })),
+    ];
     await expect(readZip(rawZip(honest), limits)).rejects.toThrow('the package declares more than 2500 bytes in total');
   });
 

@@ -10,7 +10,8 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 
 const item3 = (body: string, declarations = '', processing = '', attrs = '') =>
   `<qti-assessment-item ${NS3} identifier="t" title="T" time-dependent="false" ${attrs}>${declarations}<qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/><qti-item-body>${body}</qti-item-body>${processing}</qti-assessment-item>`;
-const single = '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>A</qti-value></qti-correct-response></qti-response-declaration>';
+const single =
+  '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>A</qti-value></qti-correct-response></qti-response-declaration>';
 const matchCorrect = '<qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"/>';
 
 async function importXml(xml: string) {
@@ -19,11 +20,26 @@ async function importXml(xml: string) {
 
 describe('importQti: what has no kind is reported, never guessed', () => {
   it.each([
-    ['qti-inline-choice-interaction', '<p>Pick <qti-inline-choice-interaction response-identifier="RESPONSE"><qti-inline-choice identifier="A">a</qti-inline-choice></qti-inline-choice-interaction></p>'],
-    ['qti-gap-match-interaction', '<qti-gap-match-interaction response-identifier="RESPONSE"><qti-gap-text identifier="A" match-max="1">a</qti-gap-text><p><qti-gap identifier="G"/></p></qti-gap-match-interaction>'],
-    ['qti-hotspot-interaction', '<qti-hotspot-interaction response-identifier="RESPONSE" max-choices="1"><img src="m.png" alt=""/><qti-hotspot-choice identifier="A" shape="circle" coords="1,1,1"/></qti-hotspot-interaction>'],
-    ['qti-hottext-interaction', '<qti-hottext-interaction response-identifier="RESPONSE"><p><qti-hottext identifier="A">word</qti-hottext></p></qti-hottext-interaction>'],
-    ['qti-associate-interaction', '<qti-associate-interaction response-identifier="RESPONSE"><qti-simple-associable-choice identifier="A" match-max="1">a</qti-simple-associable-choice></qti-associate-interaction>'],
+    [
+      'qti-inline-choice-interaction',
+      '<p>Pick <qti-inline-choice-interaction response-identifier="RESPONSE"><qti-inline-choice identifier="A">a</qti-inline-choice></qti-inline-choice-interaction></p>',
+    ],
+    [
+      'qti-gap-match-interaction',
+      '<qti-gap-match-interaction response-identifier="RESPONSE"><qti-gap-text identifier="A" match-max="1">a</qti-gap-text><p><qti-gap identifier="G"/></p></qti-gap-match-interaction>',
+    ],
+    [
+      'qti-hotspot-interaction',
+      '<qti-hotspot-interaction response-identifier="RESPONSE" max-choices="1"><img src="m.png" alt=""/><qti-hotspot-choice identifier="A" shape="circle" coords="1,1,1"/></qti-hotspot-interaction>',
+    ],
+    [
+      'qti-hottext-interaction',
+      '<qti-hottext-interaction response-identifier="RESPONSE"><p><qti-hottext identifier="A">word</qti-hottext></p></qti-hottext-interaction>',
+    ],
+    [
+      'qti-associate-interaction',
+      '<qti-associate-interaction response-identifier="RESPONSE"><qti-simple-associable-choice identifier="A" match-max="1">a</qti-simple-associable-choice></qti-associate-interaction>',
+    ],
     ['qti-slider-interaction', '<qti-slider-interaction response-identifier="RESPONSE" lower-bound="0" upper-bound="10"/>'],
     ['qti-upload-interaction', '<qti-upload-interaction response-identifier="RESPONSE"/>'],
     ['qti-portable-custom-interaction', '<qti-portable-custom-interaction response-identifier="RESPONSE" custom-interaction-type-identifier="x"/>'],
@@ -35,32 +51,40 @@ describe('importQti: what has no kind is reported, never guessed', () => {
   });
 
   it('should report a composite item with its interaction count', async () => {
-    const body = '<qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="A">a</qti-simple-choice><qti-simple-choice identifier="B">b</qti-simple-choice></qti-choice-interaction><p><qti-text-entry-interaction response-identifier="R2"/></p>';
+    const body =
+      '<qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="A">a</qti-simple-choice><qti-simple-choice identifier="B">b</qti-simple-choice></qti-choice-interaction><p><qti-text-entry-interaction response-identifier="R2"/></p>';
     const { unmapped } = await importXml(item3(body, single, matchCorrect));
     expect(unmapped[0].reasons).toEqual(['2 interactions in one item (composite items have no matching kind)']);
   });
 
   it('should report template variables and adaptive items together', async () => {
-    const body = '<qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="A">a</qti-simple-choice><qti-simple-choice identifier="B">b</qti-simple-choice></qti-choice-interaction>';
+    const body =
+      '<qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="A">a</qti-simple-choice><qti-simple-choice identifier="B">b</qti-simple-choice></qti-choice-interaction>';
     const xml = item3(body, `${single}<qti-template-declaration identifier="X" cardinality="single" base-type="integer"/>`, matchCorrect, 'adaptive="true"');
     const { unmapped } = await importXml(xml);
-    expect(unmapped[0].reasons).toEqual(['adaptive items (several attempts with changing scores) are not supported; template variables (generated item variants) are not supported']);
+    expect(unmapped[0].reasons).toEqual([
+      'adaptive items (several attempts with changing scores) are not supported; template variables (generated item variants) are not supported',
+    ]);
   });
 
   it('should name a response-processing operator it does not evaluate', async () => {
-    const decl = '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="string"><qti-correct-response><qti-value>42</qti-value></qti-correct-response></qti-response-declaration>';
+    const decl =
+      '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="string"><qti-correct-response><qti-value>42</qti-value></qti-correct-response></qti-response-declaration>';
     const rp = `<qti-response-processing><qti-response-condition><qti-response-if><qti-pattern-match pattern="[0-9]+"><qti-variable identifier="RESPONSE"/></qti-pattern-match><qti-set-outcome-value identifier="SCORE"><qti-base-value base-type="float">1</qti-base-value></qti-set-outcome-value></qti-response-if></qti-response-condition></qti-response-processing>`;
     const { unmapped } = await importXml(item3('<p><qti-text-entry-interaction response-identifier="RESPONSE"/></p>', decl, rp));
     expect(unmapped[0].reasons).toEqual(['response processing uses qti-pattern-match, which is not supported']);
   });
 
   it('should report a numeric range written with gte/lte, whose scoring our numeric rule does not reproduce', async () => {
-    const decl = '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"><correctResponse><value>10</value></correctResponse></responseDeclaration>';
+    const decl =
+      '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"><correctResponse><value>10</value></correctResponse></responseDeclaration>';
     const rp = `<responseProcessing><responseCondition><responseIf><and><gte><variable identifier="RESPONSE"/><baseValue baseType="float">9.5</baseValue></gte><lte><variable identifier="RESPONSE"/><baseValue baseType="float">10.5</baseValue></lte></and><setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseIf></responseCondition></responseProcessing>`;
     const xml = `<assessmentItem ${NS21} identifier="range" title="Range" adaptive="false" timeDependent="false">${decl}<outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/><itemBody><p><textEntryInteraction responseIdentifier="RESPONSE"/></p></itemBody>${rp}</assessmentItem>`;
     const { items, unmapped } = await importXml(xml);
     expect(items).toEqual([]);
-    expect(unmapped[0].reasons[0]).toMatch(/^its scoring cannot be expressed with our marking rules: for the response 10\.0+1 the package gives 1 and the mapped item 0$/);
+    expect(unmapped[0].reasons[0]).toMatch(
+      /^its scoring cannot be expressed with our marking rules: for the response 10\.0+1 the package gives 1 and the mapped item 0$/,
+    );
   });
 });
 
@@ -110,10 +134,21 @@ describe('importQti: foreign response processing that maps', () => {
   it('should read several text entries summed with mapResponse as fill in the blanks with per-gap credit', async () => {
     const decl = (id: string, answer: string) =>
       `<qti-response-declaration identifier="${id}" cardinality="single" base-type="string"><qti-correct-response><qti-value>${answer}</qti-value></qti-correct-response><qti-mapping default-value="0"><qti-map-entry map-key="${answer}" mapped-value="1" case-sensitive="false"/></qti-mapping></qti-response-declaration>`;
-    const rp = '<qti-response-processing><qti-set-outcome-value identifier="SCORE"><qti-sum><qti-map-response identifier="R1"/><qti-map-response identifier="R2"/></qti-sum></qti-set-outcome-value></qti-response-processing>';
-    const { items, unmapped } = await importXml(item3('<p>Water is <qti-text-entry-interaction response-identifier="R1"/> and <qti-text-entry-interaction response-identifier="R2"/>.</p>', decl('R1', 'hydrogen') + decl('R2', 'oxygen'), rp));
+    const rp =
+      '<qti-response-processing><qti-set-outcome-value identifier="SCORE"><qti-sum><qti-map-response identifier="R1"/><qti-map-response identifier="R2"/></qti-sum></qti-set-outcome-value></qti-response-processing>';
+    const { items, unmapped } = await importXml(
+      item3(
+        '<p>Water is <qti-text-entry-interaction response-identifier="R1"/> and <qti-text-entry-interaction response-identifier="R2"/>.</p>',
+        decl('R1', 'hydrogen') + decl('R2', 'oxygen'),
+        rp,
+      ),
+    );
     expect(unmapped).toEqual([]);
-    expect(items[0].content).toMatchObject({ kind: 'fillInBlanks', marking: { correct: 2, wrong: 0, unanswered: 0 }, partial: { perCorrect: 1, perWrong: 0, wrongCancels: false } });
+    expect(items[0].content).toMatchObject({
+      kind: 'fillInBlanks',
+      marking: { correct: 2, wrong: 0, unanswered: 0 },
+      partial: { perCorrect: 1, perWrong: 0, wrongCancels: false },
+    });
     expect(score(items[0].content, { R1: 'Hydrogen', R2: 'neon' }).score).toBe(1);
     expect(score(items[0].content, { R1: 'hydrogen', R2: 'OXYGEN' }).score).toBe(2);
   });
@@ -131,8 +166,10 @@ describe('importQti: foreign response processing that maps', () => {
   });
 
   it('should read a true/false choice by its true and false identifiers', async () => {
-    const decl = '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>false</qti-value></qti-correct-response></qti-response-declaration>';
-    const body = '<p>The Sun orbits the Earth.</p><qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="true">True</qti-simple-choice><qti-simple-choice identifier="false">False</qti-simple-choice></qti-choice-interaction>';
+    const decl =
+      '<qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>false</qti-value></qti-correct-response></qti-response-declaration>';
+    const body =
+      '<p>The Sun orbits the Earth.</p><qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-simple-choice identifier="true">True</qti-simple-choice><qti-simple-choice identifier="false">False</qti-simple-choice></qti-choice-interaction>';
     const { items } = await importXml(item3(body, decl, matchCorrect));
     expect(items[0].content).toEqual({
       kind: 'trueFalse',
@@ -174,8 +211,24 @@ describe('importQti: packages, languages and media', () => {
       { key: 'items/img/leaf_hi.svg', categoryFileId: null, fileName: 'leaf hi.svg', mimeType: 'image/svg+xml' },
     ]);
     expect(result.files.map(({ data, ...f }) => ({ ...f, size: data.length }))).toEqual([
-      { key: 'items/img/leaf.png', path: 'items/img/leaf.png', fileName: 'leaf.png', mimeType: 'image/png', typeCheckedByContent: true, usedBy: ['photosynthesis-gas'], size: PNG.length },
-      { key: 'items/img/leaf_hi.svg', path: 'items/img/leaf hi.svg', fileName: 'leaf hi.svg', mimeType: 'image/svg+xml', typeCheckedByContent: false, usedBy: ['photosynthesis-gas'], size: svg.length },
+      {
+        key: 'items/img/leaf.png',
+        path: 'items/img/leaf.png',
+        fileName: 'leaf.png',
+        mimeType: 'image/png',
+        typeCheckedByContent: true,
+        usedBy: ['photosynthesis-gas'],
+        size: PNG.length,
+      },
+      {
+        key: 'items/img/leaf_hi.svg',
+        path: 'items/img/leaf hi.svg',
+        fileName: 'leaf hi.svg',
+        mimeType: 'image/svg+xml',
+        typeCheckedByContent: false,
+        usedBy: ['photosynthesis-gas'],
+        size: svg.length,
+      },
     ]);
   });
 
@@ -211,7 +264,10 @@ describe('importQti: packages, languages and media', () => {
       '<p>Look: <img src="images/missing.png" alt="gone"/></p><qti-feedback-block outcome-identifier="FEEDBACK" identifier="x" show-hide="show"><p>Well done</p></qti-feedback-block>',
     );
     const { items } = await importXml(xml);
-    expect(items[0].warnings).toEqual(['the file images/missing.png is not in the package; the reference was left out', 'qti-feedback-block was left out (no place for it in an item)']);
+    expect(items[0].warnings).toEqual([
+      'the file images/missing.png is not in the package; the reference was left out',
+      'qti-feedback-block was left out (no place for it in an item)',
+    ]);
     expect(items[0].content.variants.en.stem).not.toContain('Well done');
   });
 
@@ -223,11 +279,18 @@ describe('importQti: packages, languages and media', () => {
         <choiceInteraction responseIdentifier="RESPONSE" maxChoices="1"><simpleChoice identifier="A">2</simpleChoice><simpleChoice identifier="B">3</simpleChoice></choiceInteraction></itemBody>
       <responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/></assessmentItem>`;
     const zip = rawZip([
-      { name: 'imsmanifest.xml', data: Buffer.from('<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"><resources><resource identifier="x" type="imsqti_item_xmlv2p1" href="q/m.xml"/></resources></manifest>') },
+      {
+        name: 'imsmanifest.xml',
+        data: Buffer.from(
+          '<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"><resources><resource identifier="x" type="imsqti_item_xmlv2p1" href="q/m.xml"/></resources></manifest>',
+        ),
+      },
       { name: 'q/m.xml', data: Buffer.from(xml) },
       { name: 'q/graph.png', data: PNG },
     ]);
     const { items } = await importQti(zip);
-    expect(items[0].content.variants.en.stem).toBe('<p>Solve <math><msup><mi>x</mi><mn>2</mn></msup><mo>=</mo><mn>4</mn></math></p><p><img src="media:q/graph.png" /></p>');
+    expect(items[0].content.variants.en.stem).toBe(
+      '<p>Solve <math><msup><mi>x</mi><mn>2</mn></msup><mo>=</mo><mn>4</mn></math></p><p><img src="media:q/graph.png" /></p>',
+    );
   });
 });

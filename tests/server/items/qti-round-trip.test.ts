@@ -9,7 +9,10 @@ import { readZip } from '#server/lib/items/qti-zip.ts';
 import { itemContent, responseFor } from '#tests/machines/items/support/arbitraries.ts';
 import { sampleItems } from '#tests/machines/items/support/sample-items.ts';
 
-const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0e7d0b30000000049454e44ae426082', 'hex');
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0e7d0b30000000049454e44ae426082',
+  'hex',
+);
 const mediaBytes = async (ref: MediaRef) => Buffer.concat([PNG, Buffer.from(ref.key)]);
 
 /** The imported items as export input, their media read back from the package's candidate files. */
@@ -69,9 +72,9 @@ describe('QTI round trip', () => {
   it('should give an equivalent package and the same scores for generated items and responses', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(itemContent, { minLength: 1, maxLength: 4 }).chain((items) =>
-          fc.tuple(fc.constant(items), fc.tuple(...items.map((item) => fc.array(responseFor(item), { minLength: 1, maxLength: 6 })))),
-        ),
+        fc
+          .array(itemContent, { minLength: 1, maxLength: 4 })
+          .chain((items) => fc.tuple(fc.constant(items), fc.tuple(...items.map((item) => fc.array(responseFor(item), { minLength: 1, maxLength: 6 }))))),
         async ([contents, responses]) => {
           const items = contents.map((content, i) => ({ id: `gen-${i}`, title: `Generated ${i}`, content }));
           const first = await exportQtiPackage(items, mediaBytes);

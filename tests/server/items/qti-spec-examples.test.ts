@@ -136,10 +136,36 @@ specTable(
   'QTI 3 match with pairs mapped to 1 and 0.5 (map_response)',
   scientistsQti3([1, 0.5, 0.5, 1]),
   [
-    ['every pair is right', ['N G', 'D E', 'C X', 'B X'], [['N', 'G'], ['D', 'E'], ['C', 'X'], ['B', 'X']], 3],
+    [
+      'every pair is right',
+      ['N G', 'D E', 'C X', 'B X'],
+      [
+        ['N', 'G'],
+        ['D', 'E'],
+        ['C', 'X'],
+        ['B', 'X'],
+      ],
+      3,
+    ],
     ['one full-value pair is right', ['N G'], [['N', 'G']], 1],
-    ['a full and a half pair are right', ['N G', 'D E'], [['N', 'G'], ['D', 'E']], 1.5],
-    ['every pair is wrong', ['N E', 'D G'], [['N', 'E'], ['D', 'G']], 0],
+    [
+      'a full and a half pair are right',
+      ['N G', 'D E'],
+      [
+        ['N', 'G'],
+        ['D', 'E'],
+      ],
+      1.5,
+    ],
+    [
+      'every pair is wrong',
+      ['N E', 'D G'],
+      [
+        ['N', 'E'],
+        ['D', 'G'],
+      ],
+      0,
+    ],
   ],
   null,
 );
@@ -148,9 +174,35 @@ specTable(
   'QTI 3 match with every pair worth 1 (map_response)',
   scientistsQti3([1, 1, 1, 1]),
   [
-    ['every pair is right', ['N G', 'D E', 'C X', 'B X'], [['N', 'G'], ['D', 'E'], ['C', 'X'], ['B', 'X']], 4],
-    ['two pairs are right', ['N G', 'D E'], [['N', 'G'], ['D', 'E']], 2],
-    ['one right and one wrong pair', ['N G', 'D X'], [['N', 'G'], ['D', 'X']], 1],
+    [
+      'every pair is right',
+      ['N G', 'D E', 'C X', 'B X'],
+      [
+        ['N', 'G'],
+        ['D', 'E'],
+        ['C', 'X'],
+        ['B', 'X'],
+      ],
+      4,
+    ],
+    [
+      'two pairs are right',
+      ['N G', 'D E'],
+      [
+        ['N', 'G'],
+        ['D', 'E'],
+      ],
+      2,
+    ],
+    [
+      'one right and one wrong pair',
+      ['N G', 'D X'],
+      [
+        ['N', 'G'],
+        ['D', 'X'],
+      ],
+      1,
+    ],
   ],
   'matching',
 );
@@ -176,11 +228,32 @@ describe('QTI 3 map_response_point with several points and areas', () => {
     )
     .replace('default-value="0"', 'default-value="-1"');
   it.each<[string, QValue, number]>([
-    ['two points fall in the same circle (the area counts once)', [{ x: 60, y: 200 }, { x: 61, y: 201 }], 1],
-    ['points fall in the circle and the rectangle', [{ x: 60, y: 200 }, { x: 120, y: 110 }], 3],
+    [
+      'two points fall in the same circle (the area counts once)',
+      [
+        { x: 60, y: 200 },
+        { x: 61, y: 201 },
+      ],
+      1,
+    ],
+    [
+      'points fall in the circle and the rectangle',
+      [
+        { x: 60, y: 200 },
+        { x: 120, y: 110 },
+      ],
+      3,
+    ],
     ['a point falls inside the triangle', [{ x: 5, y: 5 }], 0.5],
     ['a point falls outside every area (the default)', [{ x: 300, y: 300 }], -1],
-    ['one point is in the rectangle and one outside', [{ x: 100, y: 100 }, { x: 300, y: 5 }], 1],
+    [
+      'one point is in the rectangle and one outside',
+      [
+        { x: 100, y: 100 },
+        { x: 300, y: 5 },
+      ],
+      1,
+    ],
   ])('should score when %s', (_, points, expected) => {
     expect(scoreQtiXml(xml, { RESPONSE: points })).toBe(expected);
   });
@@ -197,7 +270,9 @@ describe('QTI import of the specification-form items', () => {
 
   it('should report a multiple response whose options carry different negative values', async () => {
     const { items, unmapped } = await importOne(
-      nobleGasesQti3('<qti-map-entry map-key="Ne" mapped-value="1"/><qti-map-entry map-key="Ar" mapped-value="1"/><qti-map-entry map-key="Cl" mapped-value="-1"/>'),
+      nobleGasesQti3(
+        '<qti-map-entry map-key="Ne" mapped-value="1"/><qti-map-entry map-key="Ar" mapped-value="1"/><qti-map-entry map-key="Cl" mapped-value="-1"/>',
+      ),
     );
     expect(items).toEqual([]);
     expect(unmapped[0].reasons[0]).toMatch(/^its scoring cannot be expressed with our marking rules: for the response .* the package gives -?\d/);

@@ -11,7 +11,8 @@ describe('detectFileType', () => {
   });
 
   it('should tell Office files apart by the parts inside the ZIP and refuse other ZIPs', () => {
-    const zip = (entry: string) => Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(`....[Content_Types].xml....${entry}document.xml`, 'latin1')]);
+    const zip = (entry: string) =>
+      Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.from(`....[Content_Types].xml....${entry}document.xml`, 'latin1')]);
     expect(detectFileType(zip('word/'))?.kind).toBe('docx');
     expect(detectFileType(zip('xl/'))?.kind).toBe('xlsx');
     expect(detectFileType(zip('ppt/'))?.kind).toBe('pptx');

@@ -31,10 +31,20 @@ describeEachDatabase('job worker', (get) => {
   it('should retry a failing job later and record the error', async () => {
     const { db } = get();
     const id = await enqueueJob(db, 'test.fails', {});
-    const worker = startJobWorker(db, { 'test.fails': async () => { throw new Error('SMTP is down'); } }, { log, pollMs: 20, maxAttempts: 3 });
+    const worker = startJobWorker(
+      db,
+      {
+        'test.fails': async () => {
+          throw new Error('SMTP is down');
+        },
+      },
+      { log, pollMs: 20, maxAttempts: 3 },
+    );
     await vi.waitFor(
       async () => {
-        const { rows } = await db.query<{ attempts: number; state: string; last_error: string }>(`select attempts, state, last_error from jobs where id = $1`, [id]);
+        const { rows } = await db.query<{ attempts: number; state: string; last_error: string }>(`select attempts, state, last_error from jobs where id = $1`, [
+          id,
+        ]);
         expect(rows[0]).toMatchObject({ attempts: 1, state: 'queued', last_error: 'SMTP is down' });
       },
       { timeout: 10_000, interval: 50 },
@@ -49,7 +59,15 @@ describeEachDatabase('job worker', (get) => {
     const id = await enqueueJob(db, 'test.orphan', {});
     await db.query(`update jobs set state = 'running', attempts = 1, locked_until = now() - interval '1 second' where id = $1`, [id]);
     const ran: string[] = [];
-    const worker = startJobWorker(db, { 'test.orphan': async (job) => { ran.push(job.id); } }, { log, pollMs: 20 });
+    const worker = startJobWorker(
+      db,
+      {
+        'test.orphan': async (job) => {
+          ran.push(job.id);
+        },
+      },
+      { log, pollMs: 20 },
+    );
     await vi.waitFor(() => expect(ran).toEqual([id]), { timeout: 10_000, interval: 50 });
     await worker.stop();
   });

@@ -153,7 +153,10 @@ for (const kind of testDatabaseKinds) {
       });
       await writeFile(path.join(coverageDir, 'replays', 'snackbar.machine.json'), JSON.stringify(replay('machine', false, ['a', 'b'])));
       await writeFile(path.join(coverageDir, 'replays', 'snackbar.jsdom.json'), JSON.stringify(replay('jsdom', true, ['b'])));
-      await writeFile(path.join(dataDir, 'mutation.json'), JSON.stringify({ files: { 'machines/snackbar.machine.ts': { mutants: [{ status: 'Killed' }, { status: 'Survived' }] } } }));
+      await writeFile(
+        path.join(dataDir, 'mutation.json'),
+        JSON.stringify({ files: { 'machines/snackbar.machine.ts': { mutants: [{ status: 'Killed' }, { status: 'Survived' }] } } }),
+      );
       const res = await get(tester);
       expect(res.statusCode).toBe(200);
       const [snackbar] = res.json().reports;

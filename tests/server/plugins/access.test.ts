@@ -21,9 +21,7 @@ describe('access plugin', () => {
   it('should refuse to start when an /api route declares no access', async () => {
     const app = Fastify();
     await app.register(accessPlugin, {});
-    expect(() => app.get('/api/forgotten', async () => 'x')).toThrow(
-      'Route GET /api/forgotten declares no access (config.access); deny by default.',
-    );
+    expect(() => app.get('/api/forgotten', async () => 'x')).toThrow('Route GET /api/forgotten declares no access (config.access); deny by default.');
   });
 
   it('should deny every non-public route when no authenticator is configured', async () => {
@@ -40,7 +38,12 @@ describe('access plugin', () => {
     const app = Fastify();
     await app.register(errorsPlugin);
     await app.register(accessPlugin, {
-      authenticator: async (request) => principal(String(request.headers['x-perms'] ?? '').split(',').filter(Boolean)),
+      authenticator: async (request) =>
+        principal(
+          String(request.headers['x-perms'] ?? '')
+            .split(',')
+            .filter(Boolean),
+        ),
     });
     app.get('/api/users', { config: { access: P.Users.Search } }, async (request) => request.principal?.userId);
     app.get('/api/either', { config: { access: { anyOf: [P.Users.View, P.Roles.View] } } }, async () => 'ok');

@@ -111,7 +111,21 @@ const badJsonBodies = [
 ];
 
 /** Values that replace one query or path parameter (already URL-encoded). */
-const badUrlValues = ['a%00b', '%ED%A0%80', '%F0%90%80', '1e309', '-1e309', '1e-400', 'NaN', 'Infinity', '99999999999999999999999', '-0', 'x'.repeat(4000), '%', '%E0%A4%A'];
+const badUrlValues = [
+  'a%00b',
+  '%ED%A0%80',
+  '%F0%90%80',
+  '1e309',
+  '-1e309',
+  '1e-400',
+  'NaN',
+  'Infinity',
+  '99999999999999999999999',
+  '-0',
+  'x'.repeat(4000),
+  '%',
+  '%E0%A4%A',
+];
 
 interface Probe {
   method: string;
@@ -160,7 +174,9 @@ function multipart(fields: Record<string, string>, file: { name: string; type: s
   }
   if (file) {
     parts.push(
-      Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n${file.content}\r\n`),
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${file.name}"\r\ncontent-type: ${file.type}\r\n\r\n${file.content}\r\n`,
+      ),
     );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));

@@ -35,7 +35,10 @@ for (const kind of testDatabaseKinds) {
       const { url, port } = server;
       const session = await signInOverHttp(url, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
       const headers = { authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
-      const groups = (await (await fetch(`${url}/api/v1/supportgroup`, { headers: { authorization: headers.authorization } })).json()) as Array<{ supportGroupId: number; name: string }>;
+      const groups = (await (await fetch(`${url}/api/v1/supportgroup`, { headers: { authorization: headers.authorization } })).json()) as Array<{
+        supportGroupId: number;
+        name: string;
+      }>;
       const supportGroupId = groups.find((g) => g.name === 'General Support')!.supportGroupId;
       const raised = await fetch(`${url}/api/v1/supportticket`, {
         method: 'POST',

@@ -124,7 +124,9 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
       const tester = await createSignedInUser(app, { roles: ['Tester'] });
       const candidate = await createSignedInUser(app, { roles: ['Candidate'] });
       const [testerSocket, candidateSocket] = await Promise.all([connect(tester), connect(candidate)]);
-      await db.query(`insert into role_permissions (role_id, permission) select id, 'Permissions.Exams.View' from roles where tenant_id = 'root' and name = 'Tester'`);
+      await db.query(
+        `insert into role_permissions (role_id, permission) select id, 'Permissions.Exams.View' from roles where tenant_id = 'root' and name = 'Tester'`,
+      );
       try {
         const frame = await testerSocket.waitFor((fr) => fr.type === 'permissions.changed');
         expect(frame.permissions).toContain('Permissions.Exams.View');
@@ -133,7 +135,9 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
         const own = await candidateSocket.waitFor((fr) => fr.type === 'permissions.changed');
         expect(candidateSocket.frames.filter((fr) => fr.type === 'permissions.changed')).toEqual([own]);
       } finally {
-        await db.query(`delete from role_permissions where permission = 'Permissions.Exams.View' and role_id = (select id from roles where tenant_id = 'root' and name = 'Tester')`);
+        await db.query(
+          `delete from role_permissions where permission = 'Permissions.Exams.View' and role_id = (select id from roles where tenant_id = 'root' and name = 'Tester')`,
+        );
       }
     });
   });
@@ -194,7 +198,7 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
       expect(other.events().some((fr) => fr.ticketId === ticket.ticketId)).toBe(false);
     });
 
-    it('should tell the reader\'s other screens when a chat is marked read', async () => {
+    it("should tell the reader's other screens when a chat is marked read", async () => {
       const { app } = get();
       const ticket = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
       await chat(app, f.agentA, ticket.ticketId, 'unread for the requester');
@@ -282,7 +286,9 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
     const plain = await app.inject({ method: 'GET', url: '/api/hubs/notifications' });
     expect(plain.statusCode).toBe(426);
     expect(plain.json().messages).toEqual(['This is a WebSocket endpoint: open it with a WebSocket upgrade.']);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/supportchat', '/api/supportchat/chatdetails', '/api/supportchat/markread', '/api/supportchat/unreadcounts']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/supportchat', '/api/supportchat/chatdetails', '/api/supportchat/markread', '/api/supportchat/unreadcounts']),
+    );
   });
 
   describe('under load', () => {
@@ -303,13 +309,18 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
         }
       }
       await Promise.all(sends);
-      const { rows } = await db.query<{ id: number }>(`select id from realtime_events where ticket_id = $1 and kind = 'chat.message' order by id`, [ticket.ticketId]);
+      const { rows } = await db.query<{ id: number }>(`select id from realtime_events where ticket_id = $1 and kind = 'chat.message' order by id`, [
+        ticket.ticketId,
+      ]);
       const all = rows.map((r) => Number(r.id));
       expect(all).toHaveLength(60);
       for (const socket of sockets) await socket.waitFor((fr) => fr.cursor === all[all.length - 1]);
       sockets.forEach((socket, k) => {
         const ready = socket.frames.find((fr) => fr.type === 'ready')!;
-        const got = socket.events('chat.message').filter((fr) => fr.ticketId === ticket.ticketId).map((fr) => fr.cursor);
+        const got = socket
+          .events('chat.message')
+          .filter((fr) => fr.ticketId === ticket.ticketId)
+          .map((fr) => fr.cursor);
         // Resuming from before the burst replays all of it; a fresh socket gets everything after its ready cursor.
         expect(got).toEqual(fromStart[k] ? all : all.filter((id) => id > ready.cursor!));
         const cursors = socket.events().map((fr) => fr.cursor!);

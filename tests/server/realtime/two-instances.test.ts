@@ -162,7 +162,10 @@ for (const kind of testDatabaseKinds) {
       clients.push(onA);
       const after = await send('after the move');
       await onA.waitFor((fr) => fr.data?.messageId === after);
-      const got = onA.events('chat.message').filter((fr) => fr.ticketId === ticketId).map((fr) => fr.data?.messageId);
+      const got = onA
+        .events('chat.message')
+        .filter((fr) => fr.ticketId === ticketId)
+        .map((fr) => fr.data?.messageId);
       expect(got).toEqual([...during, after]);
     });
 

@@ -76,7 +76,10 @@ describeEachDatabase('agent-only content', (get) => {
       reusableAnswer: true,
     });
     const later = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...text });
-    expect(later.botSuggestion).toMatchObject({ answer: 'Download the hall ticket again after 24 hours; centre changes take a day to show.', sourceTicketId: null });
+    expect(later.botSuggestion).toMatchObject({
+      answer: 'Download the hall ticket again after 24 hours; centre changes take a day to show.',
+      sourceTicketId: null,
+    });
     const history = await call(f.requester, 'GET', `/api/v1/supportticket/tickethistory?ticketId=${later.ticketId}`);
     const suggested = history.json().find((h: { event: string }) => h.event === 'bot.suggested');
     expect(suggested.details).not.toHaveProperty('sourceTicketId');

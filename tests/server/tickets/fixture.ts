@@ -36,7 +36,9 @@ export async function ticketsFixture(app: FastifyInstance): Promise<TicketsFixtu
 export async function raiseTicket(
   app: FastifyInstance,
   user: TestUser,
-  body: Partial<{ title: string; description: string; supportTicketPriorityId: number; supportGroupId: number; loginUserId: string }> & { supportGroupId: number },
+  body: Partial<{ title: string; description: string; supportTicketPriorityId: number; supportGroupId: number; loginUserId: string }> & {
+    supportGroupId: number;
+  },
 ) {
   const res = await app.inject({
     method: 'POST',

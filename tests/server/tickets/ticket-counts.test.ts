@@ -24,7 +24,12 @@ describeEachDatabase('kept ticket counts', (get) => {
   }
 
   async function searchTotal(body: Record<string, unknown>) {
-    const res = await get().app.inject({ method: 'POST', url: '/api/v1/supportticketadmin/searchbyadmin', headers: as(f.supportAdmin), payload: { pageNumber: 1, pageSize: 5, ...body } });
+    const res = await get().app.inject({
+      method: 'POST',
+      url: '/api/v1/supportticketadmin/searchbyadmin',
+      headers: as(f.supportAdmin),
+      payload: { pageNumber: 1, pageSize: 5, ...body },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().totalCount as number;
   }
@@ -52,7 +57,9 @@ describeEachDatabase('kept ticket counts', (get) => {
     const ids: number[] = [];
     for (let i = 0; i < 12; i += 1) {
       const group = i % 3 === 0 ? f.groups.technical : f.groups.general;
-      ids.push((await raiseTicket(app, f.requester, { supportGroupId: group, title: `Count check ${i}`, description: 'Counting tickets per status.' })).ticketId);
+      ids.push(
+        (await raiseTicket(app, f.requester, { supportGroupId: group, title: `Count check ${i}`, description: 'Counting tickets per status.' })).ticketId,
+      );
     }
     await expectCountsMatch();
     for (const id of ids.slice(0, 8)) await sendEvent(app, f.supportAdmin, 'ticket.claim', id);
@@ -74,7 +81,9 @@ describeEachDatabase('kept ticket counts', (get) => {
     // One row per (tenant, group, status) that holds tickets.
     expect(rows[0].n).toBe((await truth()).length);
     await expectCountsMatch();
-    await db.query(`delete from support_tickets where id = (select max(id) from support_tickets where parent_ticket_id is null and id not in (select parent_ticket_id from support_tickets where parent_ticket_id is not null))`);
+    await db.query(
+      `delete from support_tickets where id = (select max(id) from support_tickets where parent_ticket_id is null and id not in (select parent_ticket_id from support_tickets where parent_ticket_id is not null))`,
+    );
     await expectCountsMatch();
   });
 
@@ -97,7 +106,12 @@ describeEachDatabase('kept ticket counts', (get) => {
     const keyword = 'zephyrlantern';
     const totalFor = () => searchTotal({ keyword });
     const rowsFor = async () =>
-      (await db.query<{ n: number }>(`select count(*)::int as n from support_tickets where tenant_id = 'root' and search @@ websearch_to_tsquery('english', $1)`, [keyword])).rows[0].n;
+      (
+        await db.query<{ n: number }>(
+          `select count(*)::int as n from support_tickets where tenant_id = 'root' and search @@ websearch_to_tsquery('english', $1)`,
+          [keyword],
+        )
+      ).rows[0].n;
     expect(await totalFor()).toBe(0);
     expect(await totalFor()).toBe(0);
     const first = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: `The ${keyword} screen`, description: 'It flickers.' });
@@ -105,7 +119,12 @@ describeEachDatabase('kept ticket counts', (get) => {
     const second = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Another screen', description: 'It flickers too.' });
     expect(await totalFor()).toBe(1);
     // An edit that changes no status or group still changes what the keyword finds.
-    const edit = await app.inject({ method: 'PUT', url: `/api/v1/supportticket?ticketId=${second.ticketId}`, headers: as(f.supportAdmin), payload: { title: `Another ${keyword} screen` } });
+    const edit = await app.inject({
+      method: 'PUT',
+      url: `/api/v1/supportticket?ticketId=${second.ticketId}`,
+      headers: as(f.supportAdmin),
+      payload: { title: `Another ${keyword} screen` },
+    });
     expect(edit.statusCode).toBe(200);
     expect(await totalFor()).toBe(2);
     await db.query(`update support_tickets set title = 'Renamed', description = 'Nothing to find' where id = $1`, [first.ticketId]);

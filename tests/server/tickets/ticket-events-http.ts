@@ -35,7 +35,11 @@ export function eventRequest(type: HttpTicketEvent, ticketId: number, fields: Ev
         payload: { parentSupportTicketId: ticketId, supportGroupId: fields.targetSupportGroupId, description: 'Needs exam administration' },
       };
     case 'ticket.resolve':
-      return { method: 'PATCH', url: `/api/v1/supportticket/resolveticket?ticketId=${ticketId}`, payload: { answer: 'Fixed on our side.', reusableAnswer: true } };
+      return {
+        method: 'PATCH',
+        url: `/api/v1/supportticket/resolveticket?ticketId=${ticketId}`,
+        payload: { answer: 'Fixed on our side.', reusableAnswer: true },
+      };
     case 'ticket.acceptBotAnswer':
       return { method: 'PUT', url: `/api/v1/supportticketadmin/accept?supportTicketBotId=${fields.supportTicketBotId}` };
     case 'ticket.close':

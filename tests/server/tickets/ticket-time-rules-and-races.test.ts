@@ -183,7 +183,9 @@ describeEachDatabase('a claim that loses the race', (get) => {
     expect((error as AppError).statusCode).toBe(409);
     expect((error as AppError).message).toBe(`Ticket ${t.ticketId} was changed by someone else; it is now InProgress.`);
     // Everything the losing claim did was rolled back with it.
-    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1 and event = 'ticket.claim'`, [t.ticketId]);
+    const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1 and event = 'ticket.claim'`, [
+      t.ticketId,
+    ]);
     expect(rows[0].n).toBe(0);
   });
 });

@@ -33,36 +33,37 @@ async function lastHistory(app: FastifyInstance, admin: TestUser, id: number) {
   return res.json().at(-1) as { event: string; actorKind: string; fromStatus: string | null; toStatus: string | null };
 }
 
-describeEachDatabase(
-  'ticket lifecycle over HTTP',
-  (get) => {
-    let f: TicketsFixture;
-    let agentsByGroup: Map<number, TestUser[]>;
-    beforeAll(async () => {
-      const { app } = get();
-      f = await ticketsFixture(app);
-      const technicalB = await createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.technical] });
-      agentsByGroup = new Map([
-        [f.groups.general, [f.agentA, f.agentB]],
-        [f.groups.technical, [f.technicalAgent, technicalB]],
-        [f.groups.exams, [f.examsAgent]],
-      ]);
-      // A resolved ticket the answer bot can learn from.
-      const source = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, ...BOT_TEXT });
-      await sendEvent(app, f.agentA, 'ticket.claim', source.ticketId);
-      await sendEvent(app, f.agentA, 'ticket.resolve', source.ticketId);
-    });
+describeEachDatabase('ticket lifecycle over HTTP', (get) => {
+  let f: TicketsFixture;
+  let agentsByGroup: Map<number, TestUser[]>;
+  beforeAll(async () => {
+    const { app } = get();
+    f = await ticketsFixture(app);
+    const technicalB = await createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.technical] });
+    agentsByGroup = new Map([
+      [f.groups.general, [f.agentA, f.agentB]],
+      [f.groups.technical, [f.technicalAgent, technicalB]],
+      [f.groups.exams, [f.examsAgent]],
+    ]);
+    // A resolved ticket the answer bot can learn from.
+    const source = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, ...BOT_TEXT });
+    await sendEvent(app, f.agentA, 'ticket.claim', source.ticketId);
+    await sendEvent(app, f.agentA, 'ticket.resolve', source.ticketId);
+  });
 
-    describe('model-based paths replayed against the server', () => {
-      // Every shortest path over HTTP: hundreds of requests, slow on a loaded machine.
-      it('should reach the status TICKETS.md gives after every step, with one history row per step', async () => {
-        const { app } = get();
-        const paths = ticketLifecyclePaths();
-        expect(paths.length).toBeGreaterThan(10);
-        const recorder = replayRecorder(ticketLifecycleMachine, 'http', true);
-        for (const path of paths) {
-          const trail = path.steps.slice(1).map((s) => s.event.type).join(' → ');
-          await recorder.run({ ...path, description: trail } as never, async () => {
+  describe('model-based paths replayed against the server', () => {
+    // Every shortest path over HTTP: hundreds of requests, slow on a loaded machine.
+    it('should reach the status TICKETS.md gives after every step, with one history row per step', async () => {
+      const { app } = get();
+      const paths = ticketLifecyclePaths();
+      expect(paths.length).toBeGreaterThan(10);
+      const recorder = replayRecorder(ticketLifecycleMachine, 'http', true);
+      for (const path of paths) {
+        const trail = path.steps
+          .slice(1)
+          .map((s) => s.event.type)
+          .join(' → ');
+        await recorder.run({ ...path, description: trail } as never, async () => {
           let expected: TicketStatus = 'Open';
           const created = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...BOT_TEXT });
           expect(created.supportTicketBotId, 'the bot suggests an answer for every path ticket').toEqual(expect.any(String));
@@ -119,151 +120,170 @@ describeEachDatabase(
             expect(history.event, `${trail}: history after ${event.type}`).toBe(expectedEvent);
             if (event.type === 'ticket.childrenDone') expect(history.actorKind).toBe('system');
           }
-          });
-        }
-        // Only the PGlite run writes the file the /machines page shows (both kinds walk the same paths).
-        if (get().kind === 'pglite') recorder.write();
-      }, 240_000);
-    });
-
-    describe('refusals', () => {
-      /** Puts a fresh ticket straight into a status (assigned to agentA when the status has an assignee). */
-      async function ticketIn(status: TicketStatus): Promise<number> {
-        const { app, db } = get();
-        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...BOT_TEXT });
-        const assigned = !['Open'].includes(status);
-        await db.query(`update support_tickets set status_id = $2::smallint, assignee_id = $3, closed_at = case when $2::smallint = 6 then now() end where id = $1`, [
-          t.ticketId,
-          ticketStatuses[status],
-          assigned ? f.agentA.id : null,
-        ]);
-        return t.ticketId;
+        });
       }
+      // Only the PGlite run writes the file the /machines page shows (both kinds walk the same paths).
+      if (get().kind === 'pglite') recorder.write();
+    }, 240_000);
+  });
 
-      it('should refuse every (event, status, party) the machine refuses, and leave the ticket unchanged', async () => {
-        const { app, db } = get();
-        // The assignee (agentA) is also an agent of the ticket's group, as assignees are.
-        const parties: Array<{ party: string; holds: TicketParty[]; user: () => TestUser; hasWork: boolean }> = [
-          { party: 'requester', holds: ['requester'], user: () => f.requester, hasWork: false },
-          { party: 'agent', holds: ['agent'], user: () => f.agentB, hasWork: true },
-          { party: 'assignee', holds: ['assignee', 'agent'], user: () => f.agentA, hasWork: true },
-          { party: 'supportAdmin', holds: ['supportAdmin'], user: () => f.supportAdmin, hasWork: true },
-        ];
-        const routeNeedsWork: Record<HttpTicketEvent, boolean> = {
-          'ticket.claim': true,
-          'ticket.release': true,
-          'ticket.hold': true,
-          'ticket.resume': true,
-          'ticket.reassign': true,
-          'ticket.escalate': false,
-          'ticket.resolve': true,
-          'ticket.acceptBotAnswer': true,
-          'ticket.close': false,
-          'ticket.reopen': false,
-          'ticket.cancel': false,
-          'ticket.edit': false,
-        };
-        let checked = 0;
-        for (const status of ticketStatusNames) {
-          for (const type of Object.keys(routeNeedsWork) as HttpTicketEvent[]) {
-            for (const { party, holds, user, hasWork } of parties) {
-              if (type === 'ticket.edit') continue; // edits have their own rule, tested in the API suite
-              const row = transitionRow(type)!;
-              const assigneeExists = status !== 'Open';
-              // The assignee party only exists once someone holds the ticket.
-              if (party === 'assignee' && !assigneeExists) continue;
-              const allowed = row.from.includes(status) && holds.some((p) => row.who.includes(p));
-              if (allowed) continue;
-              const id = await ticketIn(status);
-              const before = await ticketOf(app, f.supportAdmin, id);
-              const res = await sendEvent(app, user(), type, id, {
-                toSupportGroupId: f.groups.technical,
-                targetSupportGroupId: f.groups.exams,
-                supportTicketBotId: before.supportTicketBotId,
-              });
-              const expected = routeNeedsWork[type] && !hasWork ? 403 : row.from.includes(status) ? 403 : 409;
-              expect(res.statusCode, `${type} on ${status} by ${party}: ${res.body}`).toBe(expected);
-              if (expected === 409) expect(res.json().currentStatus, `${type} on ${status}`).toBe(status);
-              const after = await ticketOf(app, f.supportAdmin, id);
-              expect(after.version, `${type} on ${status} by ${party} changed the ticket`).toBe(before.version);
-              const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1`, [id]);
-              expect(rows[0].n).toBeGreaterThanOrEqual(1);
-              checked += 1;
-            }
+  describe('refusals', () => {
+    /** Puts a fresh ticket straight into a status (assigned to agentA when the status has an assignee). */
+    async function ticketIn(status: TicketStatus): Promise<number> {
+      const { app, db } = get();
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, ...BOT_TEXT });
+      const assigned = !['Open'].includes(status);
+      await db.query(
+        `update support_tickets set status_id = $2::smallint, assignee_id = $3, closed_at = case when $2::smallint = 6 then now() end where id = $1`,
+        [t.ticketId, ticketStatuses[status], assigned ? f.agentA.id : null],
+      );
+      return t.ticketId;
+    }
+
+    it('should refuse every (event, status, party) the machine refuses, and leave the ticket unchanged', async () => {
+      const { app, db } = get();
+      // The assignee (agentA) is also an agent of the ticket's group, as assignees are.
+      const parties: Array<{ party: string; holds: TicketParty[]; user: () => TestUser; hasWork: boolean }> = [
+        { party: 'requester', holds: ['requester'], user: () => f.requester, hasWork: false },
+        { party: 'agent', holds: ['agent'], user: () => f.agentB, hasWork: true },
+        { party: 'assignee', holds: ['assignee', 'agent'], user: () => f.agentA, hasWork: true },
+        { party: 'supportAdmin', holds: ['supportAdmin'], user: () => f.supportAdmin, hasWork: true },
+      ];
+      const routeNeedsWork: Record<HttpTicketEvent, boolean> = {
+        'ticket.claim': true,
+        'ticket.release': true,
+        'ticket.hold': true,
+        'ticket.resume': true,
+        'ticket.reassign': true,
+        'ticket.escalate': false,
+        'ticket.resolve': true,
+        'ticket.acceptBotAnswer': true,
+        'ticket.close': false,
+        'ticket.reopen': false,
+        'ticket.cancel': false,
+        'ticket.edit': false,
+      };
+      let checked = 0;
+      for (const status of ticketStatusNames) {
+        for (const type of Object.keys(routeNeedsWork) as HttpTicketEvent[]) {
+          for (const { party, holds, user, hasWork } of parties) {
+            if (type === 'ticket.edit') continue; // edits have their own rule, tested in the API suite
+            const row = transitionRow(type)!;
+            const assigneeExists = status !== 'Open';
+            // The assignee party only exists once someone holds the ticket.
+            if (party === 'assignee' && !assigneeExists) continue;
+            const allowed = row.from.includes(status) && holds.some((p) => row.who.includes(p));
+            if (allowed) continue;
+            const id = await ticketIn(status);
+            const before = await ticketOf(app, f.supportAdmin, id);
+            const res = await sendEvent(app, user(), type, id, {
+              toSupportGroupId: f.groups.technical,
+              targetSupportGroupId: f.groups.exams,
+              supportTicketBotId: before.supportTicketBotId,
+            });
+            const expected = routeNeedsWork[type] && !hasWork ? 403 : row.from.includes(status) ? 403 : 409;
+            expect(res.statusCode, `${type} on ${status} by ${party}: ${res.body}`).toBe(expected);
+            if (expected === 409) expect(res.json().currentStatus, `${type} on ${status}`).toBe(status);
+            const after = await ticketOf(app, f.supportAdmin, id);
+            expect(after.version, `${type} on ${status} by ${party} changed the ticket`).toBe(before.version);
+            const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1`, [id]);
+            expect(rows[0].n).toBeGreaterThanOrEqual(1);
+            checked += 1;
           }
         }
-        expect(checked).toBeGreaterThan(200);
-      }, 180_000);
+      }
+      expect(checked).toBeGreaterThan(200);
+    }, 180_000);
 
-      it('should answer 404 for a ticket outside the caller’s reach, whatever the event', async () => {
-        const { app } = get();
-        const id = await ticketIn('InProgress');
-        for (const type of ['ticket.hold', 'ticket.resolve', 'ticket.release'] as const) {
-          expect((await sendEvent(app, f.technicalAgent, type, id)).statusCode).toBe(404);
-        }
-        expect((await sendEvent(app, f.otherRequester, 'ticket.cancel', id)).statusCode).toBe(404);
+    it('should answer 404 for a ticket outside the caller’s reach, whatever the event', async () => {
+      const { app } = get();
+      const id = await ticketIn('InProgress');
+      for (const type of ['ticket.hold', 'ticket.resolve', 'ticket.release'] as const) {
+        expect((await sendEvent(app, f.technicalAgent, type, id)).statusCode).toBe(404);
+      }
+      expect((await sendEvent(app, f.otherRequester, 'ticket.cancel', id)).statusCode).toBe(404);
+    });
+
+    it('should answer 400 naming the missing reason', async () => {
+      const { app } = get();
+      const id = await ticketIn('InProgress');
+      const res = await app.inject({
+        method: 'PATCH',
+        url: `/api/v1/supportticket/onholdticket?ticketId=${id}`,
+        headers: as(f.agentA),
+        payload: { onHoldReason: '' },
       });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors.onHoldReason).toEqual(['The onHoldReason field is required.']);
+    });
+  });
 
-      it('should answer 400 naming the missing reason', async () => {
-        const { app } = get();
-        const id = await ticketIn('InProgress');
-        const res = await app.inject({ method: 'PATCH', url: `/api/v1/supportticket/onholdticket?ticketId=${id}`, headers: as(f.agentA), payload: { onHoldReason: '' } });
-        expect(res.statusCode).toBe(400);
-        expect(res.json().errors.onHoldReason).toEqual(['The onHoldReason field is required.']);
+  describe('concurrency', () => {
+    it('should let exactly one of 50 concurrent claims win', async () => {
+      const { app, db } = get();
+      const agents = await Promise.all(Array.from({ length: 50 }, () => createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.accounts] })));
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.accounts, title: 'Race me', description: 'Fifty agents at once.' });
+      const results = await Promise.all(agents.map((agent) => sendEvent(app, agent, 'ticket.claim', t.ticketId)));
+      const codes = results.map((r) => r.statusCode).sort();
+      expect(codes.filter((c) => c === 200)).toHaveLength(1);
+      expect(codes.filter((c) => c === 409)).toHaveLength(49);
+      const winner = agents[results.findIndex((r) => r.statusCode === 200)];
+      const after = await ticketOf(app, f.supportAdmin, t.ticketId);
+      expect(after).toMatchObject({ status: 'InProgress', assigneeId: winner.id });
+      const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1 and event = 'ticket.claim'`, [
+        t.ticketId,
+      ]);
+      expect(rows[0].n).toBe(1);
+      const loser = results.find((r) => r.statusCode === 409)!.json();
+      expect(loser.currentStatus).toBe('InProgress');
+    });
+  });
+
+  describe('escalation', () => {
+    it('should open a child in the target group and return the parent to its agent when every child is done', async () => {
+      const { app } = get();
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Marks not published' });
+      await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+      const escalated = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.exams });
+      expect(escalated.statusCode).toBe(200);
+      const { childTicketId, ticket } = escalated.json();
+      expect(ticket.status).toBe('Escalated');
+      expect(ticket.children).toEqual([
+        {
+          ticketId: childTicketId,
+          title: 'Marks not published',
+          statusId: 1,
+          status: 'Open',
+          supportGroupId: f.groups.exams,
+          supportGroupName: 'Exam Administration',
+        },
+      ]);
+      const child = await ticketOf(app, f.supportAdmin, childTicketId);
+      expect(child).toMatchObject({ status: 'Open', supportGroupId: f.groups.exams });
+      // The exams queue sees the child; the parent stays with agentA.
+      await sendEvent(app, f.examsAgent, 'ticket.claim', childTicketId);
+      expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('Escalated');
+      await sendEvent(app, f.examsAgent, 'ticket.resolve', childTicketId);
+      const parent = await ticketOf(app, f.supportAdmin, t.ticketId);
+      expect(parent).toMatchObject({ status: 'InProgress', assigneeId: f.agentA.id });
+      expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({
+        event: 'ticket.childrenDone',
+        actorKind: 'system',
+        fromStatus: 'Escalated',
+        toStatus: 'InProgress',
       });
     });
 
-    describe('concurrency', () => {
-      it('should let exactly one of 50 concurrent claims win', async () => {
-        const { app, db } = get();
-        const agents = await Promise.all(Array.from({ length: 50 }, () => createSignedInUser(app, { roles: ['SupportAgent'], groups: [f.groups.accounts] })));
-        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.accounts, title: 'Race me', description: 'Fifty agents at once.' });
-        const results = await Promise.all(agents.map((agent) => sendEvent(app, agent, 'ticket.claim', t.ticketId)));
-        const codes = results.map((r) => r.statusCode).sort();
-        expect(codes.filter((c) => c === 200)).toHaveLength(1);
-        expect(codes.filter((c) => c === 409)).toHaveLength(49);
-        const winner = agents[results.findIndex((r) => r.statusCode === 200)];
-        const after = await ticketOf(app, f.supportAdmin, t.ticketId);
-        expect(after).toMatchObject({ status: 'InProgress', assigneeId: winner.id });
-        const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from support_ticket_history where ticket_id = $1 and event = 'ticket.claim'`, [t.ticketId]);
-        expect(rows[0].n).toBe(1);
-        const loser = results.find((r) => r.statusCode === 409)!.json();
-        expect(loser.currentStatus).toBe('InProgress');
-      });
+    it('should refuse escalating into the ticket’s own group', async () => {
+      const { app } = get();
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+      await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+      const res = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.general });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors.supportGroupId).toEqual(['Escalate to a different support group than the ticket is in.']);
     });
-
-    describe('escalation', () => {
-      it('should open a child in the target group and return the parent to its agent when every child is done', async () => {
-        const { app } = get();
-        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Marks not published' });
-        await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
-        const escalated = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.exams });
-        expect(escalated.statusCode).toBe(200);
-        const { childTicketId, ticket } = escalated.json();
-        expect(ticket.status).toBe('Escalated');
-        expect(ticket.children).toEqual([{ ticketId: childTicketId, title: 'Marks not published', statusId: 1, status: 'Open', supportGroupId: f.groups.exams, supportGroupName: 'Exam Administration' }]);
-        const child = await ticketOf(app, f.supportAdmin, childTicketId);
-        expect(child).toMatchObject({ status: 'Open', supportGroupId: f.groups.exams });
-        // The exams queue sees the child; the parent stays with agentA.
-        await sendEvent(app, f.examsAgent, 'ticket.claim', childTicketId);
-        expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('Escalated');
-        await sendEvent(app, f.examsAgent, 'ticket.resolve', childTicketId);
-        const parent = await ticketOf(app, f.supportAdmin, t.ticketId);
-        expect(parent).toMatchObject({ status: 'InProgress', assigneeId: f.agentA.id });
-        expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({ event: 'ticket.childrenDone', actorKind: 'system', fromStatus: 'Escalated', toStatus: 'InProgress' });
-      });
-
-      it('should refuse escalating into the ticket’s own group', async () => {
-        const { app } = get();
-        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
-        await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
-        const res = await sendEvent(app, f.agentA, 'ticket.escalate', t.ticketId, { targetSupportGroupId: f.groups.general });
-        expect(res.statusCode).toBe(400);
-        expect(res.json().errors.supportGroupId).toEqual(['Escalate to a different support group than the ticket is in.']);
-      });
-    });
-  },
-);
+  });
+});
 
 const clock = manualClock(new Date('2026-06-01T09:00:00Z'));
 describeEachDatabase(

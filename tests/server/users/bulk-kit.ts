@@ -85,7 +85,11 @@ export function zipOf(entries: Array<{ name: string; data: Buffer }>): Buffer {
 /** Runs the real job worker until the upload has finished or failed. */
 export async function runUploadJobs(app: FastifyInstance, uploadId: string, timeout = 60_000) {
   const log = pino({ level: 'silent' });
-  const worker = startJobWorker(app.db, { [BULK_UPLOAD_JOB]: readyBulkUploadJobHandler({ identity: app.identity, pokeJobs: () => undefined }, log) }, { log, pollMs: 20 });
+  const worker = startJobWorker(
+    app.db,
+    { [BULK_UPLOAD_JOB]: readyBulkUploadJobHandler({ identity: app.identity, pokeJobs: () => undefined }, log) },
+    { log, pollMs: 20 },
+  );
   try {
     await vi.waitFor(
       async () => {

@@ -38,7 +38,17 @@ for (const kind of testDatabaseKinds) {
       const auth = { authorization: `Bearer ${session.token}` };
       const tag = Date.now().toString(36);
       // Invitations (no password to hash): each 500-row batch also queues 500 mails.
-      const rows = Array.from({ length: ROWS }, (_, i) => ['Bulk', `Crash ${i}`, `crash-${tag}-${i}@example.test`, `crash-${tag}-${i}`, '', '', 'Candidate', '', '']);
+      const rows = Array.from({ length: ROWS }, (_, i) => [
+        'Bulk',
+        `Crash ${i}`,
+        `crash-${tag}-${i}@example.test`,
+        `crash-${tag}-${i}`,
+        '',
+        '',
+        'Candidate',
+        '',
+        '',
+      ]);
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(await workbook(templateHeader, rows))]), 'crash.xlsx');
       const accepted = await fetch(`${server.url}/api/users/uploadusers`, { method: 'POST', headers: auth, body: form });

@@ -78,7 +78,14 @@ for (const kind of testDatabaseKinds) {
       const { app, db } = withLdap;
       const created = await callAs(app, admin, 'POST', '/api/users', { userName: 'radha', loginType: 'directory' });
       expect(created.statusCode).toBe(201);
-      expect(created.json()).toMatchObject({ userName: 'radha', email: 'radha.iyer@corp.example', firstName: 'Radha', lastName: 'Iyer', loginType: 'directory', emailConfirmed: true });
+      expect(created.json()).toMatchObject({
+        userName: 'radha',
+        email: 'radha.iyer@corp.example',
+        firstName: 'Radha',
+        lastName: 'Iyer',
+        loginType: 'directory',
+        emailConfirmed: true,
+      });
       const { rows } = await db.query<{ password_hash: string | null }>(`select password_hash from users where id = $1`, [created.json().id]);
       expect(rows[0].password_hash).toBeNull();
       expect((await callAs(app, admin, 'GET', '/api/users/getusersfromad?userName=radha')).json().alreadyImported).toBe(true);
@@ -88,7 +95,11 @@ for (const kind of testDatabaseKinds) {
       const first = await call(app, 'POST', '/api/tokens', { email: 'radha.iyer@corp.example', password: 'radha directory pass 2' });
       expect(first.statusCode).toBe(200);
       const [mail] = await mailsTo(app, 'radha.iyer@corp.example');
-      const verified = await call(app, 'POST', '/api/tokens/verifyotp', { email: 'radha.iyer@corp.example', enteredOTP: codeIn(mail), token: first.json().token });
+      const verified = await call(app, 'POST', '/api/tokens/verifyotp', {
+        email: 'radha.iyer@corp.example',
+        enteredOTP: codeIn(mail),
+        token: first.json().token,
+      });
       expect(verified.statusCode).toBe(200);
       const someoneElse = await call(app, 'POST', '/api/tokens', { email: 'radha.iyer@corp.example', password: 'kiran directory pass 1' });
       expect(someoneElse.statusCode).toBe(401);
@@ -106,7 +117,13 @@ for (const kind of testDatabaseKinds) {
       expect(withMail.statusCode).toBe(201);
       const password = await callAs(app, admin, 'POST', '/api/users', { userName: 'ravi', loginType: 'directory', password: 'x', confirmPassword: 'x' });
       expect(password.statusCode).toBe(400);
-      const creatorRole = await createRole(db, 'Creator', [P.Users.Create, P.Dashboard.View, P.SupportTickets.Create, P.SupportTickets.View, P.SupportChat.Use]);
+      const creatorRole = await createRole(db, 'Creator', [
+        P.Users.Create,
+        P.Dashboard.View,
+        P.SupportTickets.Create,
+        P.SupportTickets.View,
+        P.SupportChat.Use,
+      ]);
       const creator = await createSignedInUser(app, { roles: [] });
       await db.query(`insert into user_roles (user_id, role_id) values ($1, $2)`, [creator.id, creatorRole]);
       const forbidden = await callAs(app, creator, 'POST', '/api/users', { userName: 'ravi', loginType: 'directory' });

@@ -16,7 +16,13 @@ describeEachDatabase('login history and user languages', (get) => {
   it('should show a user their own sign-ins and failures with time, outcome, IP and user agent', async () => {
     const { app, db } = get();
     const user = await createUser(db);
-    await call(app, 'POST', '/api/tokens', { email: user.email, password: 'wrong password 1234' }, { ip: '192.0.2.7', headers: { 'user-agent': 'HistoryTest/1.0' } });
+    await call(
+      app,
+      'POST',
+      '/api/tokens',
+      { email: user.email, password: 'wrong password 1234' },
+      { ip: '192.0.2.7', headers: { 'user-agent': 'HistoryTest/1.0' } },
+    );
     const session = await signIn(app, user, '192.0.2.8');
     const me = { ...user, token: session.token };
     const res = await callAs(app, me, 'POST', '/api/v1/userloginhistory', { pageNumber: 1, pageSize: 10 });
@@ -24,7 +30,13 @@ describeEachDatabase('login history and user languages', (get) => {
     const page = res.json();
     expect(page).toMatchObject({ totalCount: 2, currentPage: 1, totalPages: 1 });
     expect(page.data[0]).toMatchObject({ event: 'login', outcome: 'success', ipAddress: '192.0.2.8', userId: user.id, email: user.email });
-    expect(page.data[1]).toMatchObject({ event: 'loginFailed', outcome: 'failure', reason: 'invalidPassword', ipAddress: '192.0.2.7', userAgent: 'HistoryTest/1.0' });
+    expect(page.data[1]).toMatchObject({
+      event: 'loginFailed',
+      outcome: 'failure',
+      reason: 'invalidPassword',
+      ipAddress: '192.0.2.7',
+      userAgent: 'HistoryTest/1.0',
+    });
     expect(new Date(page.data[0].time).getTime()).toBeGreaterThanOrEqual(new Date(page.data[1].time).getTime());
     const failures = (await callAs(app, me, 'POST', '/api/v1/userloginhistory/searchbyuserid', { userId: user.id, event: 'loginFailed' })).json();
     expect(failures.totalCount).toBe(1);

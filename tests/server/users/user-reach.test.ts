@@ -34,7 +34,7 @@ describeEachDatabase('what a user manager may do to whom', (get) => {
     expect(granted.statusCode, granted.body).toBe(200);
   });
 
-  it("should refuse to edit, deactivate, confirm, reset or invite an Admin, and allow it for a candidate", async () => {
+  it('should refuse to edit, deactivate, confirm, reset or invite an Admin, and allow it for a candidate', async () => {
     const { app } = get();
     const takeOver = await callAs(app, manager, 'PUT', '/api/users/edituser', { id: admin.id, email: `taken-${randomUUID()}@example.test` });
     expect(takeOver.statusCode).toBe(403);
@@ -44,7 +44,9 @@ describeEachDatabase('what a user manager may do to whom', (get) => {
     expect((await callAs(app, manager, 'POST', '/api/users/updatefirsttimelogin', { userId: admin.id, isFirstTimeLogin: true })).statusCode).toBe(403);
     const invite = await callAs(app, manager, 'POST', '/api/users/sendinvitationorconfirmation', { userIds: [admin.id] });
     expect(invite.json().results).toEqual([{ userId: admin.id, outcome: 'notFound' }]);
-    const rolesOfAdmin = await callAs(app, manager, 'POST', `/api/users/${admin.id}/roles`, { userRoles: [{ roleId: await roleId(app.db, 'Candidate'), enabled: true }] });
+    const rolesOfAdmin = await callAs(app, manager, 'POST', `/api/users/${admin.id}/roles`, {
+      userRoles: [{ roleId: await roleId(app.db, 'Candidate'), enabled: true }],
+    });
     expect(rolesOfAdmin.statusCode).toBe(403);
     const { rows } = await app.db.query<{ email: string; is_active: boolean }>(`select email, is_active from users where id = $1`, [admin.id]);
     expect(rows[0]).toEqual({ email: admin.email, is_active: true });
@@ -61,7 +63,9 @@ describeEachDatabase('what a user manager may do to whom', (get) => {
     const ownEmail = await callAs(app, manager, 'POST', `/api/users/${manager.id}/toggle-email-status`, { activateEmail: true });
     expect(ownEmail.statusCode).toBe(403);
     expect(ownEmail.json().messages).toEqual(['You cannot confirm or unconfirm your own e-mail address.']);
-    expect((await callAs(app, manager, 'POST', `/api/users/${manager.id}/roles`, { userRoles: [{ roleId: managerRoleId, enabled: false }] })).statusCode).toBe(403);
+    expect((await callAs(app, manager, 'POST', `/api/users/${manager.id}/roles`, { userRoles: [{ roleId: managerRoleId, enabled: false }] })).statusCode).toBe(
+      403,
+    );
   });
 
   it('should sign out only oneself or a user within reach, answering 404 alike for out of reach and unknown ids', async () => {

@@ -57,7 +57,13 @@ describeEachDatabase('users API', (get) => {
     expect(mismatch.json().errors).toEqual({ confirmPassword: ['The passwords do not match.'] });
     const none = await callAs(app, admin, 'POST', '/api/users', newUser());
     expect(none.json().errors).toEqual({ password: ['Set a password (with confirmPassword) or send an invitation.'] });
-    const taken = await callAs(app, admin, 'POST', '/api/users', newUser({ email: admin.email.toUpperCase(), userName: admin.userName, isSendInvitation: true }));
+    const taken = await callAs(
+      app,
+      admin,
+      'POST',
+      '/api/users',
+      newUser({ email: admin.email.toUpperCase(), userName: admin.userName, isSendInvitation: true }),
+    );
     expect(taken.statusCode).toBe(400);
     expect(taken.json().errors).toEqual({
       email: ['An account with this e-mail address already exists.'],
@@ -72,10 +78,21 @@ describeEachDatabase('users API', (get) => {
 
   it('should create a user with a password and a chosen role, and mail a confirmation link', async () => {
     const { app, db } = get();
-    const body = newUser({ password: GOOD_PASSWORD, confirmPassword: GOOD_PASSWORD, roleId: await roleId(db, 'SupportAgent'), phoneNumber: '+91 98765 43210', dateOfBirth: '1990-04-01' });
+    const body = newUser({
+      password: GOOD_PASSWORD,
+      confirmPassword: GOOD_PASSWORD,
+      roleId: await roleId(db, 'SupportAgent'),
+      phoneNumber: '+91 98765 43210',
+      dateOfBirth: '1990-04-01',
+    });
     const res = await callAs(app, admin, 'POST', '/api/users', body);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ roles: [{ roleName: 'SupportAgent' }], isFirstTimeLogin: true, phoneNumber: '+91 98765 43210', dateOfBirth: '1990-04-01' });
+    expect(res.json()).toMatchObject({
+      roles: [{ roleName: 'SupportAgent' }],
+      isFirstTimeLogin: true,
+      phoneNumber: '+91 98765 43210',
+      dateOfBirth: '1990-04-01',
+    });
     const [mail] = await mailsTo(app, body.email);
     expect(linkIn(mail).pathname).toBe('/confirm-email');
     const future = await callAs(app, admin, 'POST', '/api/users', newUser({ isSendInvitation: true, dateOfBirth: '2999-01-01' }));
@@ -85,7 +102,11 @@ describeEachDatabase('users API', (get) => {
   it('should page a keyword search with totalCount counting the filtered rows, sort by an allowed field and refuse others', async () => {
     const { app, db } = get();
     const marker = `Zephyr${Date.now() % 100000}`;
-    for (const [first, active] of [['Anil', true], ['Bina', true], ['Chetan', false]] as const) {
+    for (const [first, active] of [
+      ['Anil', true],
+      ['Bina', true],
+      ['Chetan', false],
+    ] as const) {
       await createUser(db, { firstName: first, lastName: marker, isActive: active });
     }
     const search = (body: Record<string, unknown>) => callAs(app, admin, 'POST', '/api/users/search', body);
@@ -134,7 +155,14 @@ describeEachDatabase('users API', (get) => {
       userType: 'platform',
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ firstName: 'New', isActive: true, emailConfirmed: true, instituteId: null, userType: 'candidate', roles: [{ roleName: 'Candidate' }] });
+    expect(res.json()).toMatchObject({
+      firstName: 'New',
+      isActive: true,
+      emailConfirmed: true,
+      instituteId: null,
+      userType: 'candidate',
+      roles: [{ roleName: 'Candidate' }],
+    });
     const moved = await callAs(app, admin, 'PUT', '/api/users/edituser', { userId: user.id, email: uniqueEmail('moved') });
     expect(moved.json()).toMatchObject({ emailConfirmed: false });
     const [mail] = await mailsTo(app, moved.json().email);
@@ -147,7 +175,15 @@ describeEachDatabase('users API', (get) => {
     const { app, db } = get();
     const user = await createSignedInUser(app, { roles: ['Candidate'] });
     const roles = (await callAs(app, admin, 'GET', `/api/users/${user.id}/roles`)).json();
-    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual(['Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
+    expect(roles.map((r: { roleName: string }) => r.roleName)).toEqual([
+      'Admin',
+      'Candidate',
+      'ExamManager',
+      'ExamStaff',
+      'SupportAdmin',
+      'SupportAgent',
+      'Tester',
+    ]);
     expect(roles.filter((r: { enabled: boolean }) => r.enabled).map((r: { roleName: string }) => r.roleName)).toEqual(['Candidate']);
     const agent = await roleId(db, 'SupportAgent');
     const set = await callAs(app, admin, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: agent, enabled: true }] });
@@ -161,17 +197,33 @@ describeEachDatabase('users API', (get) => {
     expect(own.statusCode).toBe(403);
     expect(own.json().messages).toEqual(['You cannot change your own roles.']);
 
-    const managerRole = await createRole(db, `UserManager${Date.now()}`, [P.Users.View, P.Users.Search, P.Users.Update, P.UserRoles.View, P.UserRoles.Update, P.Dashboard.View, P.SupportTickets.Create, P.SupportTickets.View, P.SupportChat.Use]);
+    const managerRole = await createRole(db, `UserManager${Date.now()}`, [
+      P.Users.View,
+      P.Users.Search,
+      P.Users.Update,
+      P.UserRoles.View,
+      P.UserRoles.Update,
+      P.Dashboard.View,
+      P.SupportTickets.Create,
+      P.SupportTickets.View,
+      P.SupportChat.Use,
+    ]);
     const manager = await createSignedInUser(app, { roles: [] });
     await db.query(`insert into user_roles (user_id, role_id) values ($1, $2)`, [manager.id, managerRole]);
     // A plain candidate: the SupportAgent above holds permissions the manager lacks (issue 23 rule 1).
     const managed = await createUser(db, { roles: ['Candidate'] });
-    const escalate = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] });
+    const escalate = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, {
+      userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }],
+    });
     expect(escalate.statusCode).toBe(403);
     expect(escalate.json().messages).toEqual(['You cannot grant or remove a role that has permissions you do not have.']);
-    const allowed = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }] });
+    const allowed = await callAs(app, manager, 'POST', `/api/users/${managed.id}/roles`, {
+      userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }],
+    });
     expect(allowed.statusCode).toBe(200);
-    const beyond = await callAs(app, manager, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }] });
+    const beyond = await callAs(app, manager, 'POST', `/api/users/${user.id}/roles`, {
+      userRoles: [{ roleId: await roleId(db, 'Candidate'), enabled: false }],
+    });
     expect(beyond.statusCode).toBe(403);
     const unknown = await callAs(app, admin, 'POST', `/api/users/${user.id}/roles`, { userRoles: [{ roleId: randomUUID(), enabled: true }] });
     expect(unknown.statusCode).toBe(400);
@@ -196,7 +248,10 @@ describeEachDatabase('users API', (get) => {
     expect((await me()).statusCode).toBe(401);
     const refresh = await app.inject({ method: 'POST', url: '/api/tokens/refresh', payload: { token: session.token, refreshToken: session.refreshToken } });
     expect(refresh.statusCode).toBe(401);
-    const { rows } = await db.query<{ event: string; reason: string }>(`select event, reason from login_history where user_id = $1 order by occurred_at desc limit 1`, [user.id]);
+    const { rows } = await db.query<{ event: string; reason: string }>(
+      `select event, reason from login_history where user_id = $1 order by occurred_at desc limit 1`,
+      [user.id],
+    );
     expect(rows[0]).toEqual({ event: 'sessionRevoked', reason: 'deactivated' });
     const on = await callAs(app, admin, 'POST', `/api/users/${user.id}/toggle-status`, { activateUser: true });
     expect(on.json()).toMatchObject({ isActive: true });
@@ -264,7 +319,12 @@ describeEachDatabase('users API', (get) => {
     expect((await app.inject({ method: 'POST', url: `/api/users/${admin.id}/toggle-status`, headers, payload: { activateUser: false } })).statusCode).toBe(404);
     const roles = (await app.inject({ method: 'POST', url: '/api/roles/search', headers, payload: {} })).json();
     expect(roles.data.map((r: { name: string }) => r.name)).toEqual(['Admin', 'Candidate']);
-    const assign = await app.inject({ method: 'POST', url: `/api/users/${acmeAdmin.id}/roles`, headers, payload: { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] } });
+    const assign = await app.inject({
+      method: 'POST',
+      url: `/api/users/${acmeAdmin.id}/roles`,
+      headers,
+      payload: { userRoles: [{ roleId: await roleId(db, 'Admin'), enabled: true }] },
+    });
     expect(assign.statusCode).toBe(403);
   });
 
@@ -281,7 +341,10 @@ describeEachDatabase('users API', (get) => {
     await db.query(`delete from users where id = $1`, [gone.id]);
     const scoped = await createSignedInUser(app, { roles: ['Admin'], instituteId: INSTITUTE_A });
     for (const filters of [{}, { isActive: true }, { isActive: false }, { emailConfirmed: false }, { isActive: false, emailConfirmed: true }]) {
-      for (const [caller, institute] of [[admin, null], [scoped, INSTITUTE_A]] as const) {
+      for (const [caller, institute] of [
+        [admin, null],
+        [scoped, INSTITUTE_A],
+      ] as const) {
         const api = (await callAs(app, caller, 'POST', '/api/users/search', filters)).json().totalCount;
         const { rows } = await db.query<{ n: number }>(
           `select count(*)::int as n from users where tenant_id = 'root' and ($1::uuid is null or institute_id = $1)
@@ -299,14 +362,30 @@ describeEachDatabase('users API', (get) => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     const routes: Array<[string, string]> = [
-      ['post', '/api/users/search'], ['post', '/api/users'], ['get', '/api/users/{id}'], ['put', '/api/users/edituser'],
-      ['get', '/api/users/{id}/roles'], ['post', '/api/users/{id}/roles'], ['get', '/api/users/{id}/activeroles'],
-      ['post', '/api/users/{id}/toggle-status'], ['post', '/api/users/{id}/toggle-email-status'], ['post', '/api/roles/search'],
-      ['post', '/api/users/userlistbyuserids'], ['get', '/api/users/getusersfromad'], ['post', '/api/users/searchusersfromad'],
-      ['post', '/api/v1/userloginhistory/search'], ['post', '/api/v1/userloginhistory'], ['post', '/api/v1/userloginhistory/searchbyuserid'],
-      ['post', '/api/v1/userlanguage'], ['post', '/api/v1/userlanguage/search'], ['delete', '/api/v1/userlanguage/{id}'],
-      ['post', '/api/users/downloadusertemplate'], ['post', '/api/users/uploadusers'], ['post', '/api/users/searchuploadedjobstatus'],
-      ['post', '/api/users/downloaderrorfile'], ['post', '/api/users/downloaduserlist'],
+      ['post', '/api/users/search'],
+      ['post', '/api/users'],
+      ['get', '/api/users/{id}'],
+      ['put', '/api/users/edituser'],
+      ['get', '/api/users/{id}/roles'],
+      ['post', '/api/users/{id}/roles'],
+      ['get', '/api/users/{id}/activeroles'],
+      ['post', '/api/users/{id}/toggle-status'],
+      ['post', '/api/users/{id}/toggle-email-status'],
+      ['post', '/api/roles/search'],
+      ['post', '/api/users/userlistbyuserids'],
+      ['get', '/api/users/getusersfromad'],
+      ['post', '/api/users/searchusersfromad'],
+      ['post', '/api/v1/userloginhistory/search'],
+      ['post', '/api/v1/userloginhistory'],
+      ['post', '/api/v1/userloginhistory/searchbyuserid'],
+      ['post', '/api/v1/userlanguage'],
+      ['post', '/api/v1/userlanguage/search'],
+      ['delete', '/api/v1/userlanguage/{id}'],
+      ['post', '/api/users/downloadusertemplate'],
+      ['post', '/api/users/uploadusers'],
+      ['post', '/api/users/searchuploadedjobstatus'],
+      ['post', '/api/users/downloaderrorfile'],
+      ['post', '/api/users/downloaduserlist'],
     ];
     for (const [method, path] of routes) expect(doc.paths[path]?.[method]?.summary, `${method} ${path}`).toEqual(expect.any(String));
     const page = doc.paths['/api/users/search'].post.responses['200'].content['application/json'].schema;

@@ -37,10 +37,67 @@ describeEachDatabase('bulk upload and export', (get) => {
     const book = await readWorkbook(res.rawPayload);
     const users = book.getWorksheet('Users')!;
     const rows = rowsOf(users);
-    expect(rows[0]).toEqual(templateHeader);
+    // No Accept-Language: the product's default, en-IN.
+    expect(rows[0]).toEqual([
+      'First name',
+      'Last name',
+      'E-mail address',
+      'User name',
+      'Phone number',
+      'Date of birth (YYYY-MM-DD)',
+      'Role',
+      'New password',
+      'Confirm new password',
+    ]);
     expect(rows[1].slice(0, 4)).toEqual(['Asha', 'Patel', 'asha.patel@example.com', 'asha.patel']);
-    expect(users.getCell('G2').dataValidation).toMatchObject({ type: 'list', formulae: ['Roles!$A$2:$A$8'] });
-    expect(rowsOf(book.getWorksheet('Roles')!).flat()).toEqual(['roleName', 'Admin', 'Candidate', 'ExamManager', 'ExamStaff', 'SupportAdmin', 'SupportAgent', 'Tester']);
+    expect(users.getCell('G2').dataValidation).toMatchObject({ type: 'list', formulae: ['Roles!$A$2:$A$8'], errorTitle: 'Unknown role' });
+    expect(rowsOf(book.getWorksheet('Roles')!).flat()).toEqual([
+      'Role',
+      'Admin',
+      'Candidate',
+      'ExamManager',
+      'ExamStaff',
+      'SupportAdmin',
+      'SupportAgent',
+      'Tester',
+    ]);
+  });
+
+  it('should write the template in the language of the screen that asks, and read an upload in any of them (issue 23)', async () => {
+    const { app } = get();
+    const headerIn = async (language: string) => {
+      const res = await app.inject({ method: 'POST', url: '/api/users/downloadusertemplate', headers: { ...as(admin), 'accept-language': language } });
+      expect(res.statusCode).toBe(200);
+      const book = await readWorkbook(res.rawPayload);
+      return { header: rowsOf(book.getWorksheet('Users')!)[0], validation: book.getWorksheet('Users')!.getCell('G2').dataValidation };
+    };
+    const hindi = await headerIn('hi');
+    expect(hindi.header).toEqual([
+      'पहला नाम',
+      'उपनाम',
+      'ई-मेल पता',
+      'उपयोगकर्ता नाम',
+      'फ़ोन नंबर',
+      'जन्म तिथि (YYYY-MM-DD)',
+      'भूमिका',
+      'नया पासवर्ड',
+      'नए पासवर्ड की पुष्टि',
+    ]);
+    expect(hindi.validation).toMatchObject({ errorTitle: 'अज्ञात भूमिका' });
+    expect((await headerIn('gu')).header[0]).toBe('પ્રથમ નામ');
+    expect((await headerIn('fr-FR,fr;q=0.9')).header.slice(0, 3)).toEqual(['Prénom', 'Nom', 'Adresse e-mail']);
+    expect((await headerIn('es')).header[2]).toBe('Correo electrónico');
+
+    // A file filled in from the Hindi template is read like any other.
+    const tag = randomBytes(3).toString('hex');
+    const res = await upload(
+      admin,
+      'hindi.xlsx',
+      await workbook(hindi.header as string[], [['Meera', 'Shah', `hindi-${tag}@example.test`, `hindi-${tag}`, '', '', 'Candidate', '', '']]),
+    );
+    expect(res.statusCode).toBe(202);
+    await runUploadJobs(app, res.json().jobId);
+    expect(await status(admin, res.json().jobId)).toMatchObject({ state: 'finished', createdCount: 1, failedCount: 0 });
   });
 
   it('should create the good rows with invitations, refuse each bad row with its reason and list them in the error file', async () => {
@@ -87,7 +144,14 @@ describeEachDatabase('bulk upload and export', (get) => {
     });
     expect(accepted.statusCode).toBe(200);
     const created = (await callAs(app, admin, 'POST', '/api/users/search', { keyword: `good1-${tag}` })).json().data[0];
-    expect(created).toMatchObject({ firstName: 'Good', phoneNumber: '+91 90000 00001', dateOfBirth: '1995-03-04', roles: [{ roleName: 'SupportAgent' }], isFirstTimeLogin: false, emailConfirmed: true });
+    expect(created).toMatchObject({
+      firstName: 'Good',
+      phoneNumber: '+91 90000 00001',
+      dateOfBirth: '1995-03-04',
+      roles: [{ roleName: 'SupportAgent' }],
+      isFirstTimeLogin: false,
+      emailConfirmed: true,
+    });
 
     const errors = await callAs(app, admin, 'POST', '/api/users/downloaderrorfile', { jobId });
     expect(errors.statusCode).toBe(200);
@@ -140,14 +204,20 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().messages).toEqual(['The workbook expands to more than 50 MB.']);
 
-    const many = await workbook(templateHeader, Array.from({ length: 10_001 }, (_, i) => [`F${i}`, 'L', `many${i}@example.test`, `many${i}`]));
+    const many = await workbook(
+      templateHeader,
+      Array.from({ length: 10_001 }, (_, i) => [`F${i}`, 'L', `many${i}@example.test`, `many${i}`]),
+    );
     const tooMany = await upload(admin, 'many.xlsx', many);
     expect(tooMany.statusCode).toBe(202);
     await runUploadJobs(app, tooMany.json().jobId);
     expect(await status(admin, tooMany.json().jobId)).toMatchObject({ state: 'failed', createdCount: 0, message: 'The file has more than 10,000 rows.' });
 
     const tag = randomBytes(3).toString('hex');
-    const proto = await workbook([...templateHeader.slice(0, 4), '__proto__', 'constructor'], [['Proto', 'Row', `proto-${tag}@example.test`, `proto-${tag}`, '{"polluted":true}', 'x']]);
+    const proto = await workbook(
+      [...templateHeader.slice(0, 4), '__proto__', 'constructor'],
+      [['Proto', 'Row', `proto-${tag}@example.test`, `proto-${tag}`, '{"polluted":true}', 'x']],
+    );
     const res = await upload(admin, 'proto.xlsx', proto);
     await runUploadJobs(app, res.json().jobId);
     expect(await status(admin, res.json().jobId)).toMatchObject({ state: 'finished', createdCount: 1 });
@@ -156,16 +226,25 @@ describeEachDatabase('bulk upload and export', (get) => {
 
     const missing = await upload(admin, 'missing.xlsx', await workbook(['firstName', 'email'], [['A', 'a@example.test']]));
     await runUploadJobs(app, missing.json().jobId);
-    expect(await status(admin, missing.json().jobId)).toMatchObject({ state: 'failed', message: 'The header row lacks the column(s) lastName, userName. Start from the template.' });
+    expect(await status(admin, missing.json().jobId)).toMatchObject({
+      state: 'failed',
+      message: 'The header row lacks the column(s) lastName, userName. Start from the template.',
+    });
     const failedFile = await callAs(app, admin, 'POST', '/api/users/downloaderrorfile', { jobId: missing.json().jobId });
-    expect(rowsOf((await readWorkbook(failedFile.rawPayload)).worksheets[0])[1]).toContain('The header row lacks the column(s) lastName, userName. Start from the template.');
+    expect(rowsOf((await readWorkbook(failedFile.rawPayload)).worksheets[0])[1]).toContain(
+      'The header row lacks the column(s) lastName, userName. Start from the template.',
+    );
     expect((await callAs(app, admin, 'POST', '/api/users/uploadusers', { file: 'x' })).statusCode).toBe(415);
   }, 120_000);
 
   it('should show upload jobs only within the tenant and scope, and 409 the error file of a running job', async () => {
     const { app, db } = get();
     const scoped = await createSignedInUser(app, { roles: ['Admin'], instituteId: INSTITUTE_A });
-    const res = await upload(admin, 'root.xlsx', await workbook(templateHeader, [['A', 'B', `scope-${randomUUID()}@example.test`, `scope-${randomUUID().slice(0, 8)}`]]));
+    const res = await upload(
+      admin,
+      'root.xlsx',
+      await workbook(templateHeader, [['A', 'B', `scope-${randomUUID()}@example.test`, `scope-${randomUUID().slice(0, 8)}`]]),
+    );
     const { jobId } = res.json();
     const running = await callAs(app, admin, 'POST', '/api/users/downloaderrorfile', { jobId });
     expect(running.statusCode).toBe(409);
@@ -176,7 +255,11 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect((await callAs(app, other, 'POST', '/api/users/downloaderrorfile', { jobId })).statusCode).toBe(404);
     expect((await callAs(app, admin, 'POST', '/api/users/downloaderrorfile', {})).statusCode).toBe(400);
     await runUploadJobs(app, jobId);
-    const mine = await upload(scoped, 'mine.xlsx', await workbook(templateHeader, [['In', 'Scope', `inscope-${randomUUID()}@example.test`, `inscope-${randomUUID().slice(0, 8)}`]]));
+    const mine = await upload(
+      scoped,
+      'mine.xlsx',
+      await workbook(templateHeader, [['In', 'Scope', `inscope-${randomUUID()}@example.test`, `inscope-${randomUUID().slice(0, 8)}`]]),
+    );
     await runUploadJobs(app, mine.json().jobId);
     const list = (await callAs(app, scoped, 'POST', '/api/users/searchuploadedjobstatus', {})).json();
     expect(list.data.map((j: { jobId: string }) => j.jobId)).toEqual([mine.json().jobId]);
@@ -196,12 +279,31 @@ describeEachDatabase('bulk upload and export', (get) => {
     expect(res.headers['content-type']).toBe(XLSX);
     const rows = rowsOf((await readWorkbook(res.rawPayload)).worksheets[0]);
     expect(rows[0].slice(0, 4)).toEqual(['firstName', 'lastName', 'email', 'userName']);
-    expect(rows.slice(1).map((r) => r[0]).sort()).toEqual(['+SUM(1,2)', '=HYPERLINK("http://evil.test","x")', '@cmd']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(['+SUM(1,2)', '=HYPERLINK("http://evil.test","x")', '@cmd']);
     // Typed strings in the file: no formula element anywhere, and the phone number without an apostrophe.
     const sheet = (await readWorkbook(res.rawPayload)).worksheets[0];
     sheet.eachRow((row) => row.eachCell((cell) => expect(cell.type).not.toBe(6 /* ExcelJS.ValueType.Formula */)));
     expect(JSON.stringify(rows)).toContain('"+91 98765 43210"');
     expect(JSON.stringify(rows)).not.toContain("'+91");
+    // createdOn is written at the caller's offset (TimeZoneOffset), UTC without the header.
+    const createdColumn = rows[0].indexOf('createdOn');
+    expect(rows[1][createdColumn]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+    const india = await app.inject({
+      method: 'POST',
+      url: '/api/users/downloaduserlist',
+      headers: { ...as(admin), TimeZoneOffset: '+05:30' },
+      payload: { keyword: `export${tag}`, orderBy: ['firstName'] },
+    });
+    const local = rowsOf((await readWorkbook(india.rawPayload)).worksheets[0]);
+    const utc = new Date(rows[1][createdColumn] as string).getTime();
+    expect(local[1][createdColumn]).toMatch(/\+05:30$/);
+    expect(new Date(local[1][createdColumn] as string).getTime()).toBe(utc);
+    expect((local[1][createdColumn] as string).slice(11, 16)).toBe(new Date(utc + 330 * 60_000).toISOString().slice(11, 16));
     const active = await callAs(app, admin, 'POST', '/api/users/downloaduserlist', { keyword: `export${tag}`, isActive: true });
     expect(rowsOf((await readWorkbook(active.rawPayload)).worksheets[0])).toHaveLength(3);
     expect(['=1', '+1', '-1', '@a', '\tx', '\rx', 'plain', ''].map(escapeCell)).toEqual(["'=1", "'+1", "'-1", "'@a", "'\tx", "'\rx", 'plain', '']);
@@ -235,7 +337,14 @@ describeEachDatabase('bulk upload and export', (get) => {
   it('should let only one of two runners that hold the same upload commit its batches', async () => {
     const { app, db } = get();
     const tag = randomBytes(3).toString('hex');
-    const res = await upload(admin, 'race.xlsx', await workbook(templateHeader, [1, 2, 3].map((n) => [`Race${n}`, 'Runner', `race-${tag}-${n}@example.test`, `race-${tag}-${n}`])));
+    const res = await upload(
+      admin,
+      'race.xlsx',
+      await workbook(
+        templateHeader,
+        [1, 2, 3].map((n) => [`Race${n}`, 'Runner', `race-${tag}-${n}@example.test`, `race-${tag}-${n}`]),
+      ),
+    );
     const { jobId } = res.json();
     const { rows } = await db.query<{ id: string }>(`select job_id as id from user_uploads where id = $1`, [jobId]);
     const job = { id: rows[0].id, tenant_id: 'root', kind: 'users.bulkUpload', payload: { uploadId: jobId }, attempts: 1, created_by: admin.id } satisfies Job;

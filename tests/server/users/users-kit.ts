@@ -15,19 +15,13 @@ export async function createTenant(db: Queryable, id: string, adminPermissions: 
        on conflict (tenant_id, name) do update set is_system = true returning id`,
       [id, name],
     );
-    await db.query(`insert into role_permissions (role_id, permission) select $1, unnest($2::text[]) on conflict do nothing`, [
-      rows[0].id,
-      permissions,
-    ]);
+    await db.query(`insert into role_permissions (role_id, permission) select $1, unnest($2::text[]) on conflict do nothing`, [rows[0].id, permissions]);
   }
 }
 
 /** A custom role of the root tenant with exactly these permissions. */
 export async function createRole(db: Queryable, name: string, permissions: readonly Permission[]): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
-    `insert into roles (tenant_id, name, description) values ('root', $1, 'test role') returning id`,
-    [name],
-  );
+  const { rows } = await db.query<{ id: string }>(`insert into roles (tenant_id, name, description) values ('root', $1, 'test role') returning id`, [name]);
   await db.query(`insert into role_permissions (role_id, permission) select $1, unnest($2::text[])`, [rows[0].id, permissions]);
   return rows[0].id;
 }

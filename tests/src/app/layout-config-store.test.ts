@@ -83,7 +83,7 @@ describe('layout config store', () => {
     expect(html.dataset.mode).toBe('dark');
     expect(html.dataset.preset).toBe('theme5');
     expect(html.style.colorScheme).toBe('dark');
-    expect(html.style.getPropertyValue('--app-font-family')).toBe('Georgia, serif');
+    expect(html.style.getPropertyValue('--app-font-family')).toBe("Georgia, 'Noto Sans Devanagari', 'Noto Sans Gujarati', serif");
   });
 
   it('should apply and save every change when synced', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClientMessage, EventFrame, ServerFrame } from '#machines/realtime-protocol.ts';
 import { liveActors } from '#src/app/live-actors.ts';
+import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { realtimeStatus, subscribeRealtime, type RealtimeNotice } from '#src/app/realtime/realtime-events.ts';
 import { hubUrl, startRealtimeRuntime } from '#src/app/realtime/realtime-runtime.ts';
 import type { RealtimeSession } from '#src/app/realtime/realtime-session.ts';
@@ -66,11 +67,24 @@ function fakeSession(initial: string | null) {
 
 function fakeWindow() {
   const target = new EventTarget();
-  return { addEventListener: target.addEventListener.bind(target), removeEventListener: target.removeEventListener.bind(target), navigator: { onLine: true }, fire: (type: string) => target.dispatchEvent(new Event(type)) };
+  return {
+    addEventListener: target.addEventListener.bind(target),
+    removeEventListener: target.removeEventListener.bind(target),
+    navigator: { onLine: true },
+    fire: (type: string) => target.dispatchEvent(new Event(type)),
+  };
 }
 
 const AT = '2026-11-22T10:00:00.000Z';
-const ev = (cursor: number, extra: Partial<EventFrame> = {}): EventFrame => ({ type: 'event', cursor, kind: 'ticket.changed', ticketId: 4, data: {}, at: AT, ...extra });
+const ev = (cursor: number, extra: Partial<EventFrame> = {}): EventFrame => ({
+  type: 'event',
+  cursor,
+  kind: 'ticket.changed',
+  ticketId: 4,
+  data: {},
+  at: AT,
+  ...extra,
+});
 
 let running: ReturnType<typeof startRealtimeRuntime> | null = null;
 afterEach(() => {
@@ -86,13 +100,27 @@ function start(token: string | null = 'T1') {
   const notices: RealtimeNotice[] = [];
   const unsubscribe = subscribeRealtime((n) => notices.push(n));
   const setPermissions = vi.fn();
-  running = startRealtimeRuntime({ session, url: 'ws://hub.test/api/hubs/notifications', WebSocket: FakeSocket as never, random: () => 0.5, window: win, setPermissions });
+  running = startRealtimeRuntime({
+    session,
+    url: 'ws://hub.test/api/hubs/notifications',
+    WebSocket: FakeSocket as never,
+    random: () => 0.5,
+    window: win,
+    setPermissions,
+  });
   const stop = running.stop;
   running.stop = () => {
     unsubscribe();
     stop();
   };
-  return { session, signalRData, win, notices, setPermissions, events: () => notices.filter((n) => n.type === 'event').map((n) => (n as { frame: EventFrame }).frame.cursor) };
+  return {
+    session,
+    signalRData,
+    win,
+    notices,
+    setPermissions,
+    events: () => notices.filter((n) => n.type === 'event').map((n) => (n as { frame: EventFrame }).frame.cursor),
+  };
 }
 
 describe('hubUrl', () => {
@@ -139,11 +167,16 @@ describe('realtime runtime', () => {
     FakeSocket.all[0].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
     h.win.fire('offline');
     expect(realtimeStatus()).toBe('offline');
+    // The app's one offline message (issue 23).
+    expect(bannerStore.getSnapshot().context.message).toBe('network');
     expect(FakeSocket.all[0].readyState).toBe(FakeSocket.CLOSED);
     h.win.fire('online');
     expect(FakeSocket.all).toHaveLength(2);
     FakeSocket.all[1].open();
     expect(FakeSocket.all[1].sent).toEqual([{ type: 'auth', token: 'T1', after: 5 }]);
+    FakeSocket.all[1].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
+    expect(realtimeStatus()).toBe('live');
+    expect(bannerStore.getSnapshot().context.message).toBeNull();
   });
 
   it('should re-authenticate after a token refresh, ask for a token on 4401, and follow sign-out and sign-in', async () => {
@@ -225,7 +258,11 @@ describe('realtime runtime', () => {
     expect(h.signalRData.at(-1)).toMatchObject({ unread: { 9: 2 } });
     FakeSocket.all[0].frame(ev(5, { kind: 'chat.read', ticketId: 9, data: { unreadCount: 0 } }));
     expect(h.signalRData.at(-1)).toMatchObject({ unread: { 9: 0 } });
-    expect(liveActors().find((a) => a.id === 'realtime-connection')?.actorRef.getSnapshot().value).toEqual({ online: 'connected' });
+    expect(
+      liveActors()
+        .find((a) => a.id === 'realtime-connection')
+        ?.actorRef.getSnapshot().value,
+    ).toEqual({ online: 'connected' });
   });
 
   it('should close a socket that is still connecting only once it opens (no browser error)', () => {

@@ -45,7 +45,17 @@ describe('spec texts', () => {
   it.each(['fr', 'es', 'hi', 'gu'])('should be translated in %s, not copied', (locale) => {
     const english = { ...texts('en-US', 'errors'), ...texts('en-US', 'notifications') };
     const translated = { ...texts(locale, 'errors'), ...texts(locale, 'notifications') };
-    const specKeys = ['catalogue.invalidEndpoint', 'catalogue.generic', 'catalogue.network', 'catalogue.technicalDifficulties', 'toast.errorId', 'toast.statusCode', 'toast.supportMessage', 'snackbar.defaultMessage', 'snackbar.undo'];
+    const specKeys = [
+      'catalogue.invalidEndpoint',
+      'catalogue.generic',
+      'catalogue.network',
+      'catalogue.technicalDifficulties',
+      'toast.errorId',
+      'toast.statusCode',
+      'toast.supportMessage',
+      'snackbar.defaultMessage',
+      'snackbar.undo',
+    ];
     for (const key of specKeys) expect(translated[key], key).not.toBe(english[key]);
   });
 });

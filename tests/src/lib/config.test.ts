@@ -13,7 +13,13 @@ describe('readConfig', () => {
       miniDrawer: false,
       container: false,
       defaultPath: '/',
+      directoryConfigured: false,
     });
+  });
+
+  it('should offer directory import only when the server says true (issue 23)', () => {
+    expect(readConfig({ directoryConfigured: true }).directoryConfigured).toBe(true);
+    expect(readConfig({ directoryConfigured: 'true' as never }).directoryConfigured).toBe(false);
   });
 
   it('should keep valid values and drop invalid ones', () => {

@@ -65,7 +65,10 @@ const rows: Array<[sentence: string, input: unknown, expected: ReturnType<typeof
     {
       hasError: true,
       errorMessage: 'The upload has errors',
-      errorMessageDetails: [{ row: 'Row 4', problem: 'E-mail missing' }, { row: 'Row 9', problem: 'Duplicate user' }],
+      errorMessageDetails: [
+        { row: 'Row 4', problem: 'E-mail missing' },
+        { row: 'Row 9', problem: 'Duplicate user' },
+      ],
     },
     { title: 'The upload has errors', lines: ['Row 4, E-mail missing'], details: null },
   ],
@@ -74,9 +77,21 @@ const rows: Array<[sentence: string, input: unknown, expected: ReturnType<typeof
     { hasError: true, errorMessage: 'The upload has errors' },
     { title: null, lines: ['The upload has errors'], details: null },
   ],
-  ['Any other response with title, exception or errorMessage: that text (title)', { title: 'Method Not Allowed', status: 405 }, { title: null, lines: ['Method Not Allowed'], details: null }],
-  ['Any other response with title, exception or errorMessage: that text (exception)', { exception: 'Quota reached', statusCode: 429 }, { title: null, lines: ['Quota reached'], details: null }],
-  ['Any other response with title, exception or errorMessage: that text (errorMessage)', { errorMessage: 'Export failed' }, { title: null, lines: ['Export failed'], details: null }],
+  [
+    'Any other response with title, exception or errorMessage: that text (title)',
+    { title: 'Method Not Allowed', status: 405 },
+    { title: null, lines: ['Method Not Allowed'], details: null },
+  ],
+  [
+    'Any other response with title, exception or errorMessage: that text (exception)',
+    { exception: 'Quota reached', statusCode: 429 },
+    { title: null, lines: ['Quota reached'], details: null },
+  ],
+  [
+    'Any other response with title, exception or errorMessage: that text (errorMessage)',
+    { errorMessage: 'Export failed' },
+    { title: null, lines: ['Export failed'], details: null },
+  ],
   [
     "falling back to 'Something went wrong, Please try again later or contact Admin'.",
     { title: '', exception: null, statusCode: 422 },
@@ -114,7 +129,11 @@ describe('normalizeError', () => {
   });
 
   it('should read errorMessageDetails given as a map of field to messages', async () => {
-    const display = await normalizeError({ hasError: true, errorMessage: 'Invalid rows', errorMessageDetails: { email: ['Missing', 'Invalid'], name: ['Too long'] } });
+    const display = await normalizeError({
+      hasError: true,
+      errorMessage: 'Invalid rows',
+      errorMessageDetails: { email: ['Missing', 'Invalid'], name: ['Too long'] },
+    });
     expect(inWords(display)).toEqual({ title: 'Invalid rows', lines: ['Missing, Invalid'], details: null });
   });
 });

@@ -10,16 +10,22 @@ const from = (search: string) => queryFromParams(new URLSearchParams(search), de
 describe('a list query in the URL', () => {
   it('should write only what differs from the list’s defaults, and keep other params', () => {
     expect(url(defaults)).toBe('');
-    expect(url({ ...defaults, keyword: 'web cam', pageNumber: 3, pageSize: 25, orderBy: ['title desc'], filters: { statusId: 5, roleId: 'r-1' } }, 'tab=all')).toBe(
-      'tab=all&q=web+cam&page=3&size=25&sort=title+desc&statusId=5&roleId=r-1',
-    );
+    expect(
+      url({ ...defaults, keyword: 'web cam', pageNumber: 3, pageSize: 25, orderBy: ['title desc'], filters: { statusId: 5, roleId: 'r-1' } }, 'tab=all'),
+    ).toBe('tab=all&q=web+cam&page=3&size=25&sort=title+desc&statusId=5&roleId=r-1');
     // "All statuses" differs from the default Open filter: an empty value says so.
     expect(url({ ...defaults, filters: { statusId: null } })).toBe('statusId=');
     expect(url({ ...defaults, filters: { statusId: 1, roleId: '' } }, 'roleId=r-1')).toBe('');
   });
 
   it('should read back what it wrote, typed, and ignore what it does not know or cannot use', () => {
-    const query: PagedQuery = { ...defaults, keyword: 'x', pageNumber: 2, orderBy: ['title asc'], filters: { statusId: null, supportGroupId: 4, roleId: 'r-2' } };
+    const query: PagedQuery = {
+      ...defaults,
+      keyword: 'x',
+      pageNumber: 2,
+      orderBy: ['title asc'],
+      filters: { statusId: null, supportGroupId: 4, roleId: 'r-2' },
+    };
     expect(from(url(query))).toEqual(query);
     expect(from('page=-4&size=abc&statusId=oops&other=1')).toEqual(defaults);
     expect(from('')).toEqual(defaults);
@@ -33,6 +39,8 @@ describe('a list query in the URL', () => {
       { type: 'search.keyword', keyword: 'a' },
       { type: 'search.page', pageNumber: 2 },
     ]);
-    expect(eventsBetween({ ...defaults, pageNumber: 4 }, { ...defaults, orderBy: ['title asc'] }, filters)).toEqual([{ type: 'search.sort', orderBy: ['title asc'] }]);
+    expect(eventsBetween({ ...defaults, pageNumber: 4 }, { ...defaults, orderBy: ['title asc'] }, filters)).toEqual([
+      { type: 'search.sort', orderBy: ['title asc'] },
+    ]);
   });
 });

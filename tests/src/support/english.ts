@@ -21,5 +21,8 @@ export function displayInWords(display: ErrorDisplay | null) {
 export async function toastText(subject: unknown): Promise<string | null> {
   const display = await normalizeError(subject);
   if (!display) return null;
-  return [display.title, ...display.lines].filter((t) => t !== null).map((t) => english(t!)).join(' | ');
+  return [display.title, ...display.lines]
+    .filter((t) => t !== null)
+    .map((t) => english(t!))
+    .join(' | ');
 }

@@ -47,7 +47,21 @@ export const linkStyle = css({ color: 'primary.main', textDecoration: 'underline
 export function FormAlert({ children, testId = 'form-error' }: { children: ReactNode; testId?: string }) {
   if (!children) return null;
   return (
-    <p role="alert" data-testid={testId} className={css({ color: 'fg.default', fontSize: 'sm', fontWeight: 'medium', bg: 'bg.muted', borderInlineStartWidth: '4px', borderColor: 'error.main', borderRadius: 'md', px: '3', py: '2' })}>
+    <p
+      role="alert"
+      data-testid={testId}
+      className={css({
+        color: 'fg.default',
+        fontSize: 'sm',
+        fontWeight: 'medium',
+        bg: 'bg.muted',
+        borderInlineStartWidth: '4px',
+        borderColor: 'error.main',
+        borderRadius: 'md',
+        px: '3',
+        py: '2',
+      })}
+    >
       {children}
     </p>
   );
@@ -56,7 +70,20 @@ export function FormAlert({ children, testId = 'form-error' }: { children: React
 /** A success of the whole form. */
 export function FormSuccess({ children }: { children: ReactNode }) {
   return (
-    <p role="status" data-testid="form-success" className={css({ color: 'fg.default', fontSize: 'sm', bg: 'bg.muted', borderInlineStartWidth: '4px', borderColor: 'success.main', borderRadius: 'md', px: '3', py: '2' })}>
+    <p
+      role="status"
+      data-testid="form-success"
+      className={css({
+        color: 'fg.default',
+        fontSize: 'sm',
+        bg: 'bg.muted',
+        borderInlineStartWidth: '4px',
+        borderColor: 'success.main',
+        borderRadius: 'md',
+        px: '3',
+        py: '2',
+      })}
+    >
       {children}
     </p>
   );

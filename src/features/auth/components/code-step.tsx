@@ -28,8 +28,7 @@ export function CodeStep({ snapshot }: { snapshot: Snapshot }) {
   const { t } = useTranslation('auth');
   const [code, setCode] = useState('');
   const [touched, setTouched] = useState(false);
-  const send = (event: Parameters<NonNullable<ReturnType<typeof loadedAuthSession>>['authSession']['send']>[0]) =>
-    loadedAuthSession()?.authSession.send(event);
+  const send = (event: Parameters<NonNullable<ReturnType<typeof loadedAuthSession>>['authSession']['send']>[0]) => loadedAuthSession()?.authSession.send(event);
   const verifying = snapshot.matches({ awaitingCode: { code: 'verifying' } });
   const coolingDown = snapshot.matches({ awaitingCode: { resend: 'coolingDown' } });
   const sending = snapshot.matches({ awaitingCode: { resend: 'sending' } });

@@ -30,7 +30,14 @@ export const MAX_MESSAGE_LENGTH = 4000;
 export const chatApi = {
   /** Newest page first, each page newest first; `beforeSeq` pages further back from a fixed point. */
   history: (ticketId: number, beforeSeq: number | null, pageSize = CHAT_PAGE_SIZE) =>
-    api.post<ChatPage>('/supportchat/chatdetails', { supportTicketId: ticketId, pageNumber: 1, pageSize, keyword: '', advancedSearch: null, ...(beforeSeq ? { beforeSeq } : {}) }),
+    api.post<ChatPage>('/supportchat/chatdetails', {
+      supportTicketId: ticketId,
+      pageNumber: 1,
+      pageSize,
+      keyword: '',
+      advancedSearch: null,
+      ...(beforeSeq ? { beforeSeq } : {}),
+    }),
   /** The failure is shown on the message itself (failed, with retry), not in a toast. */
   send: (ticketId: number, message: string, messageId: string) =>
     api.post<ChatMessage>('/supportchat', { ticketId, message, messageId }, { showErrors: false }),

@@ -1,3 +1,4 @@
+import type { FlowDefinition } from '#machines/exams/review-flow.machine.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
 
 /** GET /api/machines/coverage (Permissions.Machines.View): the latest test run's coverage per machine. */
@@ -35,6 +36,21 @@ export interface MachineCoverage {
 
 const api = serviceApi('userService');
 
+/** GET /api/machines/flows: every active review flow of the projects in the caller's scope (docs/decisions/0092). */
+export interface ScopeFlow {
+  projectId: number;
+  projectCode: string;
+  projectName: string;
+  flowId: number;
+  name: string;
+  recordKind: 'item' | 'paper';
+  definition: FlowDefinition;
+  version: number;
+  machineId: string;
+}
+
 export const machinesApi = {
   coverage: () => api.get<{ reports: MachineCoverage[] }>('/machines/coverage', { showErrors: false }).then((body) => body.reports),
+  /** A global call: no workspace headers. */
+  flows: () => serviceApi('projectService').get<ScopeFlow[]>('/machines/flows', { showErrors: false, workspace: 'global' }),
 };

@@ -1,6 +1,11 @@
+import type { ProjectDetail, ProjectSummary } from '#machines/exams/project-record.ts';
+import type { ItemTypeSettings } from '#machines/exams/item-types.ts';
+import type { FlowDefinition } from '#machines/exams/review-flow.machine.ts';
+import type { ItemKind } from '#machines/items/item-schema.ts';
 import type { PagedQuery, PagedResult } from '#machines/paged-search.machine.ts';
 import type { ExamPermission as ExamPermissionName } from '#machines/permissions.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
+import { download, upload } from '#src/lib/http/transfer.ts';
 
 /**
  * Typed calls of the exam workspace (server/modules/exams, docs/decisions/0090–0095). Project
@@ -17,37 +22,23 @@ const projectCall = { ...quiet, workspace: 'project' } as const;
 export const projectStatuses = ['Draft', 'Setup', 'Active', 'Closed', 'Archived'] as const;
 export type ProjectStatus = (typeof projectStatuses)[number];
 export type ProjectEventName = 'project.startSetup' | 'project.activate' | 'project.close' | 'project.reopen' | 'project.archive' | 'project.restore';
+/** The status changes a row menu offers (edit and configure are the screens themselves). */
+export const projectStatusEvents: readonly ProjectEventName[] = ['project.startSetup', 'project.activate', 'project.close', 'project.reopen'];
 export const contentLanguages = ['en', 'hi', 'gu', 'fr', 'es'] as const;
 
-export interface ProjectSummary {
-  projectId: number;
-  code: string;
-  name: string;
-  description: string;
-  instituteId: string | null;
-  languages: string[];
-  status: ProjectStatus;
-  templateId: number | null;
-  examCount: number;
-  version: number;
-  createdOn: string;
-  updatedOn: string;
-}
-
-export interface ProjectDetail extends ProjectSummary {
-  updatedBy: { userId: string; name: string } | null;
-  setup: { itemTypes: number; categories: number; flows: number; team: number; exams: number };
-  actions: string[];
-  myPermissions: ExamPermissionName[];
-  canConfigure: boolean;
-}
+/** The project record's shape is shared with the server (machines/exams/project-record.ts). */
+export type { ProjectDetail, ProjectSummary };
 
 export interface ProjectTemplate {
   templateId: number;
   name: string;
   description: string;
   isSystem: boolean;
-  config: { itemTypes: Array<{ name: string; kind: string }>; categories: Array<{ ref: string; name: string; parent: string | null }>; flows: Array<{ name: string; recordKind: string }> };
+  config: {
+    itemTypes: Array<{ name: string; kind: string }>;
+    categories: Array<{ ref: string; name: string; parent: string | null }>;
+    flows: Array<{ name: string; recordKind: string }>;
+  };
   version: number;
   createdOn: string;
 }
@@ -85,9 +76,12 @@ export interface MyExamPermissions {
 export interface ItemType {
   itemTypeId: number;
   name: string;
-  kind: string;
+  kind: ItemKind;
+  settings: ItemTypeSettings;
   marking: { correct: number; wrong: number; unanswered?: number };
   isActive: boolean;
+  sortOrder: number;
+  version: number;
 }
 
 export interface Category {
@@ -100,14 +94,28 @@ export interface Category {
   version: number;
 }
 
+export interface CategoryFile {
+  fileId: string;
+  categoryId: number;
+  fileName: string;
+  contentType: string;
+  sizeBytes: number;
+  uploadedBy: { userId: string; name: string } | null;
+  uploadedOn: string;
+}
+
 export interface Flow {
   flowId: number;
   name: string;
   recordKind: 'item' | 'paper';
   isActive: boolean;
   states: string[];
-  definition: { stages: Array<{ id: string; name: string; permission: ExamPermissionName }> };
+  definition: FlowDefinition;
+  version: number;
 }
+
+/** A flow edit's answer: where records of removed stages went (docs/decisions/0092). */
+export type EditedFlow = Flow & { stageMoves: Array<{ from: string; to: string }> };
 
 export interface Grant {
   grantId: number;
@@ -142,15 +150,49 @@ export const projectsApi = {
   search: (query: PagedQuery) => projects().post<PagedResult<ProjectSummary>>('/v1/project/search', searchBody(query), global),
   create: (body: NewProject) => projects().post<ProjectDetail>('/v1/project', body, global),
   get: (projectId: number) => projects().get<ProjectDetail>(`/v1/project/${projectId}`, aboutProject(projectId)),
-  edit: (projectId: number, body: Partial<NewProject> & { version: number }) => projects().put<ProjectDetail>(`/v1/project/${projectId}`, body, aboutProject(projectId)),
+  edit: (projectId: number, body: Partial<NewProject> & { version: number }) =>
+    projects().put<ProjectDetail>(`/v1/project/${projectId}`, body, aboutProject(projectId)),
   transition: (projectId: number, event: ProjectEventName, version?: number) =>
-    projects().post<{ fromStatus: string; toStatus: string; record: ProjectDetail }>(`/v1/project/${projectId}/status`, { event, version }, aboutProject(projectId)),
+    projects().post<{ fromStatus: string; toStatus: string; record: ProjectDetail }>(
+      `/v1/project/${projectId}/status`,
+      { event, version },
+      aboutProject(projectId),
+    ),
   templates: () => projects().get<ProjectTemplate[]>('/v1/projecttemplate', global),
+  saveTemplate: (projectId: number, body: { name: string; description?: string }) =>
+    projects().post<ProjectTemplate>(`/v1/project/${projectId}/savetemplate`, body, aboutProject(projectId)),
+  deleteTemplate: (templateId: number) => projects().delete<{ deleted: boolean }>(`/v1/projecttemplate/${templateId}`, global),
 
   itemTypes: (projectId: number) => projects().get<ItemType[]>('/v1/itemtype', aboutProject(projectId)),
   categories: (projectId: number) => projects().get<Category[]>('/v1/category', aboutProject(projectId)),
-  createCategory: (projectId: number, body: { name: string; parentId?: number | null }) => projects().post<Category>('/v1/category', body, aboutProject(projectId)),
+  createItemType: (projectId: number, body: { name: string; kind: ItemKind; settings?: ItemTypeSettings; marking: ItemType['marking'] }) =>
+    projects().post<ItemType>('/v1/itemtype', body, aboutProject(projectId)),
+  editItemType: (projectId: number, itemTypeId: number, body: { name?: string; marking?: ItemType['marking']; isActive?: boolean; version: number }) =>
+    projects().put<ItemType>(`/v1/itemtype/${itemTypeId}`, body, aboutProject(projectId)),
+  createCategory: (projectId: number, body: { name: string; parentId?: number | null }) =>
+    projects().post<Category>('/v1/category', body, aboutProject(projectId)),
+  editCategory: (projectId: number, categoryId: number, body: { name?: string; isRetired?: boolean; version: number }) =>
+    projects().put<Category>(`/v1/category/${categoryId}`, body, aboutProject(projectId)),
+  /** Under another parent (null: top level) and/or to another place among its siblings; a cycle is refused (409). */
+  moveCategory: (projectId: number, categoryId: number, body: { parentId: number | null; sortOrder: number; version: number }) =>
+    projects().post<Category>(`/v1/category/${categoryId}/move`, body, aboutProject(projectId)),
+  deleteCategory: (projectId: number, categoryId: number) => projects().delete<{ deleted: boolean }>(`/v1/category/${categoryId}`, aboutProject(projectId)),
+  categoryFiles: (projectId: number, categoryId: number) =>
+    projects().get<CategoryFile[]>('/v1/categoryfile', { ...aboutProject(projectId), params: { categoryId } }),
+  /** Multipart: the category and up to five files (the server checks each by content). A project call: the selected project's header. */
+  uploadCategoryFiles: (categoryId: number, files: File[]) => {
+    const form = new FormData();
+    form.append('categoryId', String(categoryId));
+    for (const file of files) form.append('files', file, file.name);
+    return upload<CategoryFile[]>('projectService', { url: '/v1/categoryfile', form, showErrors: false });
+  },
+  downloadCategoryFile: (fileId: string) => download('projectService', { url: `/v1/categoryfile/${fileId}`, method: 'GET', showErrors: false }),
+  deleteCategoryFile: (projectId: number, fileId: string) => projects().delete<{ deleted: boolean }>(`/v1/categoryfile/${fileId}`, aboutProject(projectId)),
   flows: (projectId: number) => projects().get<Flow[]>('/v1/flow', aboutProject(projectId)),
+  createFlow: (projectId: number, body: { name: string; recordKind: 'item' | 'paper'; definition: FlowDefinition }) =>
+    projects().post<Flow>('/v1/flow', body, aboutProject(projectId)),
+  editFlow: (projectId: number, flowId: number, body: { name?: string; definition?: FlowDefinition; isActive?: boolean; version: number }) =>
+    projects().put<EditedFlow>(`/v1/flow/${flowId}`, body, aboutProject(projectId)),
 
   grants: (query: PagedQuery) => projects().post<PagedResult<Grant>>('/v1/examgrant/search', searchBody(query), projectCall),
   grant: (body: { userId: string; examId?: number | null; permission: ExamPermissionName }) => projects().post<Grant>('/v1/examgrant', body, projectCall),
@@ -161,6 +203,9 @@ export const projectsApi = {
 export const examsApi = {
   search: (query: PagedQuery) => exams().post<PagedResult<Exam>>('/v1/exam/search', searchBody(query), projectCall),
   create: (body: { code: string; name: string; description?: string }) => exams().post<Exam>('/v1/exam', body, projectCall),
+  /** A status change the exam machine decides (schedule, start, end, publish results, close …). */
+  transition: (examId: number, event: string, version: number) =>
+    exams().post<{ fromStatus: string; toStatus: string; record: Exam }>(`/v1/exam/${examId}/status`, { event, version }, projectCall),
   /** The caller's exam permissions on the selected exam: a paper call (ExamId). */
   myPermissions: () => exams().get<MyExamPermissions>('/v1/exam/mypermissions', { ...quiet, workspace: 'paper' }),
 };

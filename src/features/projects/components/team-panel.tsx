@@ -8,12 +8,13 @@ import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
-import { fieldError, SelectField, TextField } from '#src/components/ui/field.tsx';
+import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { EmptyState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usePagedSearch } from '#src/lib/use-paged-search.ts';
-import { usersApi, type UserDetail } from '../../users/api/users-api.ts';
+import { usersApi, type UserDetail } from '#src/features/users/index.ts';
 import { examsApi, projectsApi, type Exam, type Grant } from '../api/projects-api.ts';
 
 type FieldErrors = Record<string, string[]> | null;
@@ -79,7 +80,14 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
       }
     >
       <div className={css({ display: 'flex', gap: '2', alignItems: 'end' })}>
-        <TextField className={css({ flex: '1' })} label={t('team.findUser')} value={keyword} onChange={(e) => setKeyword(e.target.value)} autoFocus data-testid="grant-user-search" />
+        <TextField
+          className={css({ flex: '1' })}
+          label={t('team.findUser')}
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          autoFocus
+          data-testid="grant-user-search"
+        />
         <Button variant="outline" onClick={() => void findUsers()} data-testid="grant-find">
           {t('team.find')}
         </Button>
@@ -89,7 +97,7 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
         <SelectField
           label={t('team.user')}
           value={draft.userId}
-          onChange={(e) => setDraft((d) => ({ ...d, userId: e.target.value }))}
+          onValueChange={(value) => setDraft((d) => ({ ...d, userId: value }))}
           options={found.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName} <${u.email}>` }))}
           error={fieldError(errors, 'userId')}
         />
@@ -97,14 +105,14 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
       <SelectField
         label={t('team.permission')}
         value={draft.permission}
-        onChange={(e) => setDraft((d) => ({ ...d, permission: e.target.value as ExamPermission }))}
+        onValueChange={(value) => setDraft((d) => ({ ...d, permission: value as ExamPermission }))}
         options={examPermissionNames.map((name) => ({ value: name, label: t(`permission.${name}`) }))}
         error={fieldError(errors, 'permission')}
       />
       <SelectField
         label={t('team.scope')}
         value={draft.examId}
-        onChange={(e) => setDraft((d) => ({ ...d, examId: e.target.value }))}
+        onValueChange={(value) => setDraft((d) => ({ ...d, examId: value }))}
         placeholder={t('team.wholeProject')}
         options={exams.map((exam) => ({ value: String(exam.examId), label: exam.name }))}
         error={fieldError(errors, 'examId')}
@@ -128,7 +136,14 @@ export function TeamPanel({ canManage }: { canManage: boolean }) {
 
   const revoke = async (grant: Grant) => {
     const name = `${grant.firstName} ${grant.lastName}`;
-    if (!(await confirm({ title: t('team.revokeTitle'), message: t('team.revokeMessage', { name, permission: t(`permission.${grant.permission}`) }), confirmLabel: t('team.revoke') }))) return;
+    if (
+      !(await confirm({
+        title: t('team.revokeTitle'),
+        message: t('team.revokeMessage', { name, permission: t(`permission.${grant.permission}`) }),
+        confirmLabel: t('team.revoke'),
+      }))
+    )
+      return;
     try {
       await projectsApi.revoke(grant.grantId);
       void notify.success(t('team.revoked', { name }));
@@ -149,7 +164,12 @@ export function TeamPanel({ canManage }: { canManage: boolean }) {
       align: 'end',
       cell: (g) =>
         canManage ? (
-          <Button size="sm" variant="ghost" onClick={() => void revoke(g)} aria-label={t('team.revokeNamed', { name: `${g.firstName} ${g.lastName}`, permission: t(`permission.${g.permission}`) })}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => void revoke(g)}
+            aria-label={t('team.revokeNamed', { name: `${g.firstName} ${g.lastName}`, permission: t(`permission.${g.permission}`) })}
+          >
             {t('team.revoke')}
           </Button>
         ) : null,
@@ -165,7 +185,15 @@ export function TeamPanel({ canManage }: { canManage: boolean }) {
           </Button>
         </div>
       ) : null}
-      <PagedTable search={search} errorText={errorText} empty={<EmptyState title={t('team.none')} />} caption={t('team.caption')} columns={columns} rowKey={(g) => g.grantId} testId="team-table" />
+      <PagedTable
+        search={search}
+        errorText={errorText}
+        empty={<EmptyState title={t('team.none')} />}
+        caption={t('team.caption')}
+        columns={columns}
+        rowKey={(g) => g.grantId}
+        testId="team-table"
+      />
       {granting ? (
         <GrantDialog
           onClose={() => setGranting(false)}

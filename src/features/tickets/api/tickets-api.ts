@@ -117,8 +117,7 @@ export function searchBody(query: PagedQuery) {
 }
 
 export const ticketsApi = {
-  search: (kind: TicketListKind, query: PagedQuery) =>
-    api.post<PagedResult<TicketSummary>>(searchUrls[kind], searchBody(query), { showErrors: false }),
+  search: (kind: TicketListKind, query: PagedQuery) => api.post<PagedResult<TicketSummary>>(searchUrls[kind], searchBody(query), { showErrors: false }),
 
   counts: (kind: 'mine' | 'desk', supportGroupId?: number | null) =>
     api.post<TicketCounts>(kind === 'mine' ? '/v1/supportticketstatus/count' : '/v1/supportticketstatus/countbyadmin', {
@@ -176,7 +175,9 @@ export const ticketsApi = {
           )
         ).ticket;
       case 'ticket.acceptBotAnswer':
-        return (await api.put<Result>('/v1/supportticketadmin/accept', undefined, { params: { supportTicketBotId: fields.supportTicketBotId }, showErrors: false })).ticket;
+        return (
+          await api.put<Result>('/v1/supportticketadmin/accept', undefined, { params: { supportTicketBotId: fields.supportTicketBotId }, showErrors: false })
+        ).ticket;
       case 'ticket.edit':
         return api.put<TicketDetail>(
           '/v1/supportticket',

@@ -4,8 +4,10 @@ import { ticketPriorities } from '#machines/ticket-lifecycle.machine.ts';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
-import { fieldError, SelectField, TextAreaField, TextField } from '#src/components/ui/field.tsx';
-import { FilePicker } from '#src/components/ui/file-picker.tsx';
+import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
+import { FileUpload } from '#src/components/ui/file-upload.tsx';
+import { ProgressBar } from '#src/components/ui/progress.tsx';
 import { notify } from '#src/app/notifications/notify.ts';
 import { supportGroupsApi, ticketsApi, type SupportGroup, type TicketDetail } from '../api/tickets-api.ts';
 
@@ -19,7 +21,15 @@ interface ProblemDetails {
  * Raise a ticket: title, description, priority, support group and up to five documents
  * (uploaded once the ticket exists). Staff may name someone else as the requester.
  */
-export function CreateTicketDialog({ onClose, onCreated, requesterId }: { onClose: () => void; onCreated: (ticket: TicketDetail) => void; requesterId?: string | null }) {
+export function CreateTicketDialog({
+  onClose,
+  onCreated,
+  requesterId,
+}: {
+  onClose: () => void;
+  onCreated: (ticket: TicketDetail) => void;
+  requesterId?: string | null;
+}) {
   const { t } = useTranslation('tickets');
   const [groups, setGroups] = useState<SupportGroup[] | null>(null);
   const [title, setTitle] = useState('');
@@ -32,10 +42,13 @@ export function CreateTicketDialog({ onClose, onCreated, requesterId }: { onClos
   const [progress, setProgress] = useState<number | null>(null);
 
   useEffect(() => {
-    supportGroupsApi.list().then((list) => {
-      setGroups(list);
-      setGroup((current) => current || String(list[0]?.supportGroupId ?? ''));
-    }, () => setGroups([]));
+    supportGroupsApi.list().then(
+      (list) => {
+        setGroups(list);
+        setGroup((current) => current || String(list[0]?.supportGroupId ?? ''));
+      },
+      () => setGroups([]),
+    );
   }, []);
 
   const validate = () => {
@@ -100,7 +113,15 @@ export function CreateTicketDialog({ onClose, onCreated, requesterId }: { onClos
         </>
       }
     >
-      <TextField label={t('field.title')} value={title} onChange={(e) => setTitle(e.target.value)} maxLength={200} required error={fieldError(errors, 'title')} autoFocus />
+      <TextField
+        label={t('field.title')}
+        value={title}
+        onChange={(e) => setTitle(e.target.value)}
+        maxLength={200}
+        required
+        error={fieldError(errors, 'title')}
+        autoFocus
+      />
       <TextAreaField
         label={t('field.description')}
         hint={t('create.descriptionHint')}
@@ -114,21 +135,23 @@ export function CreateTicketDialog({ onClose, onCreated, requesterId }: { onClos
         <SelectField
           label={t('field.priority')}
           value={priority}
-          onChange={(e) => setPriority(e.target.value)}
+          onValueChange={(value) => setPriority(value)}
           options={Object.values(ticketPriorities).map((id) => ({ value: String(id), label: t(`priority.${id}`) }))}
           error={fieldError(errors, 'supportTicketPriorityId')}
         />
         <SelectField
           label={t('field.group')}
           value={group}
-          onChange={(e) => setGroup(e.target.value)}
+          onValueChange={(value) => setGroup(value)}
           options={(groups ?? []).map((g) => ({ value: String(g.supportGroupId), label: g.name }))}
           placeholder={groups === null ? t('common.loading') : undefined}
           required
+          // A group nobody works in can still be chosen; the requester is told, the support admins see it flagged (issue 23).
+          hint={groups?.find((g) => String(g.supportGroupId) === group)?.memberCount === 0 ? t('groups.raiseNoAgents') : undefined}
           error={fieldError(errors, 'supportGroupId')}
         />
       </div>
-      <FilePicker
+      <FileUpload
         label={t('field.documents')}
         hint={t('documents.hint')}
         files={files}
@@ -137,6 +160,7 @@ export function CreateTicketDialog({ onClose, onCreated, requesterId }: { onClos
         maxBytes={MAX_DOCUMENT_BYTES}
         disabled={busy}
       />
+      {progress !== null ? <ProgressBar value={Math.round(progress * 100)} label={t('documents.uploadProgress')} testId="create-upload-progress" /> : null}
     </Dialog>
   );
 }

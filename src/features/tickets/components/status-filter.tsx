@@ -36,13 +36,7 @@ export function StatusFilter({ value, counts, onChange }: { value: number | null
       {options.map((option) => {
         const n = countOf(option.id);
         return (
-          <button
-            key={option.id ?? 'all'}
-            type="button"
-            className={cx(chip)}
-            aria-pressed={value === option.id}
-            onClick={() => onChange(option.id)}
-          >
+          <button key={option.id ?? 'all'} type="button" className={cx(chip)} aria-pressed={value === option.id} onClick={() => onChange(option.id)}>
             <span>{option.label}</span>
             {n === null ? null : <span className={count}>{format.number(n)}</span>}
           </button>

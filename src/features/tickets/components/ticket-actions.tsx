@@ -5,7 +5,8 @@ import type { TicketAction, TicketViewEvent } from '#machines/ticket-view.machin
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
-import { fieldError, SelectField, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { supportGroupsApi, type Agent, type SupportGroup, type TicketDetail } from '../api/tickets-api.ts';
 
@@ -22,15 +23,15 @@ export function TicketActionsBar({ actions, busy, send }: { actions: TicketActio
   return (
     <div role="group" aria-label={t('actions.label')} className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })} data-testid="ticket-actions">
       {shown.map((action) => (
-          <Button
-            key={action}
-            variant={dangerActions.includes(action) ? 'danger' : primaryActions.includes(action) ? 'solid' : 'outline'}
-            size="sm"
-            disabled={busy}
-            onClick={() => send({ type: 'action.start', action })}
-          >
-            {t(`actions.${action.slice('ticket.'.length)}`)}
-          </Button>
+        <Button
+          key={action}
+          variant={dangerActions.includes(action) ? 'danger' : primaryActions.includes(action) ? 'solid' : 'outline'}
+          size="sm"
+          disabled={busy}
+          onClick={() => send({ type: 'action.start', action })}
+        >
+          {t(`actions.${action.slice('ticket.'.length)}`)}
+        </Button>
       ))}
     </div>
   );
@@ -64,7 +65,10 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
   useEffect(() => {
     // An edit starts from the ticket as it is.
     if (action === 'ticket.edit' && fields.title === undefined) {
-      send({ type: 'action.change', fields: { title: ticket.title, description: ticket.description, supportTicketPriorityId: ticket.supportTicketPriorityId } });
+      send({
+        type: 'action.change',
+        fields: { title: ticket.title, description: ticket.description, supportTicketPriorityId: ticket.supportTicketPriorityId },
+      });
     }
   }, [action, fields.title, send, ticket]);
 
@@ -74,16 +78,60 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
   let body: React.ReactNode = null;
   switch (action) {
     case 'ticket.hold':
-      body = <TextAreaField label={t('field.onHoldReason')} hint={t('hint.onHoldReason')} value={value('onHoldReason')} onChange={(e) => change('onHoldReason', e.target.value)} required autoFocus error={fieldError(fieldErrors, 'onHoldReason')} maxLength={2000} />;
+      body = (
+        <TextAreaField
+          label={t('field.onHoldReason')}
+          hint={t('hint.onHoldReason')}
+          value={value('onHoldReason')}
+          onChange={(e) => change('onHoldReason', e.target.value)}
+          required
+          autoFocus
+          error={fieldError(fieldErrors, 'onHoldReason')}
+          maxLength={2000}
+        />
+      );
       break;
     case 'ticket.resolve':
-      body = <TextAreaField label={t('field.answer')} hint={t('hint.answer')} value={value('answer')} onChange={(e) => change('answer', e.target.value)} required autoFocus rows={7} error={fieldError(fieldErrors, 'answer')} maxLength={20000} />;
+      body = (
+        <TextAreaField
+          label={t('field.answer')}
+          hint={t('hint.answer')}
+          value={value('answer')}
+          onChange={(e) => change('answer', e.target.value)}
+          required
+          autoFocus
+          rows={7}
+          error={fieldError(fieldErrors, 'answer')}
+          maxLength={20000}
+        />
+      );
       break;
     case 'ticket.cancel':
-      body = <TextAreaField label={t('field.cancelReason')} value={value('cancelReason')} onChange={(e) => change('cancelReason', e.target.value)} required autoFocus error={fieldError(fieldErrors, 'cancelReason')} maxLength={2000} />;
+      body = (
+        <TextAreaField
+          label={t('field.cancelReason')}
+          value={value('cancelReason')}
+          onChange={(e) => change('cancelReason', e.target.value)}
+          required
+          autoFocus
+          error={fieldError(fieldErrors, 'cancelReason')}
+          maxLength={2000}
+        />
+      );
       break;
     case 'ticket.reopen':
-      body = <TextAreaField label={t('field.reopenReason')} hint={t('hint.reopenReason')} value={value('reopenReason')} onChange={(e) => change('reopenReason', e.target.value)} required autoFocus error={fieldError(fieldErrors, 'reopenReason')} maxLength={2000} />;
+      body = (
+        <TextAreaField
+          label={t('field.reopenReason')}
+          hint={t('hint.reopenReason')}
+          value={value('reopenReason')}
+          onChange={(e) => change('reopenReason', e.target.value)}
+          required
+          autoFocus
+          error={fieldError(fieldErrors, 'reopenReason')}
+          maxLength={2000}
+        />
+      );
       break;
     case 'ticket.close':
       body = <p>{t('confirm.close', { id: ticket.ticketId })}</p>;
@@ -92,7 +140,9 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
       body = (
         <>
           <p>{t('confirm.acceptBotAnswer')}</p>
-          <blockquote className={css({ borderInlineStartWidth: '3px', borderColor: 'success.main', ps: '3', whiteSpace: 'pre-wrap' })}>{ticket.botSuggestion?.answer}</blockquote>
+          <blockquote className={css({ borderInlineStartWidth: '3px', borderColor: 'success.main', ps: '3', whiteSpace: 'pre-wrap' })}>
+            {ticket.botSuggestion?.answer}
+          </blockquote>
         </>
       );
       break;
@@ -103,7 +153,7 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
           <SelectField
             label={t('field.toSupportGroupId')}
             value={value('toSupportGroupId')}
-            onChange={(e) => send({ type: 'action.change', fields: { toSupportGroupId: e.target.value, toSupportUserId: '' } })}
+            onValueChange={(chosen) => send({ type: 'action.change', fields: { toSupportGroupId: chosen, toSupportUserId: '' } })}
             placeholder={t('reassign.keepGroup', { group: ticket.supportGroupName })}
             options={groups.filter((g) => g.supportGroupId !== ticket.supportGroupId).map((g) => ({ value: String(g.supportGroupId), label: g.name }))}
             error={fieldError(fieldErrors, 'toSupportGroupId')}
@@ -111,7 +161,7 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
           <SelectField
             label={t('field.toSupportUserId')}
             value={value('toSupportUserId')}
-            onChange={(e) => change('toSupportUserId', e.target.value)}
+            onValueChange={(chosen) => change('toSupportUserId', chosen)}
             placeholder={t('reassign.anyAgent')}
             options={reassignAgents.map((a) => ({ value: a.userId, label: `${a.firstName} ${a.lastName}`.trim() || a.email }))}
             error={fieldError(fieldErrors, 'toSupportUserId')}
@@ -125,25 +175,48 @@ export function TicketActionDialog({ action, ticket, fields, fieldErrors, action
           <SelectField
             label={t('field.targetSupportGroupId')}
             value={value('targetSupportGroupId')}
-            onChange={(e) => change('targetSupportGroupId', e.target.value)}
+            onValueChange={(chosen) => change('targetSupportGroupId', chosen)}
             placeholder={t('escalate.chooseGroup')}
             options={groups.filter((g) => g.supportGroupId !== ticket.supportGroupId).map((g) => ({ value: String(g.supportGroupId), label: g.name }))}
             required
             error={fieldError(fieldErrors, 'supportGroupId') ?? fieldError(fieldErrors, 'targetSupportGroupId')}
           />
-          <TextAreaField label={t('field.escalationDescription')} hint={t('hint.escalate')} value={value('description')} onChange={(e) => change('description', e.target.value)} required error={fieldError(fieldErrors, 'description')} maxLength={20000} />
+          <TextAreaField
+            label={t('field.escalationDescription')}
+            hint={t('hint.escalate')}
+            value={value('description')}
+            onChange={(e) => change('description', e.target.value)}
+            required
+            error={fieldError(fieldErrors, 'description')}
+            maxLength={20000}
+          />
         </>
       );
       break;
     case 'ticket.edit':
       body = (
         <>
-          <TextField label={t('field.title')} value={value('title')} onChange={(e) => change('title', e.target.value)} required maxLength={200} error={fieldError(fieldErrors, 'title')} autoFocus />
-          <TextAreaField label={t('field.description')} value={value('description')} onChange={(e) => change('description', e.target.value)} required maxLength={20000} error={fieldError(fieldErrors, 'description')} />
+          <TextField
+            label={t('field.title')}
+            value={value('title')}
+            onChange={(e) => change('title', e.target.value)}
+            required
+            maxLength={200}
+            error={fieldError(fieldErrors, 'title')}
+            autoFocus
+          />
+          <TextAreaField
+            label={t('field.description')}
+            value={value('description')}
+            onChange={(e) => change('description', e.target.value)}
+            required
+            maxLength={20000}
+            error={fieldError(fieldErrors, 'description')}
+          />
           <SelectField
             label={t('field.priority')}
             value={value('supportTicketPriorityId')}
-            onChange={(e) => change('supportTicketPriorityId', e.target.value)}
+            onValueChange={(chosen) => change('supportTicketPriorityId', chosen)}
             options={Object.values(ticketPriorities).map((id) => ({ value: String(id), label: t(`priority.${id}`) }))}
           />
         </>

@@ -4,7 +4,8 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
-import { FilePicker, formatBytes } from '#src/components/ui/file-picker.tsx';
+import { FileUpload, useFormatBytes } from '#src/components/ui/file-upload.tsx';
+import { ProgressBar } from '#src/components/ui/progress.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { saveFile } from '#src/lib/save-file.ts';
 import { ticketsApi, type TicketDetail, type TicketDocument } from '../api/tickets-api.ts';
@@ -13,9 +14,20 @@ const MAX_DOCUMENT_BYTES = 10 * 1024 * 1024;
 const FINAL_STATUSES = [6, 7];
 
 /** A ticket's documents: download, delete (own uploads, or any for staff) and add more while the ticket is open. */
-export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: TicketDetail; view: 'requester' | 'staff'; userId: string | null; onChanged: () => void }) {
+export function TicketDocuments({
+  ticket,
+  view,
+  userId,
+  onChanged,
+}: {
+  ticket: TicketDetail;
+  view: 'requester' | 'staff';
+  userId: string | null;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation('tickets');
   const format = useFormat();
+  const formatSize = useFormatBytes();
   const [files, setFiles] = useState<File[]>([]);
   const [uploading, setUploading] = useState<number | null>(null);
   const [working, setWorking] = useState<string | null>(null);
@@ -49,7 +61,14 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
   };
 
   const deleteOne = async (doc: TicketDocument) => {
-    if (!(await confirm({ title: t('documents.confirmDeleteTitle'), message: t('documents.confirmDelete', { name: doc.fileName }), confirmLabel: t('documents.delete') }))) return;
+    if (
+      !(await confirm({
+        title: t('documents.confirmDeleteTitle'),
+        message: t('documents.confirmDelete', { name: doc.fileName }),
+        confirmLabel: t('documents.delete'),
+      }))
+    )
+      return;
     setWorking(doc.documentId);
     try {
       await ticketsApi.deleteDocument(doc.documentId, view);
@@ -75,13 +94,25 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
             <li key={doc.documentId} className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
               <span className={css({ fontWeight: 'semibold', flex: '1 1 12rem', minWidth: 0, overflowWrap: 'anywhere' })}>{doc.fileName}</span>
               <span className={css({ color: 'fg.muted' })}>
-                {formatBytes(doc.sizeBytes, format.number)} · {doc.uploadedByName ?? t('someone')} · {format.date(doc.uploadedOn)}
+                {formatSize(doc.sizeBytes)} · {doc.uploadedByName ?? t('someone')} · {format.date(doc.uploadedOn)}
               </span>
-              <Button size="sm" variant="outline" onClick={() => void downloadOne(doc)} loading={working === doc.documentId} aria-label={t('documents.downloadNamed', { name: doc.fileName })}>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => void downloadOne(doc)}
+                loading={working === doc.documentId}
+                aria-label={t('documents.downloadNamed', { name: doc.fileName })}
+              >
                 {t('documents.download')}
               </Button>
               {editable && (view === 'staff' || doc.uploadedBy === userId) ? (
-                <Button size="sm" variant="ghost" onClick={() => void deleteOne(doc)} disabled={working === doc.documentId} aria-label={t('documents.deleteNamed', { name: doc.fileName })}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  onClick={() => void deleteOne(doc)}
+                  disabled={working === doc.documentId}
+                  aria-label={t('documents.deleteNamed', { name: doc.fileName })}
+                >
                   {t('documents.delete')}
                 </Button>
               ) : null}
@@ -91,7 +122,18 @@ export function TicketDocuments({ ticket, view, userId, onChanged }: { ticket: T
       )}
       {editable ? (
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
-          <FilePicker label={t('documents.add')} hint={t('documents.hint')} files={files} onChange={setFiles} maxFiles={5} maxBytes={MAX_DOCUMENT_BYTES} disabled={uploading !== null} />
+          <FileUpload
+            label={t('documents.add')}
+            hint={t('documents.hint')}
+            files={files}
+            onChange={setFiles}
+            maxFiles={5}
+            maxBytes={MAX_DOCUMENT_BYTES}
+            disabled={uploading !== null}
+          />
+          {uploading !== null ? (
+            <ProgressBar value={Math.round(uploading * 100)} label={t('documents.uploadProgress')} testId="documents-upload-progress" />
+          ) : null}
           {files.length ? (
             <div>
               <Button size="sm" onClick={() => void uploadChosen()} loading={uploading !== null}>

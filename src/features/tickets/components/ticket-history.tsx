@@ -49,7 +49,20 @@ export function TicketHistory({ ticketId, version }: { ticketId: number; version
       {entries === null ? (
         <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('common.loading')}</p>
       ) : (
-        <ol className={css({ listStyle: 'none', p: 0, m: 0, borderInlineStartWidth: '2px', borderColor: 'border', ps: '4', display: 'flex', flexDirection: 'column', gap: '3' })} data-testid="ticket-history">
+        <ol
+          className={css({
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            borderInlineStartWidth: '2px',
+            borderColor: 'border',
+            ps: '4',
+            display: 'flex',
+            flexDirection: 'column',
+            gap: '3',
+          })}
+          data-testid="ticket-history"
+        >
           {entries.map((entry) => {
             const actor = entry.actorKind === 'system' ? t('history.system') : (entry.actorName ?? t('someone'));
             const key = known.has(entry.event) ? entry.event.replace('.', '_') : 'other';
@@ -58,10 +71,19 @@ export function TicketHistory({ ticketId, version }: { ticketId: number; version
               <li key={entry.id} className={css({ position: 'relative', fontSize: 'sm' })}>
                 <span
                   aria-hidden="true"
-                  className={css({ position: 'absolute', insetInlineStart: '-5', top: '1.5', width: '2', height: '2', borderRadius: 'full', bg: 'primary.main' })}
+                  className={css({
+                    position: 'absolute',
+                    insetInlineStart: '-5',
+                    top: '1.5',
+                    width: '2',
+                    height: '2',
+                    borderRadius: 'full',
+                    bg: 'primary.main',
+                  })}
                 />
                 <p>
-                  <strong>{actor}</strong> {t(`history.event.${key}`, { file: details.fileName ?? '', group: details.toSupportGroupName ?? '', child: details.childTicketId ?? '' })}
+                  <strong>{actor}</strong>{' '}
+                  {t(`history.event.${key}`, { file: details.fileName ?? '', group: details.toSupportGroupName ?? '', child: details.childTicketId ?? '' })}
                   {entry.fromStatus && entry.toStatus && entry.fromStatus !== entry.toStatus ? (
                     <span className={css({ color: 'fg.muted' })}>
                       {' '}
@@ -70,7 +92,7 @@ export function TicketHistory({ ticketId, version }: { ticketId: number; version
                   ) : null}
                 </p>
                 {entry.reason ? <p className={css({ color: 'fg.muted', whiteSpace: 'pre-wrap', mt: '0.5' })}>{entry.reason}</p> : null}
-                <time dateTime={entry.createdOn} className={css({ fontSize: 'xs', color: 'fg.subtle' })}>
+                <time dir="auto" dateTime={entry.createdOn} className={css({ fontSize: 'xs', color: 'fg.subtle' })}>
                   {format.dateTime(entry.createdOn)}
                 </time>
               </li>

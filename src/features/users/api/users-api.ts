@@ -120,6 +120,12 @@ export interface UserEdit {
   dateOfBirth?: string | null;
 }
 
+export interface RoleDraft {
+  name: string;
+  description: string;
+  permissions: string[];
+}
+
 export interface ToggleResult {
   userId: string;
   isActive: boolean;
@@ -173,6 +179,13 @@ export const usersApi = {
     api().post<ToggleResult>(`/users/${encodeURIComponent(id)}/toggle-status`, { userId: id, activateUser }, { showErrors: false }),
   toggleEmail: (id: string, activateEmail: boolean) =>
     api().post<ToggleResult>(`/users/${encodeURIComponent(id)}/toggle-email-status`, { userId: id, activateEmail }, { showErrors: false }),
+  /** true: the user must choose a new password at the next sign-in (spec §7 updatefirsttimelogin). */
+  setFirstTimeLogin: (id: string, isFirstTimeLogin: boolean) =>
+    api().post<{ userId: string; isFirstTimeLogin: boolean; message: string }>(
+      '/users/updatefirsttimelogin',
+      { userId: id, isFirstTimeLogin },
+      { showErrors: false },
+    ),
   resendInvitation: (id: string) =>
     api().post<{ results: Array<{ userId: string; outcome: 'invitationSent' | 'confirmationSent' | 'nothingToSend' | 'notFound' }> }>(
       '/users/sendinvitationorconfirmation',
@@ -181,8 +194,13 @@ export const usersApi = {
     ),
   searchRoles: (query: PagedQuery) => api().post<PagedResult<RoleSummary>>('/roles/search', plainSearch(query), { showErrors: false }),
   /** Every role of the tenant (for the filter and the create dialog). */
-  allRoles: () =>
-    api().post<PagedResult<RoleSummary>>('/roles/search', { pageNumber: 1, pageSize: 100, orderBy: ['name asc'] }, { showErrors: false }),
+  allRoles: () => api().post<PagedResult<RoleSummary>>('/roles/search', { pageNumber: 1, pageSize: 100, orderBy: ['name asc'] }, { showErrors: false }),
+
+  /** Role management (issue 23): custom roles only, never with a permission the caller lacks. */
+  createRole: (body: RoleDraft) => api().post<RoleSummary>('/roles', body, { showErrors: false }),
+  editRole: (id: string, body: RoleDraft) => api().put<RoleSummary>(`/roles/${encodeURIComponent(id)}`, body, { showErrors: false }),
+  retireRole: (id: string) =>
+    api().delete<{ message: string; roleId: string; usersAffected: number }>(`/roles/${encodeURIComponent(id)}`, { showErrors: false }),
 
   loginHistory: (scope: LoginHistoryScope, query: PagedQuery) => {
     const event = (query.filters.event as string | undefined) || null;
@@ -202,11 +220,12 @@ export const usersApi = {
     api().post<PagedResult<DirectoryUser>>('/users/searchusersfromad', { keyword: keyword.trim() || null, pageNumber: 1, pageSize: 25 }, { showErrors: false }),
 
   downloadTemplate: (onProgress?: ProgressListener) => download(SERVICE, { url: '/users/downloadusertemplate', data: {}, onProgress, showErrors: false }),
-  uploadUsers: (file: File, onProgress?: ProgressListener) => {
+  /** redirectUrl (spec §7 `RedirectUrl`): where the invitees land after the e-mailed link. */
+  uploadUsers: (file: File, onProgress?: ProgressListener, redirectUrl?: string | null) => {
     const form = new FormData();
     form.append('file', file, file.name);
     return upload<{ jobId: string; fileName: string; state: string; message: string }>(SERVICE, {
-      url: '/users/uploadusers',
+      url: redirectUrl ? `/users/uploadusers?RedirectUrl=${encodeURIComponent(redirectUrl)}` : '/users/uploadusers',
       form,
       onProgress,
       showErrors: false,
@@ -221,4 +240,3 @@ export const usersApi = {
     return download(SERVICE, { url: '/users/downloaduserlist', data: filters, onProgress, showErrors: false });
   },
 };
-

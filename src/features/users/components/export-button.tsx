@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { ProgressBar } from '#src/components/ui/progress.tsx';
 import type { DownloadResult, ProgressListener, TransferProgress } from '#src/lib/http/transfer.ts';
 import { saveFile } from '#src/lib/save-file.ts';
 
@@ -48,15 +49,7 @@ export function DownloadButton({
       <Button variant={variant} size={size} onClick={() => void run()} loading={busy} data-testid={testId} aria-label={ariaLabel}>
         {label}
       </Button>
-      {busy ? (
-        <progress
-          max={100}
-          value={percent ?? undefined}
-          aria-label={t('transfer.downloading')}
-          className={css({ width: '6rem' })}
-          data-testid={testId ? `${testId}-progress` : undefined}
-        />
-      ) : null}
+      {busy ? <ProgressBar size="sm" value={percent} label={t('transfer.downloading')} testId={testId ? `${testId}-progress` : undefined} /> : null}
     </span>
   );
 }

@@ -5,10 +5,13 @@ import { notify } from '#src/app/notifications/notify.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
-import { fieldError, SelectField, TextField } from '#src/components/ui/field.tsx';
+import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { DateField, today } from '#src/components/ui/date-field.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useRoleText } from '../role-text.ts';
 import { usersApi, type DirectoryUser, type RoleSummary, type UserDetail, type UserRoleEntry } from '../api/users-api.ts';
 
 type FieldErrors = Record<string, string[]> | null;
@@ -58,8 +61,19 @@ const draftOf = (user: UserDetail | null): Draft => ({
 });
 
 /** Create a user (with an invitation or a password) or edit one's profile fields (docs/decisions/0040). */
-export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail | null; roles: RoleSummary[]; onClose: () => void; onSaved: (user: UserDetail) => void }) {
+export function UserDialog({
+  user,
+  roles,
+  onClose,
+  onSaved,
+}: {
+  user: UserDetail | null;
+  roles: RoleSummary[];
+  onClose: () => void;
+  onSaved: (user: UserDetail) => void;
+}) {
   const { t } = useTranslation('users');
+  const roleText = useRoleText();
   const [draft, setDraft] = useState<Draft>(() => draftOf(user));
   const [errors, setErrors] = useState<FieldErrors>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -99,7 +113,13 @@ export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail
             roleId: draft.roleId || null,
             ...(draft.access === 'invite' ? { isSendInvitation: true } : { password: draft.password, confirmPassword: draft.confirmPassword }),
           });
-      void notify.success(user ? t('form.saved', { name: common.userName }) : draft.access === 'invite' ? t('form.invited', { email: common.email }) : t('form.created', { name: common.userName }));
+      void notify.success(
+        user
+          ? t('form.saved', { name: common.userName })
+          : draft.access === 'invite'
+            ? t('form.invited', { email: common.email })
+            : t('form.created', { name: common.userName }),
+      );
       onSaved(saved);
     } catch (error) {
       const fields = fieldErrorsOf(error);
@@ -130,21 +150,64 @@ export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail
       }
     >
       <div className={grid}>
-        <TextField label={t('field.firstName')} value={draft.firstName} onChange={set('firstName')} required maxLength={100} autoFocus error={fieldError(errors, 'firstName')} />
-        <TextField label={t('field.lastName')} value={draft.lastName} onChange={set('lastName')} required maxLength={100} error={fieldError(errors, 'lastName')} />
-        <TextField label={t('field.email')} type="email" value={draft.email} onChange={set('email')} required maxLength={256} error={fieldError(errors, 'email')} />
-        <TextField label={t('field.userName')} value={draft.userName} onChange={set('userName')} required maxLength={100} error={fieldError(errors, 'userName')} />
-        <TextField label={t('field.phoneNumber')} type="tel" value={draft.phoneNumber} onChange={set('phoneNumber')} maxLength={32} error={fieldError(errors, 'phoneNumber')} />
-        <TextField label={t('field.dateOfBirth')} type="date" value={draft.dateOfBirth} onChange={set('dateOfBirth')} error={fieldError(errors, 'dateOfBirth')} />
+        <TextField
+          label={t('field.firstName')}
+          value={draft.firstName}
+          onChange={set('firstName')}
+          required
+          maxLength={100}
+          autoFocus
+          error={fieldError(errors, 'firstName')}
+        />
+        <TextField
+          label={t('field.lastName')}
+          value={draft.lastName}
+          onChange={set('lastName')}
+          required
+          maxLength={100}
+          error={fieldError(errors, 'lastName')}
+        />
+        <TextField
+          label={t('field.email')}
+          type="email"
+          value={draft.email}
+          onChange={set('email')}
+          required
+          maxLength={256}
+          error={fieldError(errors, 'email')}
+        />
+        <TextField
+          label={t('field.userName')}
+          value={draft.userName}
+          onChange={set('userName')}
+          required
+          maxLength={100}
+          error={fieldError(errors, 'userName')}
+        />
+        <TextField
+          label={t('field.phoneNumber')}
+          type="tel"
+          value={draft.phoneNumber}
+          onChange={set('phoneNumber')}
+          maxLength={32}
+          error={fieldError(errors, 'phoneNumber')}
+        />
+        <DateField
+          label={t('field.dateOfBirth')}
+          value={draft.dateOfBirth}
+          onChange={(value) => set('dateOfBirth')({ target: { value } })}
+          error={fieldError(errors, 'dateOfBirth')}
+          max={today()}
+        />
       </div>
       {user ? null : (
         <>
           <SelectField
             label={t('field.role')}
             value={draft.roleId}
-            onChange={set('roleId')}
+            onValueChange={(value) => set('roleId')({ target: { value } })}
             placeholder={t('form.defaultRole')}
-            options={roles.map((role) => ({ value: role.id, label: role.name }))}
+            options={roles.map((role) => ({ value: role.id, label: roleText.roleName(role.name) }))}
             error={fieldError(errors, 'roleId')}
           />
           <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
@@ -158,7 +221,15 @@ export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail
           </fieldset>
           {draft.access === 'password' ? (
             <div className={grid}>
-              <TextField label={t('field.password')} type="password" autoComplete="new-password" value={draft.password} onChange={set('password')} required error={fieldError(errors, 'password')} />
+              <TextField
+                label={t('field.password')}
+                type="password"
+                autoComplete="new-password"
+                value={draft.password}
+                onChange={set('password')}
+                required
+                error={fieldError(errors, 'password')}
+              />
               <TextField
                 label={t('field.confirmPassword')}
                 type="password"
@@ -180,6 +251,7 @@ export function UserDialog({ user, roles, onClose, onSaved }: { user: UserDetail
 /** Turn a user's roles on and off (only the changed ones are sent). */
 export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('users');
+  const roleText = useRoleText();
   const [roles, setRoles] = useState<UserRoleEntry[] | null>(null);
   const [enabled, setEnabled] = useState<Set<string>>(new Set());
   const [failure, setFailure] = useState<unknown>(null);
@@ -249,8 +321,10 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
                 setEnabled(next);
               }}
             >
-              <span className={css({ fontWeight: 'semibold' })}>{role.roleName}</span>
-              {role.description ? <span className={css({ display: 'block', color: 'fg.muted' })}>{role.description}</span> : null}
+              <span className={css({ fontWeight: 'semibold' })}>{roleText.roleName(role.roleName)}</span>
+              {role.description ? (
+                <span className={css({ display: 'block', color: 'fg.muted' })}>{roleText.roleDescription(role.roleName, role.description)}</span>
+              ) : null}
             </Checkbox>
           ))}
         </fieldset>
@@ -337,7 +411,13 @@ export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => 
               {entry.alreadyImported ? (
                 <span className={css({ color: 'fg.muted' })}>{t('directory.alreadyImported')}</span>
               ) : (
-                <Button size="sm" variant="outline" loading={importing === entry.userName} onClick={() => void importEntry(entry)} aria-label={t('directory.importNamed', { name: entry.userName })}>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  loading={importing === entry.userName}
+                  onClick={() => void importEntry(entry)}
+                  aria-label={t('directory.importNamed', { name: entry.userName })}
+                >
                   {t('directory.import')}
                 </Button>
               )}

@@ -9,10 +9,18 @@ import type { Choice, ItemContent, ItemResponse, Marking, PartialCredit, Variant
 const LANGS = ['en', 'hi', 'gu'] as const;
 const WORDS = ['Paris', 'पेरिस', 'અમદાવાદ', 'oxygen', 'H₂O', 'Ça va', 'x²', 'York', 'york', 'ELEVEN', 'twelve', 'Δ'];
 
-const html = fc.constantFrom('<p>What is it?</p>', '<p>Pick <b>one</b>.</p>', '<p>सही उत्तर चुनें।</p>', '<p>x<sup>2</sup> = 4</p>', '<ul><li>a</li><li>b</li></ul>');
+const html = fc.constantFrom(
+  '<p>What is it?</p>',
+  '<p>Pick <b>one</b>.</p>',
+  '<p>सही उत्तर चुनें।</p>',
+  '<p>x<sup>2</sup> = 4</p>',
+  '<ul><li>a</li><li>b</li></ul>',
+);
 const marks = (min: number, max: number) => fc.integer({ min: min * 4, max: max * 4 }).map((n) => n / 4);
 const marking: fc.Arbitrary<Marking> = fc.record({ correct: marks(0.25, 10), wrong: marks(-4, 0), unanswered: fc.constantFrom(0, 0, -0.5) });
-const partial: fc.Arbitrary<PartialCredit | null> = fc.option(fc.record({ perCorrect: marks(0, 4), perWrong: marks(-2, 0), wrongCancels: fc.boolean() }), { nil: null });
+const partial: fc.Arbitrary<PartialCredit | null> = fc.option(fc.record({ perCorrect: marks(0, 4), perWrong: marks(-2, 0), wrongCancels: fc.boolean() }), {
+  nil: null,
+});
 
 const idsOf = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i + 1}`);
 
@@ -58,16 +66,33 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
     credits: fc.array(fc.constantFrom(0.5, 0.25, 1), { minLength: 3, maxLength: 3 }),
   })
   .map((g): ItemContent => {
-    const rotate = <T,>(xs: T[]) => xs.map((_, i) => xs[(i + g.seed) % xs.length]);
+    const rotate = <T>(xs: T[]) => xs.map((_, i) => xs[(i + g.seed) % xs.length]);
     const stem = (lang: string) => stemWith(g.media.length > 0, `${g.stem}<p>${lang}</p>`);
     const common = { marking: g.marking, media: g.media };
     const ids = idsOf('C', g.n);
     switch (g.kind) {
       case 'singleChoice':
-        return { kind: 'singleChoice', variants: variants(g.languages, stem, ids), ...common, options: choices(ids, g.keepLast), correct: ids[g.seed % g.n], shuffle: g.flag };
+        return {
+          kind: 'singleChoice',
+          variants: variants(g.languages, stem, ids),
+          ...common,
+          options: choices(ids, g.keepLast),
+          correct: ids[g.seed % g.n],
+          shuffle: g.flag,
+        };
       case 'multipleChoice': {
         const correct = ids.filter((_, i) => (g.seed >> i) & 1 || i === g.seed % g.n);
-        return { kind: 'multipleChoice', variants: variants(g.languages, stem, ids), ...common, options: choices(ids, g.keepLast), correct, minChoices: 0, maxChoices: g.flag ? 0 : ids.length, shuffle: g.flag, partial: g.partial };
+        return {
+          kind: 'multipleChoice',
+          variants: variants(g.languages, stem, ids),
+          ...common,
+          options: choices(ids, g.keepLast),
+          correct,
+          minChoices: 0,
+          maxChoices: g.flag ? 0 : ids.length,
+          shuffle: g.flag,
+          partial: g.partial,
+        };
       }
       case 'trueFalse':
         return { kind: 'trueFalse', variants: variants(g.languages, stem), ...common, correct: g.flag };
@@ -96,10 +121,26 @@ export const itemContent: fc.Arbitrary<ItemContent> = fc
         const left = idsOf('L', g.m);
         const right = idsOf('R', g.n);
         const pairs = left.map((l, i) => ({ left: l, right: right[(i + g.seed) % right.length] }));
-        return { kind: 'matching', variants: variants(g.languages, stem, [...left, ...right]), ...common, left: choices(left, 0), right: choices(right, g.keepLast), pairs, shuffle: g.flag, partial: g.partial };
+        return {
+          kind: 'matching',
+          variants: variants(g.languages, stem, [...left, ...right]),
+          ...common,
+          left: choices(left, 0),
+          right: choices(right, g.keepLast),
+          pairs,
+          shuffle: g.flag,
+          partial: g.partial,
+        };
       }
       case 'ordering':
-        return { kind: 'ordering', variants: variants(g.languages, stem, ids), ...common, options: choices(ids, 0), correctOrder: rotate(ids), shuffle: g.flag };
+        return {
+          kind: 'ordering',
+          variants: variants(g.languages, stem, ids),
+          ...common,
+          options: choices(ids, 0),
+          correctOrder: rotate(ids),
+          shuffle: g.flag,
+        };
       default:
         return {
           kind: 'essay',
@@ -128,7 +169,11 @@ export function responseFor(item: ItemContent): fc.Arbitrary<ItemResponse> {
     }
     case 'matching': {
       const pairs = item.left.flatMap((l) => item.right.map((r) => [l.id, r.id] as [string, string]));
-      return fc.oneof(fc.constant(item.pairs.map((p) => [p.left, p.right] as [string, string])), fc.constant(null), fc.subarray(pairs, { maxLength: Math.min(6, pairs.length) }));
+      return fc.oneof(
+        fc.constant(item.pairs.map((p) => [p.left, p.right] as [string, string])),
+        fc.constant(null),
+        fc.subarray(pairs, { maxLength: Math.min(6, pairs.length) }),
+      );
     }
     case 'numeric': {
       const t = item.tolerance.mode === 'absolute' ? item.tolerance.value : (Math.abs(item.answer) * item.tolerance.value) / 100;
@@ -138,7 +183,11 @@ export function responseFor(item: ItemContent): fc.Arbitrary<ItemResponse> {
       );
     }
     case 'shortText':
-      return fc.oneof(fc.constantFrom(...item.answers.flatMap((a) => [a.text, a.text.toUpperCase(), ` ${a.text.toLowerCase()} `])), someText, fc.constant(null));
+      return fc.oneof(
+        fc.constantFrom(...item.answers.flatMap((a) => [a.text, a.text.toUpperCase(), ` ${a.text.toLowerCase()} `])),
+        someText,
+        fc.constant(null),
+      );
     case 'fillInBlanks':
       return fc.oneof(
         fc.constant(null),

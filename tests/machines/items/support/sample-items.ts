@@ -73,8 +73,22 @@ export const fillInBlanks: ItemOf<'fillInBlanks'> = {
   marking: jee,
   media: [],
   gaps: [
-    { id: 'G1', answers: [{ text: 'hydrogen', caseSensitive: false }, { text: 'हाइड्रोजन', caseSensitive: true }], expectedLength: 15 },
-    { id: 'G2', answers: [{ text: 'oxygen', caseSensitive: false }, { text: 'ऑक्सीजन', caseSensitive: true }], expectedLength: 15 },
+    {
+      id: 'G1',
+      answers: [
+        { text: 'hydrogen', caseSensitive: false },
+        { text: 'हाइड्रोजन', caseSensitive: true },
+      ],
+      expectedLength: 15,
+    },
+    {
+      id: 'G2',
+      answers: [
+        { text: 'oxygen', caseSensitive: false },
+        { text: 'ऑक्सीजन', caseSensitive: true },
+      ],
+      expectedLength: 15,
+    },
   ],
   partial: null,
 };
@@ -82,8 +96,14 @@ export const fillInBlanks: ItemOf<'fillInBlanks'> = {
 export const matching: ItemOf<'matching'> = {
   kind: 'matching',
   variants: {
-    en: { stem: '<p>Match each state to its capital.</p>', choices: { GJ: 'Gujarat', MH: 'Maharashtra', KA: 'Karnataka', GAN: 'Gandhinagar', MUM: 'Mumbai', BLR: 'Bengaluru' } },
-    hi: { stem: '<p>प्रत्येक राज्य को उसकी राजधानी से मिलाइए।</p>', choices: { GJ: 'गुजरात', MH: 'महाराष्ट्र', KA: 'कर्नाटक', GAN: 'गांधीनगर', MUM: 'मुंबई', BLR: 'बेंगलुरु' } },
+    en: {
+      stem: '<p>Match each state to its capital.</p>',
+      choices: { GJ: 'Gujarat', MH: 'Maharashtra', KA: 'Karnataka', GAN: 'Gandhinagar', MUM: 'Mumbai', BLR: 'Bengaluru' },
+    },
+    hi: {
+      stem: '<p>प्रत्येक राज्य को उसकी राजधानी से मिलाइए।</p>',
+      choices: { GJ: 'गुजरात', MH: 'महाराष्ट्र', KA: 'कर्नाटक', GAN: 'गांधीनगर', MUM: 'मुंबई', BLR: 'बेंगलुरु' },
+    },
   },
   marking: jee,
   media: [],

@@ -33,7 +33,7 @@ function loneTab(): TabSync & { announced: unknown[]; ended: number } {
     announce: (session: unknown) => void tab.announced.push(session),
     announceEnded: () => void (tab.ended += 1),
     listen: () => {},
-    exclusive: <T,>(task: (other: boolean) => Promise<T>) => task(false),
+    exclusive: <T>(task: (other: boolean) => Promise<T>) => task(false),
   };
   return tab;
 }
@@ -43,7 +43,11 @@ function api(overrides: Record<string, unknown> = {}) {
     requestCode: vi.fn(),
     resendCode: vi.fn(),
     verifyCode: vi.fn(),
-    refreshTokens: vi.fn(async () => ({ token: token('fresh'), refreshToken: 'refresh-2', refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString() })),
+    refreshTokens: vi.fn(async () => ({
+      token: token('fresh'),
+      refreshToken: 'refresh-2',
+      refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString(),
+    })),
     invalidateSession: vi.fn(async () => ({ message: 'ok' })),
     permissions: vi.fn(async () => ['Permissions.Users.Search']),
     ...overrides,
@@ -53,7 +57,15 @@ function api(overrides: Record<string, unknown> = {}) {
 describe('the auth session runtime', () => {
   it('should restore an expired session as expired and refresh it with the last access token', async () => {
     const old = token('old', nowSeconds() - 10);
-    const store = memoryStore({ ...emptyAuthUser, isLoggedIn: true, authenticated: true, token: old, refreshToken: 'refresh-1', refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString(), user: { user_id: 'u1', userType: 'candidate', resellerId: null, instituteId: null } });
+    const store = memoryStore({
+      ...emptyAuthUser,
+      isLoggedIn: true,
+      authenticated: true,
+      token: old,
+      refreshToken: 'refresh-1',
+      refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString(),
+      user: { user_id: 'u1', userType: 'candidate', resellerId: null, instituteId: null },
+    });
     const calls = api();
     const tabs = loneTab();
     const seen: string[] = [];
@@ -198,7 +210,10 @@ describe('token refresh through the HTTP layer and the actor', () => {
           if (request.url === '/tokens/refresh') {
             refreshCalls += 1;
             valid = token(`refreshed-${refreshCalls}`);
-            reply = { status: 200, data: { token: valid, refreshToken: `refresh-${refreshCalls + 1}`, refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString() } };
+            reply = {
+              status: 200,
+              data: { token: valid, refreshToken: `refresh-${refreshCalls + 1}`, refreshTokenExpiryTime: new Date(Date.now() + 86_400_000).toISOString() },
+            };
           } else {
             const auth = lowerKeys(request.headers).authorization;
             reply = auth === `Bearer ${valid}` ? { status: 200, data: { auth } } : { status: 401, data: { messages: ['Token expired.'], statusCode: 401 } };
@@ -217,7 +232,7 @@ describe('token refresh through the HTTP layer and the actor', () => {
           language: () => null,
           now: () => new Date(0),
           showError: () => {},
-          banner: { show: () => {}, clear: () => {} },
+          banner: { show: () => {}, clear: () => {}, unreachable: () => {} },
         });
         const users = clients.userService;
         runtime = startAuthSession({
@@ -229,9 +244,7 @@ describe('token refresh through the HTTP layer and the actor', () => {
           destroy: () => {},
           setPermissions: () => {},
         });
-        const calls = Array.from({ length: count }, (_, n) =>
-          s.schedule(Promise.resolve(), `start #${n}`).then(() => users.get(`/users/${n}`)),
-        );
+        const calls = Array.from({ length: count }, (_, n) => s.schedule(Promise.resolve(), `start #${n}`).then(() => users.get(`/users/${n}`)));
         const results = await s.waitFor(Promise.allSettled(calls));
         expect(refreshCalls).toBe(1);
         const fresh = store.getSnapshot().context.token;

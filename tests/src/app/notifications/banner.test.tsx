@@ -29,3 +29,39 @@ describe('the banner', () => {
     expect(bannerStore.getSnapshot().context.message).toBeNull();
   });
 });
+
+describe('the offline banner (issue 23)', () => {
+  it('should show the network message while the browser is offline, and go when it is back online', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <NotificationsHost />
+      </I18nextProvider>,
+    );
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent("Error! Server can't be reached. Please try again later or contact server administrator!");
+    expect(banner).toHaveAttribute('data-message', 'network');
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('should leave the 401 banner alone when the browser comes back online', async () => {
+    render(
+      <I18nextProvider i18n={i18n}>
+        <NotificationsHost />
+      </I18nextProvider>,
+    );
+    act(() => bannerStore.trigger.show({ message: 'technicalDifficulties' }));
+    await screen.findByRole('alert');
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent("We're currently experiencing technical difficulties.");
+    act(() => bannerStore.trigger.clear());
+  });
+});

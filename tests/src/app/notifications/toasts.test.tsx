@@ -61,7 +61,13 @@ describe('toasts', () => {
     renderHost();
     for (const n of [1, 2, 3, 4]) await act(() => notify.info(`Message ${n}`));
     expect(shownTexts()).toEqual(['Message 2', 'Message 3', 'Message 4']);
-    await vi.waitFor(() => expect(liveToasts().map((t) => t.textContent?.replace('Information: ', '')).sort()).toEqual(['Message 2', 'Message 3', 'Message 4']));
+    await vi.waitFor(() =>
+      expect(
+        liveToasts()
+          .map((t) => t.textContent?.replace('Information: ', ''))
+          .sort(),
+      ).toEqual(['Message 2', 'Message 3', 'Message 4']),
+    );
     await vi.waitFor(() => expect(screen.queryByText('Message 1')).not.toBeInTheDocument());
   });
 
@@ -109,7 +115,9 @@ describe('toasts', () => {
       await i18n.changeLanguage('fr');
       await notify.error({ catalogue: 'network' });
     });
-    expect(await screen.findByText("Erreur ! Le serveur est injoignable. Veuillez réessayer plus tard ou contacter l'administrateur du serveur !")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Erreur ! Le serveur est injoignable. Veuillez réessayer plus tard ou contacter l'administrateur du serveur !"),
+    ).toBeInTheDocument();
     await act(() => i18n.changeLanguage('en-US'));
     expect(await screen.findByText("Error! Server can't be reached. Please try again later or contact server administrator!")).toBeInTheDocument();
   });
@@ -126,9 +134,16 @@ describe('the error toast', () => {
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(within(toast).queryByText('Error id')).not.toBeVisible();
     await user.click(toggle);
+    // Ark's Collapsible reports the change in a microtask; let it reach React.
+    await act(async () => {});
     expect(within(toast).getByRole('button', { name: 'Hide details' })).toHaveAttribute('aria-expanded', 'true');
-    const terms = within(toast).getAllByRole('term').map((t) => t.textContent);
-    const definitions = within(toast).getAllByRole('definition').map((d) => d.textContent);
+    expect(toggle).toHaveAttribute('aria-controls', within(toast).getAllByRole('term')[0]!.closest('[data-part="content"]')!.id);
+    const terms = within(toast)
+      .getAllByRole('term')
+      .map((t) => t.textContent);
+    const definitions = within(toast)
+      .getAllByRole('definition')
+      .map((d) => d.textContent);
     expect(terms).toEqual(['Error id', 'Status code', 'Support message']);
     expect(definitions).toEqual(['3f6b1c7e-9d2a-4e55-8a49-6c1f2a6b7d10', '409', 'Quote this error id to the support team.']);
   });
@@ -139,12 +154,12 @@ describe('the error toast', () => {
     const toast = (await screen.findByText('Ticket 7 cannot be claimed: it is Closed.')).closest('[data-testid="error-toast"]') as HTMLElement;
     // Keyboard only, so no pointer rests on it.
     const toggle = within(toast).getByRole('button', { name: 'Show details' });
-    act(() => toggle.click());
+    await act(async () => toggle.click());
     act(() => toggle.blur());
     await act(() => vi.advanceTimersByTimeAsync(30_000));
     expect(toastActor.getSnapshot().context.visible).toHaveLength(1);
     expect(toastActor.getSnapshot().context.visible[0].paused).toBe(true);
-    act(() => within(toast).getByRole('button', { name: 'Hide details' }).click());
+    await act(async () => within(toast).getByRole('button', { name: 'Hide details' }).click());
     act(() => (document.activeElement as HTMLElement | null)?.blur());
     await act(() => vi.advanceTimersByTimeAsync(4900));
     expect(toastActor.getSnapshot().context.visible).toHaveLength(1);

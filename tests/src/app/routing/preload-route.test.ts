@@ -12,7 +12,18 @@ describe('preloadRoute (issue 22)', () => {
     const signIn = component();
     const table: RouteObject[] = [
       { path: 'login', Component: signIn },
-      { Component: layout, children: [{ path: 'users', children: [{ index: true, Component: list }, { path: ':userId', Component: detail }] }] },
+      {
+        Component: layout,
+        children: [
+          {
+            path: 'users',
+            children: [
+              { index: true, Component: list },
+              { path: ':userId', Component: detail },
+            ],
+          },
+        ],
+      },
     ];
     preloadRoute('/users', table);
     expect(layout.preload).toHaveBeenCalledOnce();

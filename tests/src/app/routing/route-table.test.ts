@@ -1,8 +1,9 @@
 import { matchRoutes } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { defaultRolePermissions, hasPermission } from '#machines/permissions.ts';
-import { accessOf, crumbsOf, currentDrawerEntry, drawerOf, titleOf, visibleDrawer } from '#src/app/routing/route-handle.ts';
+import { accessOf, crumbsOf, currentDrawerEntry, drawerOf, inWorkspace, titleOf, visibleDrawer } from '#src/app/routing/route-handle.ts';
 import { routes } from '#src/app/routing/routes.tsx';
+import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
 
 const matchesOf = (pathname: string) => (matchRoutes(routes, pathname) ?? []).map((m) => ({ pathname: m.pathname, handle: m.route.handle as unknown }));
 const drawerFor = (role: keyof typeof defaultRolePermissions) =>
@@ -12,7 +13,7 @@ const crumbsAt = (pathname: string) => crumbsOf(matchesOf(pathname)).map((c) => 
 describe('the route table', () => {
   it('should give the drawer every entry, grouped in order, with the full path of its route', () => {
     expect(drawerOf(routes).map((g) => `${g.id}: ${g.items.map((i) => i.url).join(' ')}`)).toEqual([
-      'overview: / /projects /exams',
+      'overview: / /projects /exams /items /workspace',
       'support: /tickets /support /support/groups',
       'administration: /users /roles /login-history',
       'quality: /machines',
@@ -20,13 +21,29 @@ describe('the route table', () => {
   });
 
   it('should hide entries the caller may not open and drop empty groups', () => {
-    expect(drawerFor('Admin')).toEqual(expect.arrayContaining(['administration/users /users', 'administration/roles /roles', 'administration/login-history /login-history']));
+    expect(drawerFor('Admin')).toEqual(
+      expect.arrayContaining(['administration/users /users', 'administration/roles /roles', 'administration/login-history /login-history']),
+    );
     expect(drawerFor('SupportAgent')).toContain('administration/users /users');
     expect(drawerFor('SupportAgent')).not.toContain('administration/roles /roles');
     expect(drawerFor('Candidate')).not.toContain('administration/users /users');
     expect(visibleDrawer(drawerOf(routes), () => false).map((g) => g.id)).toEqual(['overview']);
     expect(drawerFor('Tester').filter((line) => line.includes('machines'))).toEqual(['quality/machines /machines']);
     expect(drawerFor('Candidate').filter((line) => line.includes('machines'))).toEqual([]);
+  });
+
+  it('should route every slice of the workspace menu, each titled, under the workspace entry and its breadcrumbs', () => {
+    for (const slice of workspaceSlices) {
+      const matches = matchesOf(slice.path);
+      expect(matches.length, slice.path).toBeGreaterThan(0);
+      expect(matches.at(-1)!.pathname.replace(/\/$/, ''), slice.path).toBe(slice.path);
+      expect(titleOf(matches), slice.path).toEqual({ key: sliceTitleKey(slice) });
+      expect(inWorkspace(matches), slice.path).toBe(true);
+      expect(accessOf(matches).permissions.length, slice.path).toBeGreaterThan(0);
+    }
+    expect(currentDrawerEntry(matchesOf('/workspace/papers'))?.id).toBe('workspace');
+    expect(crumbsAt('/workspace/papers')).toEqual(['nav.groupOverview', 'nav.workspace → /workspace', 'nav.papers → /workspace/papers']);
+    expect(titleOf(matchesOf('/workspace/no-such-slice'))).toEqual({ key: 'notFound.title' });
   });
 
   it('should keep the drawer entry of the nearest route that has one', () => {
@@ -62,7 +79,10 @@ describe('the route table', () => {
     expect(accessOf(matchesOf('/no/such/page'))).toEqual({ session: false, permissions: [] });
     expect(accessOf(matchesOf('/account'))).toEqual({ session: true, permissions: [] });
     expect(accessOf(matchesOf('/change-password'))).toEqual({ session: true, permissions: [] });
-    expect(accessOf(matchesOf('/support/groups'))).toEqual({ session: true, permissions: ['Permissions.SupportTickets.Work', 'Permissions.SupportGroups.Manage'] });
+    expect(accessOf(matchesOf('/support/groups'))).toEqual({
+      session: true,
+      permissions: ['Permissions.SupportTickets.Work', 'Permissions.SupportGroups.Manage'],
+    });
     expect(accessOf(matchesOf('/users/bulk-upload'))).toEqual({ session: true, permissions: ['Permissions.Users.Search', 'Permissions.Users.Import'] });
   });
 });

@@ -52,23 +52,23 @@ describe('SettingsPanel', () => {
     // The choices are radio groups (Ark UI RadioGroup); the switches sit in a fieldset.
     const group = (name: string) => within(panel).queryByRole('radiogroup', { name }) ?? within(panel).getByRole('group', { name });
     expect(within(group('Mode')).getByRole('radio', { name: 'Light' })).toBeChecked();
-    expect(within(group('Colour preset')).getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual([
-      'default',
-      'theme1',
-      'theme2',
-      'theme3',
-      'theme4',
-      'theme5',
-      'theme6',
-      'theme7',
-      'theme8',
-    ]);
+    expect(
+      within(group('Colour preset'))
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual(['default', 'theme1', 'theme2', 'theme3', 'theme4', 'theme5', 'theme6', 'theme7', 'theme8']);
     expect(within(group('Colour preset')).getByRole('radio', { name: 'Blue' })).toBeChecked();
     expect(within(group('Text direction')).getByRole('radio', { name: 'Left to right' })).toBeChecked();
     expect(within(group('Layout')).getByRole('switch', { name: 'Mini drawer' })).not.toBeChecked();
-    expect(within(group('Layout')).getByRole('switch', { name: 'Boxed content' })).toHaveAccessibleDescription('Limit the width of the content on wide screens.');
+    expect(within(group('Layout')).getByRole('switch', { name: 'Boxed content' })).toHaveAccessibleDescription(
+      'Limit the width of the content on wide screens.',
+    );
     expect(within(group('Font')).getByRole('radio', { name: 'Public Sans (default)' })).toBeChecked();
-    expect(within(group('Language')).getAllByRole('radio').map((r) => r.getAttribute('value'))).toEqual(['en-IN', 'en-US', 'fr', 'es', 'hi', 'gu']);
+    expect(
+      within(group('Language'))
+        .getAllByRole('radio')
+        .map((r) => r.getAttribute('value')),
+    ).toEqual(['en-IN', 'en-US', 'fr', 'es', 'hi', 'gu']);
     expect(within(group('Language')).getByRole('radio', { name: 'English (India)' })).toBeChecked();
     expect(within(group('Language')).getByRole('radio', { name: 'हिन्दी — Hindi' })).not.toBeChecked();
     expect(within(panel).getByTestId('region-number')).toHaveTextContent('12,34,567.891');

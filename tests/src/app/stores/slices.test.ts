@@ -14,10 +14,36 @@ const cyclic = () => {
 describe('client state slices', () => {
   it('should have a store for every slice of spec §4 (the snackbar and the authenticated user are actors)', () => {
     const spec = [
-      'user', 'project', 'itemWorkspace', 'paperWorkspace', 'exam', 'registration', 'paper', 'section', 'set', 'delivery',
-      'result', 'projectTemplate', 'role', 'ticket', 'examCenter', 'season', 'seasonPaper', 'seasonSection', 'seasonSet',
-      'seasonCenter', 'category', 'categoryFile', 'exportTemplate', 'flow', 'itemType', 'menu', 'localization',
-      'userPermissions', 'projectStatus', 'examPermissions',
+      'user',
+      'project',
+      'itemWorkspace',
+      'paperWorkspace',
+      'exam',
+      'registration',
+      'paper',
+      'section',
+      'set',
+      'delivery',
+      'result',
+      'projectTemplate',
+      'role',
+      'ticket',
+      'examCenter',
+      'season',
+      'seasonPaper',
+      'seasonSection',
+      'seasonSet',
+      'seasonCenter',
+      'category',
+      'categoryFile',
+      'exportTemplate',
+      'flow',
+      'itemType',
+      'menu',
+      'localization',
+      'userPermissions',
+      'projectStatus',
+      'examPermissions',
     ];
     const extra = ['showProjectConfigStepper', 'errorDetail', 'successMessage'];
     expect(Object.keys(sliceStores).sort()).toEqual([...spec, ...extra].sort());
@@ -25,9 +51,29 @@ describe('client state slices', () => {
 
   it('should persist exactly the slices spec §4 lists', () => {
     expect([...persistedSliceNames]).toEqual([
-      'authUser', 'userPermissions', 'localization', 'project', 'itemWorkspace', 'paperWorkspace', 'exam', 'registration',
-      'paper', 'section', 'set', 'delivery', 'projectStatus', 'user', 'result', 'projectTemplate', 'season', 'seasonPaper',
-      'seasonSection', 'seasonSet', 'seasonCenter', 'category', 'categoryFile',
+      'authUser',
+      'userPermissions',
+      'localization',
+      'project',
+      'itemWorkspace',
+      'paperWorkspace',
+      'exam',
+      'registration',
+      'paper',
+      'section',
+      'set',
+      'delivery',
+      'projectStatus',
+      'user',
+      'result',
+      'projectTemplate',
+      'season',
+      'seasonPaper',
+      'seasonSection',
+      'seasonSet',
+      'seasonCenter',
+      'category',
+      'categoryFile',
     ]);
   });
 });

@@ -41,7 +41,11 @@ const { authUserStore } = await import('#src/app/auth/auth-user-store.ts');
 const { userPermissionsStore } = await import('#src/app/stores/slices.ts');
 
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
-const pair = (jti: string) => ({ token: fakeJwt(accessClaims({ jti, exp: Math.floor(Date.now() / 1000) + 900 })), refreshToken: `refresh-${jti}`, refreshTokenExpiryTime: future() });
+const pair = (jti: string) => ({
+  token: fakeJwt(accessClaims({ jti, exp: Math.floor(Date.now() / 1000) + 900 })),
+  refreshToken: `refresh-${jti}`,
+  refreshTokenExpiryTime: future(),
+});
 const refused = (statusCode: number, reason: string, extra: Record<string, unknown> = {}) => ({ messages: ['x'], statusCode, reason, ...extra });
 
 beforeAll(async () => {
@@ -173,7 +177,10 @@ describe('protected routes', () => {
 describe('forgot password', () => {
   it('should check the address, send it with the link tenant and say a link is on its way', async () => {
     account.forgotPassword.mockResolvedValue({ message: 'ok' });
-    const { user } = renderAt('/forgot-password?tenant=acme&email=asha.patel%40example.com', <Route path="/forgot-password" element={<ForgotPasswordPage />} />);
+    const { user } = renderAt(
+      '/forgot-password?tenant=acme&email=asha.patel%40example.com',
+      <Route path="/forgot-password" element={<ForgotPasswordPage />} />,
+    );
     const email = (await screen.findByLabelText(/E-mail address/)) as HTMLInputElement;
     expect(email.value).toBe('asha.patel@example.com');
     await user.click(screen.getByRole('button', { name: 'Send the link' }));
@@ -214,7 +221,10 @@ describe('reset password and first-time login', () => {
     await user.type(screen.getByLabelText(/^Confirm the password/), 'password1234');
     await user.click(screen.getByRole('button', { name: 'Save the password' }));
     await screen.findByText('This password is too common.');
-    expect(account.resetPassword).toHaveBeenCalledWith({ email: 'asha.patel@example.com', password: 'password1234', token: 'tok-123', isFirstTimeLogin: false }, 'root');
+    expect(account.resetPassword).toHaveBeenCalledWith(
+      { email: 'asha.patel@example.com', password: 'password1234', token: 'tok-123', isFirstTimeLogin: false },
+      'root',
+    );
     await user.click(screen.getByRole('button', { name: 'Save the password' }));
     await screen.findByText('Your password has been changed. Sign in with it now.');
     expect((screen.getByRole('link', { name: 'Go to sign in' }) as HTMLAnchorElement).getAttribute('href')).toBe('/login?email=asha.patel%40example.com');
@@ -280,7 +290,15 @@ describe('self-registration', () => {
     await user.click(screen.getByRole('button', { name: 'Create the account' }));
     await screen.findByText('This user name is already taken.');
     expect(account.selfRegister).toHaveBeenCalledWith(
-      { firstName: 'Asha', lastName: 'Patel', email: 'asha.patel@example.com', userName: 'asha.patel', password: 'lantern orbit velvet 42', confirmPassword: 'lantern orbit velvet 42', redirectUrl: '/login' },
+      {
+        firstName: 'Asha',
+        lastName: 'Patel',
+        email: 'asha.patel@example.com',
+        userName: 'asha.patel',
+        password: 'lantern orbit velvet 42',
+        confirmPassword: 'lantern orbit velvet 42',
+        redirectUrl: '/login',
+      },
       null,
     );
     await user.click(screen.getByRole('button', { name: 'Create the account' }));

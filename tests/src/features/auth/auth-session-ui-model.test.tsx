@@ -16,8 +16,10 @@ import { computeCoverage, coverageLine } from '#machines/graph-coverage.ts';
  * settle a fake API; the rest (another tab, the HTTP layer's refresh) are sent as the app sends
  * them. After every step the screen must show what the model's state means.
  */
-type Runtime = ReturnType<typeof import('#src/app/auth/auth-session.ts')['startAuthSession']>;
-const holder = vi.hoisted(() => ({ current: null as null | { authSession: { send(e: unknown): void; getSnapshot(): unknown; subscribe(l: () => void): { unsubscribe(): void } } } }));
+type Runtime = ReturnType<(typeof import('#src/app/auth/auth-session.ts'))['startAuthSession']>;
+const holder = vi.hoisted(() => ({
+  current: null as null | { authSession: { send(e: unknown): void; getSnapshot(): unknown; subscribe(l: () => void): { unsubscribe(): void } } },
+}));
 
 vi.mock('#src/app/auth/session-api.ts', () => ({ sessionApi: {} }));
 vi.mock('#src/app/auth/auth-session-loader.ts', () => ({
@@ -221,4 +223,15 @@ describe('auth-session model against the UI', () => {
   });
 });
 
-const emptyish = { isLoggedIn: false, authenticated: false, token: null, refreshToken: null, refreshTokenExpiryTime: null, user: null, signalRData: {}, errorText: null, redirectUrl: null, expiredToken: null };
+const emptyish = {
+  isLoggedIn: false,
+  authenticated: false,
+  token: null,
+  refreshToken: null,
+  refreshTokenExpiryTime: null,
+  user: null,
+  signalRData: {},
+  errorText: null,
+  redirectUrl: null,
+  expiredToken: null,
+};

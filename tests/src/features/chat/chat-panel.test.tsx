@@ -43,7 +43,14 @@ const page = (messages: ChatMessageData[], total = messages.length, extra: Parti
   ...extra,
 });
 
-const push = (cursor: number, data: ChatMessageData): EventFrame => ({ type: 'event', cursor, kind: 'chat.message', ticketId: data.ticketId, data: data as never, at: data.createdOn });
+const push = (cursor: number, data: ChatMessageData): EventFrame => ({
+  type: 'event',
+  cursor,
+  kind: 'chat.message',
+  ticketId: data.ticketId,
+  data: data as never,
+  at: data.createdOn,
+});
 
 beforeAll(async () => {
   await initI18n('en-US');
@@ -117,7 +124,9 @@ describe('ChatPanel', () => {
 
   it('should mark a failed send and retry it with the same message id', async () => {
     api.history.mockResolvedValueOnce(page([message(1)]));
-    api.send.mockRejectedValueOnce(new Error('Network Error')).mockImplementationOnce(async (_t: number, text: string, messageId: string) => ({ ...message(2, ME, text), messageId }));
+    api.send
+      .mockRejectedValueOnce(new Error('Network Error'))
+      .mockImplementationOnce(async (_t: number, text: string, messageId: string) => ({ ...message(2, ME, text), messageId }));
     renderPanel();
     const box = await screen.findByLabelText('Message');
     await userEvent.type(box, 'Are you there?{Enter}');
@@ -160,7 +169,10 @@ describe('ChatPanel', () => {
     renderPanel();
     await waitFor(() => expect(texts()).toEqual(['Message 1']));
     act(() => setRealtimeStatus('offline'));
-    expect(screen.getByTestId('chat-connection')).toHaveTextContent('Offline');
+    // Offline is the app banner's to say (issue 23), not a second copy in the panel.
+    expect(screen.queryByTestId('chat-connection')).toBeNull();
+    act(() => setRealtimeStatus('reconnecting'));
+    expect(screen.getByTestId('chat-connection')).toHaveTextContent('Reconnecting');
     act(() => {
       setRealtimeStatus('live');
       publishRealtime({ type: 'connected', resumed: true });
@@ -186,4 +198,30 @@ describe('ChatPanel', () => {
     await userEvent.tab();
     expect(screen.getByLabelText('Message')).toHaveFocus();
   });
+
+  it('should keep an unsent message as a draft when the page is left and opened again (issue 23)', async () => {
+    api.history.mockResolvedValue(page([]));
+    api.send.mockImplementation(() => new Promise(() => {}));
+    const first = renderPanel();
+    await userEvent.type(await screen.findByLabelText('Message'), 'Half a thought');
+    first.unmount();
+    // Someone else signed in in this tab never sees it.
+    const stranger = render(
+      <I18nextProvider i18n={i18n}>
+        <Suspense fallback={null}>
+          <ChatPanel ticketId={7} status="InProgress" userId="someone-else" userName="Other Person" />
+        </Suspense>
+      </I18nextProvider>,
+    );
+    expect(await screen.findByLabelText('Message')).toHaveValue('');
+    stranger.unmount();
+    const again = renderPanel();
+    expect(await screen.findByLabelText('Message')).toHaveValue('Half a thought');
+    // Sending empties the draft for good.
+    await userEvent.type(screen.getByLabelText('Message'), '{Enter}');
+    await waitFor(() => expect(api.send).toHaveBeenCalled());
+    again.unmount();
+    renderPanel();
+    expect(await screen.findByLabelText('Message')).toHaveValue('');
+  }, 20_000);
 });

@@ -9,8 +9,8 @@ import { ticketLifecycleMachine, ticketStatusNames } from '#machines/ticket-life
 import { registerLiveActor } from '#src/app/live-actors.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 
-const mocks = vi.hoisted(() => ({ coverage: vi.fn(), saveFile: vi.fn(), success: vi.fn(), warning: vi.fn() }));
-vi.mock('#src/features/machines/api/machines-api.ts', () => ({ machinesApi: { coverage: mocks.coverage } }));
+const mocks = vi.hoisted(() => ({ coverage: vi.fn(), flows: vi.fn(), saveFile: vi.fn(), success: vi.fn(), warning: vi.fn() }));
+vi.mock('#src/features/machines/api/machines-api.ts', () => ({ machinesApi: { coverage: mocks.coverage, flows: mocks.flows } }));
 vi.mock('#src/lib/save-file.ts', () => ({ saveFile: mocks.saveFile }));
 vi.mock('#src/app/notifications/notify.ts', () => ({ notify: { success: mocks.success, warning: mocks.warning } }));
 
@@ -23,7 +23,13 @@ const { pathKey } = await import('#machines/graph-coverage.ts');
 
 /** The key of the lifecycle path claim → hold → resume, as the replays record it. */
 const claimHoldResume = pathKey(
-  ticketLifecyclePaths().find((p) => p.steps.slice(1).map((s) => s.event.type).join() === 'ticket.claim,ticket.hold,ticket.resume')!,
+  ticketLifecyclePaths().find(
+    (p) =>
+      p.steps
+        .slice(1)
+        .map((s) => s.event.type)
+        .join() === 'ticket.claim,ticket.hold,ticket.resume',
+  )!,
 );
 
 const lifecycleReport = {
@@ -46,6 +52,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   mocks.coverage.mockResolvedValue([lifecycleReport]);
+  mocks.flows.mockResolvedValue([]);
 });
 
 afterEach(() => {
@@ -77,7 +84,11 @@ describe('the machines page', { timeout: 20_000 }, () => {
     renderPage();
     expect(await screen.findByRole('heading', { level: 1, name: 'Machines' })).toBeInTheDocument();
     const list = screen.getByRole('navigation', { name: 'Machines' });
-    expect(within(list).getAllByRole('link').map((a) => a.textContent)).toEqual([
+    expect(
+      within(list)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([
       'ticketLifecycle',
       'ticketView',
       'version-check',
@@ -89,6 +100,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'realtime-connection',
       'projectStatus',
       'examStatus',
+      'paperFlow',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
     const svg = await diagram();
@@ -129,12 +141,11 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'ticketLifecycle.OnHold --ticket.resume--> ticketLifecycle.InProgress',
       'ticketLifecycle.Open --ticket.claim--> ticketLifecycle.InProgress',
     ]);
-    expect(within(screen.getByTestId('path-steps')).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'xstate.init → Open',
-      'ticket.claim → InProgress',
-      'ticket.hold → OnHold',
-      'ticket.resume → InProgress',
-    ]);
+    expect(
+      within(screen.getByTestId('path-steps'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['xstate.init → Open', 'ticket.claim → InProgress', 'ticket.hold → OnHold', 'ticket.resume → InProgress']);
     await user.click(screen.getByRole('button', { name: 'Clear the highlight' }));
     expect(svg.querySelectorAll('[data-on-path]')).toHaveLength(0);
   });
@@ -222,10 +233,11 @@ describe('the machines page', { timeout: 20_000 }, () => {
     expect(screen.getByTestId('mutation-badge')).toHaveTextContent('Mutation score 84.5 %');
     const uncovered = screen.getByTestId('coverage-uncovered');
     expect(within(uncovered).getByText('Not walked by any test path')).toBeInTheDocument();
-    expect(within(uncovered).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'snackbar.closing',
-      'snackbar.closing --snackbar.open--> snackbar.opened',
-    ]);
+    expect(
+      within(uncovered)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['snackbar.closing', 'snackbar.closing --snackbar.open--> snackbar.opened']);
   });
 
   it('should say "not measured" for a machine the test run left no report for', async () => {
@@ -248,6 +260,45 @@ describe('the machines page', { timeout: 20_000 }, () => {
     expect(await screen.findByText('You need the permission to audit machines to open this page.')).toBeInTheDocument();
     expect(screen.queryByRole('navigation', { name: 'Machines' })).toBeNull();
     expect(screen.queryByTestId('statechart')).toBeNull();
+  });
+
+  it("should draw a project's review flow compiled from its stored definition, with its model-based paths", async () => {
+    mocks.flows.mockResolvedValue([
+      {
+        projectId: 7,
+        projectCode: 'BOARD10',
+        projectName: 'Class 10 Board',
+        flowId: 42,
+        name: 'Item review',
+        recordKind: 'item',
+        version: 3,
+        machineId: 'flow-42',
+        definition: {
+          stages: [
+            { id: 'review', name: 'Subject expert', permission: 'ItemReviewer' },
+            { id: 'approve', name: 'Approver', permission: 'ProjectAdmin' },
+          ],
+          submitPermission: 'ItemAuthor',
+          retirePermission: 'ProjectAdmin',
+        },
+      },
+    ]);
+    renderPage('flow-42');
+    const flows = await screen.findByTestId('project-flows');
+    expect(within(flows).getByRole('link', { name: 'BOARD10 · Item review' })).toHaveAttribute('aria-current', 'page');
+    const svg = await screen.findByRole('img', { name: 'Statechart of flow-42' }, { timeout: 15_000 });
+    // Draft → one state per stage, in order → Approved; Retired is final.
+    expect(drawnStates(svg)).toEqual(['flow-42', 'flow-42.Draft', 'flow-42.review', 'flow-42.approve', 'flow-42.Approved', 'flow-42.Retired']);
+    expect(screen.getByText(/compileFlow: BOARD10 · Item review, v3/)).toBeInTheDocument();
+    const paths = await screen.findByTestId('path-list', {}, { timeout: 15_000 });
+    expect(within(paths).getAllByRole('listitem').length).toBeGreaterThan(0);
+  });
+
+  it('should list no project flows when the flows call fails, and keep the fixed machines', async () => {
+    mocks.flows.mockRejectedValue({ statusCode: 403 });
+    renderPage();
+    await diagram();
+    expect(screen.queryByTestId('project-flows')).toBeNull();
   });
 
   it('should say so for a machine that is not in the catalogue', async () => {

@@ -11,6 +11,7 @@ import { selectExam, selectProject } from '#src/app/stores/workspace-selection.t
 import type { Exam, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
+import { chooseOption } from '#tests/src/support/select.ts';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -21,8 +22,14 @@ const api = vi.hoisted(() => ({
   templates: vi.fn(),
   itemTypes: vi.fn(),
   categories: vi.fn(),
+  createItemType: vi.fn(),
+  editItemType: vi.fn(),
   createCategory: vi.fn(),
+  editCategory: vi.fn(),
+  deleteCategory: vi.fn(),
   flows: vi.fn(),
+  createFlow: vi.fn(),
+  editFlow: vi.fn(),
   grants: vi.fn(),
   grant: vi.fn(),
   revoke: vi.fn(),
@@ -66,7 +73,18 @@ const detail = (n: number, overrides: Partial<ProjectDetail> = {}): ProjectDetai
   canConfigure: true,
   ...overrides,
 });
-const exam = (n: number): Exam => ({ examId: n, projectId: 1, code: `EX-${n}`, name: `Exam ${n}`, description: '', status: 'Draft', version: 1, actions: [], createdOn: '', updatedOn: '' });
+const exam = (n: number): Exam => ({
+  examId: n,
+  projectId: 1,
+  code: `EX-${n}`,
+  name: `Exam ${n}`,
+  description: '',
+  status: 'Draft',
+  version: 1,
+  actions: [],
+  createdOn: '',
+  updatedOn: '',
+});
 
 const page = <T,>(rows: T[], query: PagedQuery) => ({
   data: rows,
@@ -90,7 +108,17 @@ beforeEach(() => {
     selectProject(null);
     showProjectConfigStepperStore.trigger.remove();
   });
-  api.templates.mockResolvedValue([{ templateId: 7, name: 'Entrance test (CBT, negative marking)', description: '+4 / -1', isSystem: true, config: { itemTypes: [], categories: [], flows: [] }, version: 1, createdOn: '' }]);
+  api.templates.mockResolvedValue([
+    {
+      templateId: 7,
+      name: 'Entrance test (CBT, negative marking)',
+      description: '+4 / -1',
+      isSystem: true,
+      config: { itemTypes: [], categories: [], flows: [] },
+      version: 1,
+      createdOn: '',
+    },
+  ]);
 });
 afterEach(() => {
   vi.clearAllMocks();
@@ -171,8 +199,7 @@ describe('the projects screen', () => {
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage />, '/projects/setup': <p>stepper</p> });
     await user.click(await screen.findByRole('button', { name: 'New project' }));
     const dialog = await screen.findByRole('dialog', { name: 'New project' });
-    await within(dialog).findByRole('option', { name: 'Entrance test (CBT, negative marking)' });
-    await user.selectOptions(within(dialog).getByLabelText('Template'), '7');
+    await chooseOption(user, within(dialog).getByRole('combobox', { name: 'Template' }), 'Entrance test (CBT, negative marking)');
     await user.type(within(dialog).getByLabelText(/^Code/), 'MED-1');
     await user.type(within(dialog).getByLabelText(/^Name/), 'Medical mock');
     await user.click(within(dialog).getByRole('button', { name: 'Create project' }));
@@ -248,24 +275,53 @@ describe('the project set-up stepper', () => {
   it('should walk basics → item types → categories → flows → team → done and start the set-up', async () => {
     act(() => selectProject(detail(5, { status: 'Draft' }) as unknown as Record<string, unknown>));
     api.get.mockResolvedValue(detail(5, { status: 'Draft', name: 'Medical mock', setup: { itemTypes: 1, categories: 2, flows: 1, team: 1, exams: 0 } }));
-    api.itemTypes.mockResolvedValue([{ itemTypeId: 1, name: 'Single correct', kind: 'singleChoice', marking: { correct: 4, wrong: -1 }, isActive: true }]);
+    api.itemTypes.mockResolvedValue([
+      {
+        itemTypeId: 1,
+        name: 'Single correct',
+        kind: 'singleChoice',
+        settings: {},
+        marking: { correct: 4, wrong: -1 },
+        isActive: true,
+        sortOrder: 0,
+        version: 1,
+      },
+    ]);
     api.categories.mockResolvedValue([
       { categoryId: 1, parentId: null, name: 'Physics', sortOrder: 0, isRetired: false, fileCount: 0, version: 1 },
       { categoryId: 2, parentId: 1, name: 'Optics', sortOrder: 0, isRetired: false, fileCount: 0, version: 1 },
     ]);
-    api.flows.mockResolvedValue([{ flowId: 1, name: 'Item review', recordKind: 'item', isActive: true, states: [], definition: { stages: [{ id: 'review', name: 'Reviewer', permission: 'ItemReviewer' }] } }]);
+    api.flows.mockResolvedValue([
+      {
+        flowId: 1,
+        name: 'Item review',
+        recordKind: 'item',
+        isActive: true,
+        states: [],
+        version: 1,
+        definition: {
+          stages: [{ id: 'review', name: 'Reviewer', permission: 'ItemReviewer' }],
+          submitPermission: 'ItemAuthor',
+          retirePermission: 'ProjectAdmin',
+        },
+      },
+    ]);
     api.grants.mockImplementation(async (query: PagedQuery) => page([], query));
     api.transition.mockResolvedValue({ fromStatus: 'Draft', toStatus: 'Setup', record: detail(5, { status: 'Setup' }) });
     const { user } = renderAt('/projects/setup', { '/projects/setup': <ProjectSetupPage />, '/exams': <p>exams screen</p> });
 
     await screen.findByRole('heading', { name: 'Set up Medical mock' });
     const next = () => user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getByLabelText(/^Name/, { selector: '[data-testid=basics-form] input' })).toHaveValue('Medical mock');
     await next();
-    await screen.findByText('Single correct: +4 / -1');
+    const itemType = await screen.findByRole('form', { name: 'Single correct' });
+    expect(within(itemType).getByLabelText(/^Correct/)).toHaveValue('4');
+    expect(within(itemType).getByLabelText(/^Wrong/)).toHaveValue('-1');
     await next();
-    await screen.findByText(/Physics/);
+    expect(within(await screen.findByRole('form', { name: 'Optics' })).getByLabelText(/^Name/)).toHaveValue('Optics');
     await next();
-    await screen.findByText('Item review: Reviewer');
+    const flow = await screen.findByRole('form', { name: 'Item review' });
+    expect(within(flow).getByLabelText(/^Stage 1/)).toHaveValue('Reviewer');
     await next();
     await screen.findByTestId('team-panel');
     await next();
@@ -273,7 +329,7 @@ describe('the project set-up stepper', () => {
     await user.click(screen.getByRole('button', { name: 'Go to the exams' }));
     await screen.findByText('exams screen');
     expect(api.transition).toHaveBeenCalledWith(5, 'project.startSetup', 1);
-  });
+  }, 20_000);
 
   it('should keep the show-project-config-stepper flag: unticking updates it to false, ticking removes it back to true', async () => {
     act(() => selectProject(detail(5) as unknown as Record<string, unknown>));

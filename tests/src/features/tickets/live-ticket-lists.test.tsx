@@ -69,7 +69,10 @@ const page = (rows: TicketSummary[], query: PagedQuery, total = rows.length) => 
   hasNextPage: query.pageNumber * query.pageSize < total,
 });
 
-const counts = { total: 3, byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, status: String(statusId), count: statusId === 1 ? 2 : statusId === 5 ? 1 : 0 })) };
+const counts = {
+  total: 3,
+  byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, status: String(statusId), count: statusId === 1 ? 2 : statusId === 5 ? 1 : 0 })),
+};
 
 beforeAll(async () => {
   await initI18n('en-US');
@@ -97,7 +100,6 @@ function renderAt(path: string, node: ReactNode) {
   );
   return { user, location };
 }
-
 
 const AT = '2026-11-22T10:00:00.000Z';
 const ticketChanged = (cursor: number, ticketId: number) =>
@@ -152,8 +154,18 @@ describe('live ticket lists', () => {
   it('should show unread chat messages per ticket and follow new messages live', async () => {
     api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(1), summary(2), summary(3)], query));
     chat.unreadCounts
-      .mockResolvedValueOnce({ items: [{ ticketId: 1, lastSeq: 4, lastReadSeq: 2, unreadCount: 2 }, { ticketId: 2, lastSeq: 1, lastReadSeq: 1, unreadCount: 0 }] })
-      .mockResolvedValueOnce({ items: [{ ticketId: 1, lastSeq: 4, lastReadSeq: 2, unreadCount: 2 }, { ticketId: 3, lastSeq: 1, lastReadSeq: 0, unreadCount: 1 }] });
+      .mockResolvedValueOnce({
+        items: [
+          { ticketId: 1, lastSeq: 4, lastReadSeq: 2, unreadCount: 2 },
+          { ticketId: 2, lastSeq: 1, lastReadSeq: 1, unreadCount: 0 },
+        ],
+      })
+      .mockResolvedValueOnce({
+        items: [
+          { ticketId: 1, lastSeq: 4, lastReadSeq: 2, unreadCount: 2 },
+          { ticketId: 3, lastSeq: 1, lastReadSeq: 0, unreadCount: 1 },
+        ],
+      });
     renderAt('/tickets', <MyTicketsPage />);
     await waitFor(() => expect(within(rowOf(1)).getByTestId('unread-count')).toHaveTextContent('2 unread messages'));
     expect(chat.unreadCounts).toHaveBeenCalledWith([1, 2, 3]);

@@ -96,6 +96,16 @@ const actionButtons = () =>
     .map((b) => b.textContent);
 
 describe('the ticket page', () => {
+  it('should put the conversation (history here, chat with its permission) beside the details (issue 23)', async () => {
+    api.get.mockResolvedValue(ticket());
+    renderPage();
+    await screen.findByRole('heading', { level: 1, name: 'Exam timer stops at zero' });
+    expect(within(screen.getByTestId('ticket-conversation')).getByRole('region', { name: 'History' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('ticket-details')).getByText('The submit button stays disabled.')).toBeInTheDocument();
+    // No chat permission: no Reply.
+    expect(screen.queryByTestId('ticket-reply')).toBeNull();
+  });
+
   it('should show the ticket and exactly the actions the lifecycle machine allows an agent of its group', async () => {
     api.get.mockResolvedValue(ticket());
     renderPage();
@@ -107,7 +117,16 @@ describe('the ticket page', () => {
 
   it('should claim at once, then offer the assignee’s actions', async () => {
     api.get.mockResolvedValue(ticket());
-    api.perform.mockResolvedValue(ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-agent', assigneeName: 'Chen Agent', version: 2, viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
+    api.perform.mockResolvedValue(
+      ticket({
+        statusId: 2,
+        status: 'InProgress',
+        assigneeId: 'u-agent',
+        assigneeName: 'Chen Agent',
+        version: 2,
+        viewer: { requester: false, agent: true, assignee: true, supportAdmin: false },
+      }),
+    );
     const user = renderPage();
     await user.click(await screen.findByRole('button', { name: 'Claim' }));
     await waitFor(() => expect(screen.getByTestId('ticket-status')).toHaveTextContent('In progress'));
@@ -117,9 +136,15 @@ describe('the ticket page', () => {
   });
 
   it('should ask for the hold reason, show the server’s field error, and hold once given', async () => {
-    api.get.mockResolvedValue(ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-agent', viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
+    api.get.mockResolvedValue(
+      ticket({ statusId: 2, status: 'InProgress', assigneeId: 'u-agent', viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }),
+    );
     api.perform
-      .mockRejectedValueOnce({ status: 400, title: 'One or more validation errors occurred.', errors: { onHoldReason: ['The onHoldReason field is required.'] } })
+      .mockRejectedValueOnce({
+        status: 400,
+        title: 'One or more validation errors occurred.',
+        errors: { onHoldReason: ['The onHoldReason field is required.'] },
+      })
       .mockResolvedValueOnce(ticket({ statusId: 3, status: 'OnHold', viewer: { requester: false, agent: true, assignee: true, supportAdmin: false } }));
     const user = renderPage();
     await user.click(await screen.findByRole('button', { name: 'Put on hold' }));

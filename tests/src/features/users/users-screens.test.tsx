@@ -2,15 +2,17 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 import { chooseMenuItem } from '#tests/src/support/menus.ts';
+import { chooseOption } from '#tests/src/support/select.ts';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -21,8 +23,12 @@ const api = vi.hoisted(() => ({
   toggleStatus: vi.fn(),
   toggleEmail: vi.fn(),
   resendInvitation: vi.fn(),
+  setFirstTimeLogin: vi.fn(),
   searchRoles: vi.fn(),
   allRoles: vi.fn(),
+  createRole: vi.fn(),
+  editRole: vi.fn(),
+  retireRole: vi.fn(),
   loginHistory: vi.fn(),
   languages: vi.fn(),
   addLanguage: vi.fn(),
@@ -125,7 +131,13 @@ function renderAt(path: string, node: ReactNode, pattern?: string) {
 describe('the users search request', () => {
   it('should turn the filters into the body of /users/search', () => {
     expect(
-      userSearchBody({ keyword: '  asha ', pageNumber: 2, pageSize: 25, orderBy: ['email asc'], filters: { isActive: 'false', emailConfirmed: 'true', roleId: 'r-1' } }),
+      userSearchBody({
+        keyword: '  asha ',
+        pageNumber: 2,
+        pageSize: 25,
+        orderBy: ['email asc'],
+        filters: { isActive: 'false', emailConfirmed: 'true', roleId: 'r-1' },
+      }),
     ).toEqual({ keyword: 'asha', pageNumber: 2, pageSize: 25, orderBy: ['email asc'], isActive: false, emailConfirmed: true, roleId: 'r-1' });
     // "Any" leaves the filter out (a null boolean would be coerced to false by the server's validator).
     expect(userSearchBody({ keyword: '', pageNumber: 1, pageSize: 10, orderBy: null, filters: { isActive: '', roleId: '' } })).toEqual({
@@ -139,19 +151,21 @@ describe('the users search request', () => {
 
 describe('users screen', () => {
   it('should list users, filter by status and role, and sort by a column', async () => {
-    api.search.mockImplementation(async (query: PagedQuery) => page(query.filters.isActive === 'false' ? [user(3, { isActive: false })] : [user(1), user(2)], query));
+    api.search.mockImplementation(async (query: PagedQuery) =>
+      page(query.filters.isActive === 'false' ? [user(3, { isActive: false })] : [user(1), user(2)], query),
+    );
     const { user: u } = renderAt('/users', <UsersPage />);
     const table = await screen.findByTestId('users-table');
     expect(within(table).getByText('user1@example.test')).toBeInTheDocument();
     expect(within(table).getByText('user2@example.test')).toBeInTheDocument();
     expect(api.search).toHaveBeenCalledWith(expect.objectContaining({ pageNumber: 1, orderBy: ['createdOn desc'] }));
 
-    await u.selectOptions(screen.getByRole('combobox', { name: 'Status' }), 'false');
+    await chooseOption(u, screen.getByRole('combobox', { name: 'Status' }), 'Inactive');
     await waitFor(() => expect(within(screen.getByTestId('users-table')).getByText('user3@example.test')).toBeInTheDocument());
     expect(api.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ isActive: 'false' }), pageNumber: 1 }));
 
-    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Role' })).toHaveTextContent('Tester'));
-    await u.selectOptions(screen.getByRole('combobox', { name: 'Role' }), 'r-tester');
+    await chooseOption(u, screen.getByRole('combobox', { name: 'Role' }), 'Tester');
+    expect(screen.getByRole('combobox', { name: 'Role' })).toHaveTextContent('Tester');
     await waitFor(() => expect(api.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ roleId: 'r-tester' }) })));
 
     await u.click(within(screen.getByTestId('users-table')).getByRole('button', { name: /E-mail address/ }));
@@ -192,13 +206,11 @@ describe('users screen', () => {
     trigger.focus();
     await u.keyboard('{Enter}');
     const menu = await screen.findByRole('menu');
-    expect(within(menu).getAllByRole('menuitem').map((i) => i.textContent)).toEqual([
-      'Edit',
-      'Roles',
-      'Deactivate',
-      'Mark e-mail as not confirmed',
-      'Login history',
-    ]);
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((i) => i.textContent),
+    ).toEqual(['Edit', 'Roles', 'Deactivate', 'Require a new password at next sign-in', 'Mark e-mail as not confirmed', 'Login history']);
     // Ark keeps focus on the menu and points at the current item.
     await waitFor(() => expect(menu).toHaveFocus());
     await waitFor(() => expect(menu).toHaveAttribute('aria-activedescendant', within(menu).getByRole('menuitem', { name: 'Edit' }).id));
@@ -261,7 +273,7 @@ describe('users screen', () => {
     expect(within(dialog).getByText('Enter an e-mail address such as name@example.com.')).toBeInTheDocument();
     await u.clear(within(dialog).getByRole('textbox', { name: /E-mail address/ }));
     await u.type(within(dialog).getByRole('textbox', { name: /E-mail address/ }), 'asha@example.test');
-    await u.selectOptions(within(dialog).getByRole('combobox', { name: 'Role' }), 'r-tester');
+    await chooseOption(u, within(dialog).getByRole('combobox', { name: 'Role' }), 'Tester');
     expect(within(dialog).getByRole('radio', { name: /Send an invitation/ })).toBeChecked();
     await u.click(within(dialog).getByRole('button', { name: 'Create' }));
     await waitFor(() =>
@@ -308,8 +320,25 @@ describe('users screen', () => {
     await waitFor(() => expect(api.setRoles).toHaveBeenCalledWith(user(1).id, [{ roleId: 'r-tester', enabled: true }]));
   });
 
+  it('should hide directory import when the server has no directory, and say why in a tooltip (issue 23)', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    appConfig.directoryConfigured = false;
+    const { user: u } = renderAt('/users', <UsersPage />);
+    const why = await screen.findByRole('button', { name: 'Import from directory is not available' });
+    expect(screen.queryByRole('button', { name: 'Import from directory' })).toBeNull();
+    await u.hover(why);
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'The company directory is not set up on this server. Ask the server administrator to configure LDAP.',
+    );
+  });
+
   it('should say clearly when the directory is not configured, and import a directory user when it is', async () => {
     api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    // The server said it has a directory (runtime configuration), but the call finds none.
+    appConfig.directoryConfigured = true;
+    onTestFinished(() => {
+      appConfig.directoryConfigured = false;
+    });
     api.directorySearch.mockRejectedValueOnce({ statusCode: 400, messages: ['The enterprise directory is not configured.'], reason: 'directoryNotConfigured' });
     const { user: u } = renderAt('/users', <UsersPage />);
     await u.click(await screen.findByRole('button', { name: 'Import from directory' }));
@@ -345,11 +374,15 @@ describe('users screen', () => {
     );
     const { user: u } = renderAt('/users', <UsersPage />);
     await screen.findByTestId('users-table');
-    await u.selectOptions(screen.getByRole('combobox', { name: 'E-mail' }), 'true');
+    await chooseOption(u, screen.getByRole('combobox', { name: 'E-mail' }), 'Confirmed');
     await u.click(screen.getByRole('button', { name: 'Export to Excel' }));
-    expect(api.exportUsers).toHaveBeenCalledWith(expect.objectContaining({ filters: expect.objectContaining({ emailConfirmed: 'true' }) }), expect.any(Function));
+    expect(api.exportUsers).toHaveBeenCalledWith(
+      expect.objectContaining({ filters: expect.objectContaining({ emailConfirmed: 'true' }) }),
+      expect.any(Function),
+    );
     act(() => report?.({ loaded: 65_536, total: 262_144, fraction: 0.25 }));
-    expect(screen.getByTestId('export-users-progress')).toHaveAttribute('value', '25');
+    expect(screen.getByTestId('export-users-progress')).toHaveAttribute('aria-valuenow', '25');
+    expect(screen.getByRole('progressbar', { name: 'Downloading' })).toBe(screen.getByTestId('export-users-progress'));
     await act(async () => finish?.());
     await waitFor(() => expect(saved).toHaveBeenCalledWith(expect.any(Blob), 'users-2026.xlsx'));
     expect(screen.queryByTestId('export-users-progress')).toBeNull();
@@ -371,13 +404,175 @@ describe('roles screen', () => {
     expect(within(table).getByText(`${allPermissions.length} permissions`)).toBeInTheDocument();
     expect(within(table).getByText('1 permission')).toBeInTheDocument();
     await u.type(screen.getByRole('searchbox', { name: 'Search roles' }), 'test');
-    await waitFor(() => expect(within(screen.getByTestId('roles-table')).queryByText('Admin')).toBeNull());
+    await waitFor(() => expect(within(screen.getByTestId('roles-table')).queryByText('Administrator')).toBeNull());
     expect(api.searchRoles).toHaveBeenLastCalledWith(expect.objectContaining({ keyword: 'test' }));
   });
 });
 
+describe('the users screen on a phone (issue 23)', () => {
+  it('should fold the filters behind one button and show the users as cards', async () => {
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: /max-width:\s*([\d.]+)px/.test(query) ? 390 <= Number(/max-width:\s*([\d.]+)px/.exec(query)![1]) : false,
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+    onTestFinished(() => {
+      vi.restoreAllMocks();
+    });
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    const { user: u } = renderAt('/users?isActive=true', <UsersPage />);
+    const toggle = await screen.findByRole('button', { name: 'Filters (1 on)' });
+    expect(screen.getByTestId('filters-panel')).not.toBeVisible();
+    await u.click(toggle);
+    await waitFor(() => expect(screen.getByRole('combobox', { name: 'Status' })).toBeVisible());
+    expect(await screen.findAllByTestId('row-card')).toHaveLength(1);
+    expect(screen.queryByRole('table')).toBeNull();
+  }, 20_000);
+});
+
+describe('require a new password (spec §7 updatefirsttimelogin, issue 23)', () => {
+  it('should set and clear the flag from the row menu and say so', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1), user(2, { isFirstTimeLogin: true })], query));
+    api.setFirstTimeLogin.mockResolvedValue({ userId: user(1).id, isFirstTimeLogin: true, message: 'ok' });
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user1' }), 'Require a new password at next sign-in');
+    await waitFor(() => expect(api.setFirstTimeLogin).toHaveBeenCalledWith(user(1).id, true));
+    await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions for user2' }), 'Drop the new-password requirement');
+    await waitFor(() => expect(api.setFirstTimeLogin).toHaveBeenLastCalledWith(user(2).id, false));
+  }, 20_000);
+});
+
+describe('role management (issue 23)', () => {
+  const custom = {
+    id: 'r-desk',
+    name: 'Desk lead',
+    description: 'Leads the desk',
+    isSystem: false,
+    permissions: [P.SupportTickets.View, P.SupportTickets.Work],
+    userCount: 2,
+  };
+  const listed = () => api.searchRoles.mockImplementation(async (query: PagedQuery) => page([...roles, custom], query));
+
+  it('should show seeded roles translated and read-only, and custom roles with their actions', async () => {
+    listed();
+    renderAt('/roles', <RolesPage />);
+    const table = await screen.findByTestId('roles-table');
+    expect(within(table).getByText('Administrator')).toBeInTheDocument();
+    expect(within(table).getByText('Full access to every area')).toBeInTheDocument();
+    expect(within(table).getByText('Desk lead')).toBeInTheDocument();
+    expect(within(within(table).getByText('Desk lead').closest('tr')!).getByText('Support tickets: Work')).toBeInTheDocument();
+    expect(within(table).getAllByText('Seeded')).toHaveLength(2);
+    expect(within(table).getAllByRole('button', { name: /^Actions of/ })).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'New role' })).toBeInTheDocument();
+  }, 20_000);
+
+  it('should offer no management without Roles.Manage', async () => {
+    listed();
+    grant([P.Roles.View]);
+    renderAt('/roles', <RolesPage />);
+    await screen.findByTestId('roles-table');
+    expect(screen.queryByRole('button', { name: 'New role' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Actions of/ })).toBeNull();
+  }, 20_000);
+
+  it('should create a role from the matrix, never offering a permission the user lacks', async () => {
+    listed();
+    grant([P.Roles.View, P.Roles.Manage, P.SupportTickets.View, P.SupportTickets.Work]);
+    api.createRole.mockImplementation(async (body: { name: string; permissions: string[] }) => ({ ...custom, id: 'r-new', ...body }));
+    const { user: u } = renderAt('/roles', <RolesPage />);
+    await screen.findByTestId('roles-table');
+    await u.click(screen.getByRole('button', { name: 'New role' }));
+    const dialog = await screen.findByTestId('role-dialog');
+    // Nothing picked: both problems said on the spot, nothing sent.
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Enter a name.')).toBeInTheDocument();
+    expect(within(dialog).getByText('Choose at least one permission.')).toBeInTheDocument();
+    expect(api.createRole).not.toHaveBeenCalled();
+
+    const work = within(dialog).getByRole('checkbox', { name: /^Support tickets:\s*Work$/ });
+    const usersCreate = within(dialog).getByRole('checkbox', { name: /^Users:\s*Create$/ });
+    expect(usersCreate).toBeDisabled();
+    expect(work).toBeEnabled();
+    await u.type(within(dialog).getByRole('textbox', { name: /Name/ }), '  Night desk ');
+    await u.click(work);
+    await u.click(within(dialog).getByRole('checkbox', { name: /^Support tickets:\s*View$/ }));
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(api.createRole).toHaveBeenCalledWith({ name: 'Night desk', description: '', permissions: [P.SupportTickets.View, P.SupportTickets.Work] }),
+    );
+    await waitFor(() => expect(screen.queryByTestId('role-dialog')).toBeNull());
+  }, 20_000);
+
+  it('should show a taken name (400) on the field and a refused edit (409) in the server’s words', async () => {
+    listed();
+    api.createRole.mockRejectedValueOnce({
+      title: 'One or more validation errors occurred.',
+      status: 400,
+      errors: { name: ['A role with this name already exists.'] },
+    });
+    const { user: u } = renderAt('/roles', <RolesPage />);
+    await screen.findByTestId('roles-table');
+    await u.click(screen.getByRole('button', { name: 'New role' }));
+    let dialog = await screen.findByTestId('role-dialog');
+    await u.type(within(dialog).getByRole('textbox', { name: /Name/ }), 'Tester');
+    await u.click(within(dialog).getByRole('checkbox', { name: /^Statecharts:\s*View$/ }));
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A role with this name already exists.')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('role-dialog')).toBeNull());
+
+    api.editRole.mockRejectedValueOnce({
+      messages: ['The seeded roles are read-only; create a custom role instead.'],
+      statusCode: 409,
+      exception: 'ConflictException',
+    });
+    await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions of Desk lead' }), 'Edit');
+    dialog = await screen.findByTestId('role-dialog');
+    expect(within(dialog).getByRole('checkbox', { name: /^Support tickets:\s*Work$/ })).toBeChecked();
+    await u.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByTestId('dialog-error')).toHaveTextContent('The seeded roles are read-only; create a custom role instead.');
+    expect(api.editRole).toHaveBeenCalledWith('r-desk', {
+      name: 'Desk lead',
+      description: 'Leads the desk',
+      permissions: [P.SupportTickets.View, P.SupportTickets.Work],
+    });
+  }, 20_000);
+
+  it('should retire a custom role only after confirming, naming how many users lose it', async () => {
+    listed();
+    api.retireRole.mockResolvedValue({ message: 'The role has been retired.', roleId: 'r-desk', usersAffected: 2 });
+    const { user: u } = renderAt('/roles', <RolesPage />);
+    await screen.findByTestId('roles-table');
+    await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions of Desk lead' }), 'Retire');
+    let question = await screen.findByRole('alertdialog');
+    expect(question).toHaveTextContent('Desk lead is taken away from the 2 user(s) who hold it');
+    await u.click(within(question).getByRole('button', { name: 'Cancel' }));
+    expect(api.retireRole).not.toHaveBeenCalled();
+
+    await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions of Desk lead' }), 'Retire');
+    question = await screen.findByRole('alertdialog');
+    await u.click(within(question).getByRole('button', { name: 'Retire role' }));
+    await waitFor(() => expect(api.retireRole).toHaveBeenCalledWith('r-desk'));
+  }, 20_000);
+});
+
 describe('login history', () => {
-  const row = { id: 'h1', userId: 'u1', email: 'asha@example.test', userName: 'asha', time: '2026-11-20T10:00:00.000Z', event: 'loginFailed', outcome: 'failure', reason: 'badPassword', ipAddress: '127.0.0.1', userAgent: 'Chromium' };
+  const row = {
+    id: 'h1',
+    userId: 'u1',
+    email: 'asha@example.test',
+    userName: 'asha',
+    time: '2026-11-20T10:00:00.000Z',
+    event: 'loginFailed',
+    outcome: 'failure',
+    reason: 'badPassword',
+    ipAddress: '127.0.0.1',
+    userAgent: 'Chromium',
+  };
 
   it('should show your own sign-ins with outcome, IP and browser', async () => {
     api.loginHistory.mockImplementation(async (_scope: unknown, query: PagedQuery) => page([row], query));
@@ -396,8 +591,10 @@ describe('login history', () => {
     const table = await screen.findByTestId('login-history-table');
     expect(within(table).getByText('asha@example.test')).toBeInTheDocument();
     expect(api.loginHistory).toHaveBeenCalledWith({ kind: 'user', userId: 'u1' }, expect.anything());
-    await u.selectOptions(screen.getByRole('combobox', { name: 'Event' }), 'logout');
-    await waitFor(() => expect(api.loginHistory).toHaveBeenLastCalledWith({ kind: 'user', userId: 'u1' }, expect.objectContaining({ filters: { event: 'logout' } })));
+    await chooseOption(u, screen.getByRole('combobox', { name: 'Event' }), 'Sign-out');
+    await waitFor(() =>
+      expect(api.loginHistory).toHaveBeenLastCalledWith({ kind: 'user', userId: 'u1' }, expect.objectContaining({ filters: { event: 'logout' } })),
+    );
   });
 
   it('should say when there is nothing to show', async () => {
@@ -447,10 +644,11 @@ describe('bulk upload', () => {
     await u.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file);
     await u.click(screen.getByRole('button', { name: 'Upload' }));
     act(() => reportProgress?.({ loaded: 65_536, total: 131_072, fraction: 0.5 }));
-    expect(screen.getByTestId('upload-progress')).toHaveAttribute('value', '50');
+    expect(screen.getByTestId('upload-progress')).toHaveAttribute('aria-valuenow', '50');
+    expect(screen.getByRole('progressbar', { name: 'Uploading' })).toBe(screen.getByTestId('upload-progress'));
     finished = true;
     await act(async () => finishUpload?.());
-    expect(api.uploadUsers).toHaveBeenCalledWith(file, expect.any(Function));
+    expect(api.uploadUsers).toHaveBeenCalledWith(file, expect.any(Function), null);
     await waitFor(() => expect(screen.getByTestId('job-state-j1')).toHaveTextContent('Finished'), { timeout: 4000 });
     expect(api.jobs.mock.calls.length).toBeGreaterThan(calls);
     expect(screen.getByTestId('job-created')).toHaveTextContent('2');
@@ -461,6 +659,23 @@ describe('bulk upload', () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     expect(api.jobs.mock.calls.length).toBe(settled);
   });
+
+  it('should pass where invitees land (RedirectUrl), refusing anything but a path of the app (issue 23)', async () => {
+    api.jobs.mockImplementation(async (query: PagedQuery) => page([], query));
+    api.uploadUsers.mockResolvedValue({ jobId: 'j2', fileName: 'people.xlsx', state: 'queued', message: 'queued' });
+    const { user: u } = renderAt('/users/bulk-upload', <BulkUploadPage />);
+    const file = new File(['PK'], 'people.xlsx', { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
+    await u.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, file);
+    const landing = screen.getByRole('textbox', { name: /invitees land on/ });
+    await u.type(landing, '//evil.test');
+    expect(screen.getByText('Enter a path of this app that starts with /.')).toBeInTheDocument();
+    await u.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(api.uploadUsers).not.toHaveBeenCalled();
+    await u.clear(landing);
+    await u.type(landing, '/exams');
+    await u.click(screen.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(api.uploadUsers).toHaveBeenCalledWith(file, expect.any(Function), '/exams'));
+  }, 20_000);
 
   it('should keep polling a running job on its own', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });

@@ -56,7 +56,10 @@ function literalTexts(node: ts.Expression): Array<{ node: ts.Node; text: string 
   }
   if (ts.isParenthesizedExpression(node)) return literalTexts(node.expression);
   if (ts.isConditionalExpression(node)) return [...literalTexts(node.whenTrue), ...literalTexts(node.whenFalse)];
-  if (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken].includes(node.operatorToken.kind)) {
+  if (
+    ts.isBinaryExpression(node) &&
+    [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.AmpersandAmpersandToken].includes(node.operatorToken.kind)
+  ) {
     return [...literalTexts(node.left), ...literalTexts(node.right)];
   }
   return [];
@@ -184,7 +187,9 @@ export function loadTranslations(): Record<string, Record<string, Record<string,
   const all: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const language of readdirSync(localesRoot).sort()) {
     all[language] = {};
-    for (const file of readdirSync(path.join(localesRoot, language)).filter((f) => f.endsWith('.json')).sort()) {
+    for (const file of readdirSync(path.join(localesRoot, language))
+      .filter((f) => f.endsWith('.json'))
+      .sort()) {
       all[language][file.replace(/\.json$/, '')] = flatten(JSON.parse(readFileSync(path.join(localesRoot, language, file), 'utf8')));
     }
   }

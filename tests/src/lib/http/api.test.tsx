@@ -48,7 +48,9 @@ describe('the app HTTP layer', () => {
     );
     await serve(() => ({ status: 404, data: '' }));
     await act(async () => {
-      const rejected = await serviceApi('examService').get('/exams/9').catch((e: unknown) => e);
+      const rejected = await serviceApi('examService')
+        .get('/exams/9')
+        .catch((e: unknown) => e);
       expect(rejected).toBeInstanceOf(Error);
     });
     expect(await screen.findByText('Invalid end point, Please try again later or contact Admin')).toBeInTheDocument();
@@ -57,7 +59,9 @@ describe('the app HTTP layer', () => {
 
   it('should raise the banner after a 401 with a body that no refresh cures', async () => {
     await serve(() => ({ status: 401, data: { messages: ['Authentication failed.'], statusCode: 401 } }));
-    await serviceApi('userService').get('/users/7').catch(() => {});
+    await serviceApi('userService')
+      .get('/users/7')
+      .catch(() => {});
     expect(bannerStore.getSnapshot().context.message).toBe('technicalDifficulties');
     await serve(() => ({ status: 200, data: {} }));
     await serviceApi('userService').get('/users/7');

@@ -33,7 +33,19 @@ describe('failedCallSubject', () => {
 
   it.each([
     ['400 with a plain message: the body', 400, 'Bad e-mail.', 'Bad e-mail.'],
-    ['400 with a title: the title', 400, { title: 'One or more validation errors occurred.', status: 400, errors: { a: ['x'] } }, 'One or more validation errors occurred.'],
+    [
+      '400 with an errors map: the whole body, for its title and every message',
+      400,
+      { title: 'One or more validation errors occurred.', errors: { a: ['x'] } },
+      { title: 'One or more validation errors occurred.', status: 400, errors: { a: ['x'] } },
+    ],
+    [
+      '400 with a title and an empty errors map: the title',
+      400,
+      { title: 'One or more validation errors occurred.', status: 400, errors: { a: [] } },
+      'One or more validation errors occurred.',
+    ],
+    ['400 with a title only: the title', 400, { title: 'Bad request.' }, 'Bad request.'],
     ['400 without either: invalid end point', 400, { detail: 'x' }, invalid],
     ['400 with an empty body: invalid end point', 400, '', invalid],
     ['400 with a blob body that was not JSON: invalid end point', 400, undefined, invalid],

@@ -8,7 +8,6 @@ import { fakeServer, lowerKeys, type FakeHandler, type SeenRequest } from './sup
 
 const INVALID = 'Invalid end point, Please try again later or contact Admin';
 const GENERIC = 'Something went wrong, Please try again later or contact Admin';
-const NETWORK = "Error! Server can't be reached. Please try again later or contact server administrator!";
 
 const unauthorizedBody = {
   messages: ['Authentication failed.'],
@@ -54,7 +53,13 @@ function session(initial: string | null) {
 function setup(handler: FakeHandler, options: { token?: string | null; language?: string | null; withAuth?: boolean } = {}) {
   const server = fakeServer(handler);
   const shown: unknown[] = [];
-  const banner = { shown: false, show: vi.fn(() => (banner.shown = true)), clear: vi.fn(() => (banner.shown = false)) };
+  const banner = {
+    shown: false,
+    unreachableShown: false,
+    show: vi.fn(() => (banner.shown = true)),
+    clear: vi.fn(() => ((banner.shown = false), (banner.unreachableShown = false))),
+    unreachable: vi.fn(() => (banner.unreachableShown = true)),
+  };
   const user = session(options.token === undefined ? 'token-1' : options.token);
   let authObject: HttpAuth | null = null;
   const clients = createHttpClients(defaultConfig, {
@@ -162,11 +167,7 @@ describe('401 handling', () => {
     const response = await client.get('/users/7');
     expect(response.data).toEqual({ url: '/users/7', auth: 'Bearer token-2' });
     expect(user.refreshes).toBe(1);
-    expect(server.seen.map((r) => `${r.url} ${authHeaderOf(r) ?? '-'}`)).toEqual([
-      '/users/7 Bearer token-1',
-      '/tokens/refresh -',
-      '/users/7 Bearer token-2',
-    ]);
+    expect(server.seen.map((r) => `${r.url} ${authHeaderOf(r) ?? '-'}`)).toEqual(['/users/7 Bearer token-1', '/tokens/refresh -', '/users/7 Bearer token-2']);
     expect(shown).toEqual([]);
   });
 
@@ -258,11 +259,23 @@ describe('401 handling', () => {
   });
 
   it('should not retry without a response', async () => {
-    const { client, user, shown } = setup(() => 'network');
+    const { client, user } = setup(() => 'network');
     const error = await client.get('/users/7').catch((e: unknown) => e);
     expect((error as { code: string }).code).toBe('ERR_NETWORK');
     expect(user.refreshes).toBe(0);
-    expect(await Promise.all(shown.map(toastText))).toEqual([NETWORK]);
+  });
+
+  it('should say a network failure once, in the offline banner, and no toast per call (issue 23)', async () => {
+    let reachable = false;
+    const { client, shown, banner } = setup(() => (reachable ? { status: 200, data: {} } : 'network'));
+    await Promise.all([client.get('/users/7').catch(() => {}), client.get('/users/8').catch(() => {}), client.post('/tokens', {}).catch(() => {})]);
+    expect(shown).toEqual([]);
+    expect(banner.unreachable).toHaveBeenCalledTimes(3);
+    expect(banner.unreachableShown).toBe(true);
+    // The server answers again: the next answered call takes the banner away.
+    reachable = true;
+    await client.get('/users/7');
+    expect(banner.unreachableShown).toBe(false);
   });
 
   it('should reject a 401 as is when no session is plugged in', async () => {
@@ -323,7 +336,11 @@ describe('failed-call messages', () => {
 
   it.each([
     [400, 'Email is not valid.', 'Email is not valid.'],
-    [400, { title: 'One or more validation errors occurred.', status: 400, errors: { email: ['Required.'] } }, 'One or more validation errors occurred.'],
+    [
+      400,
+      { title: 'One or more validation errors occurred.', status: 400, errors: { email: ['Required.', 'Not an e-mail.'], phoneNumber: ['Too long.'] } },
+      'One or more validation errors occurred. | Required. Not an e-mail. | Too long.',
+    ],
     [400, { detail: 'nothing useful' }, INVALID],
     [400, '', INVALID],
     [404, errorBody(404), 'Ticket 7 is Closed.'],

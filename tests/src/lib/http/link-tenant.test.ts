@@ -13,7 +13,7 @@ describe('the tenant header of unauthenticated calls', () => {
       language: () => null,
       now: () => new Date(0),
       showError: () => {},
-      banner: { show: () => {}, clear: () => {} },
+      banner: { show: () => {}, clear: () => {}, unreachable: () => {} },
     });
     return { http, seen: server.seen };
   }

@@ -51,7 +51,7 @@ describe('token refresh under concurrency', () => {
             language: () => null,
             now: () => new Date(0),
             showError: () => {},
-            banner: { show: () => {}, clear: () => {} },
+            banner: { show: () => {}, clear: () => {}, unreachable: () => {} },
           });
           const session: HttpAuth = {
             getAccessToken: () => token,
@@ -73,9 +73,7 @@ describe('token refresh under concurrency', () => {
 
           expect(refreshCalls).toBe(1);
           expect(expired).toBe(false);
-          expect(results.map((r) => (r.status === 'fulfilled' ? r.value.data : r.reason))).toEqual(
-            requests.map((_, n) => ({ auth: 'Bearer token-2', n })),
-          );
+          expect(results.map((r) => (r.status === 'fulfilled' ? r.value.data : r.reason))).toEqual(requests.map((_, n) => ({ auth: 'Bearer token-2', n })));
         },
       ),
       { numRuns: 300 },

@@ -73,7 +73,7 @@ describe('filenameFromContentDisposition', () => {
   it.each([
     ['attachment; filename="users.xlsx"', 'users.xlsx'],
     ['attachment; filename=errors.csv', 'errors.csv'],
-    ["attachment; filename=\"ticket.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%20v2.pdf", 'résumé v2.pdf'],
+    ['attachment; filename="ticket.pdf"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9%20v2.pdf', 'résumé v2.pdf'],
     ['attachment; filename="quote\\"d.txt"', 'quote"d.txt'],
     ['inline', null],
     [null, null],
@@ -119,7 +119,12 @@ describe('uploadWith', () => {
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(150_000)]), 'users.xlsx');
     const reports: number[] = [];
-    const result = await uploadWith<{ jobId: number }>(client, { url: '/users/uploadusers', params: { RedirectUrl: 'http://x/' }, form, onProgress: (p) => reports.push(p.loaded) });
+    const result = await uploadWith<{ jobId: number }>(client, {
+      url: '/users/uploadusers',
+      params: { RedirectUrl: 'http://x/' },
+      form,
+      onProgress: (p) => reports.push(p.loaded),
+    });
     expect(result).toEqual({ jobId: 12 });
     expect(seen[0].data).toBe(form);
     expect(reports).toEqual([65536, 131072, 150_000]);

@@ -32,7 +32,7 @@ describe('workspace context headers (spec §3)', () => {
       language: () => 'en-IN',
       now: () => new Date('2026-11-25T07:00:00Z'),
       showError: () => undefined,
-      banner: { show: () => undefined, clear: () => undefined },
+      banner: { show: () => undefined, clear: () => undefined, unreachable: () => undefined },
       workspace: () => ids,
     });
     return { clients, server };

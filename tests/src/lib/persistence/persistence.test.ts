@@ -218,8 +218,7 @@ describe('encrypted persistence', () => {
     let releaseKey!: () => void;
     const slow = {
       ...crypto.subtle,
-      importKey: (...args: Parameters<SubtleCrypto['importKey']>) =>
-        new Promise((resolve) => (releaseKey = () => resolve(crypto.subtle.importKey(...args)))),
+      importKey: (...args: Parameters<SubtleCrypto['importKey']>) => new Promise((resolve) => (releaseKey = () => resolve(crypto.subtle.importKey(...args)))),
       deriveKey: crypto.subtle.deriveKey.bind(crypto.subtle),
       decrypt: crypto.subtle.decrypt.bind(crypto.subtle),
       encrypt: crypto.subtle.encrypt.bind(crypto.subtle),
@@ -244,7 +243,10 @@ describe('encrypted persistence', () => {
 
   it("should restore and save an actor's context slice registered after rehydration", async () => {
     const machine = createMachine({
-      types: {} as { context: { authUser: { email: string } | null }; events: { type: 'session.restored'; authUser: unknown } | { type: 'signIn'; email: string } },
+      types: {} as {
+        context: { authUser: { email: string } | null };
+        events: { type: 'session.restored'; authUser: unknown } | { type: 'signIn'; email: string };
+      },
       context: { authUser: null },
       on: {
         'session.restored': { actions: assign({ authUser: ({ event }) => event.authUser as { email: string } }) },

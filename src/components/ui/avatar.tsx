@@ -1,0 +1,57 @@
+import { Avatar as ArkAvatar } from '@ark-ui/react/avatar';
+import { sva } from '#styled-system/css';
+
+export const avatarRecipe = sva({
+  slots: ['root', 'image', 'fallback'],
+  base: {
+    root: {
+      display: 'inline-flex',
+      alignItems: 'center',
+      justifyContent: 'center',
+      flexShrink: 0,
+      borderRadius: 'full',
+      overflow: 'hidden',
+      bg: 'primary.lighter',
+      color: 'primary.dark',
+      fontWeight: 'semibold',
+      userSelect: 'none',
+    },
+    image: { width: '100%', height: '100%', objectFit: 'cover' },
+    fallback: { lineHeight: 1, textTransform: 'uppercase' },
+  },
+  variants: {
+    size: {
+      sm: { root: { width: '7', height: '7', fontSize: 'xs' } },
+      md: { root: { width: '9', height: '9', fontSize: 'sm' } },
+    },
+  },
+  defaultVariants: { size: 'sm' },
+});
+
+/** Up to two initials from a person's name ("Asha Rao" → "AR"), by grapheme, in any script. */
+export function initialsOf(name: string): string {
+  const words = name
+    .trim()
+    .replace(/@.*$/u, '')
+    .split(/[\s._-]+/u)
+    .filter(Boolean);
+  const first = (word: string | undefined) =>
+    word ? (Array.from(new Intl.Segmenter(undefined, { granularity: 'grapheme' }).segment(word))[0]?.segment ?? '') : '';
+  if (words.length === 0) return '?';
+  return words.length === 1 ? first(words[0]) : first(words[0]) + first(words[words.length - 1]);
+}
+
+/**
+ * A person's picture, or their initials while it loads or when there is none (Ark UI Avatar).
+ * It is decoration beside the name, which is always written next to it: hidden from
+ * assistive technology.
+ */
+export function Avatar({ name, src, size }: { name: string; src?: string | null; size?: 'sm' | 'md' }) {
+  const classes = avatarRecipe({ size });
+  return (
+    <ArkAvatar.Root className={classes.root} aria-hidden="true" data-testid="avatar">
+      <ArkAvatar.Fallback className={classes.fallback}>{initialsOf(name)}</ArkAvatar.Fallback>
+      {src ? <ArkAvatar.Image className={classes.image} src={src} alt="" /> : null}
+    </ArkAvatar.Root>
+  );
+}

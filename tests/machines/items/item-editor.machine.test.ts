@@ -1,0 +1,198 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
+import { blankItem, setText } from '#machines/items/item-draft.ts';
+import { issuesOf, itemEditorMachine, type ActionRequest, type EditorRecord, type SaveRequest } from '#machines/items/item-editor.machine.ts';
+import type { ItemContent } from '#machines/items/item-schema.ts';
+
+function content(stem = '<p>2 + 2 = ?</p>'): ItemContent {
+  let item = blankItem('trueFalse', ['en']);
+  item = setText(item, 'en', { stem });
+  return item;
+}
+
+function record(overrides: Partial<EditorRecord> = {}): EditorRecord {
+  return {
+    itemId: 7,
+    code: 'ITM-000007',
+    version: 3,
+    versionNumber: 1,
+    status: 'Draft',
+    content: content(),
+    actions: ['submit', 'comment'],
+    editable: true,
+    editCreatesVersion: false,
+    categoryId: 2,
+    difficulty: 'medium',
+    ...overrides,
+  };
+}
+
+function start(
+  options: {
+    load?: () => Promise<EditorRecord>;
+    save?: (request: SaveRequest) => Promise<EditorRecord>;
+    act?: (request: ActionRequest) => Promise<EditorRecord>;
+    itemId?: number | null;
+  } = {},
+) {
+  const load = vi.fn(options.load ?? (async () => record()));
+  const save = vi.fn(options.save ?? (async (request: SaveRequest) => record({ content: request.draft.content, version: 4 })));
+  const act = vi.fn(options.act ?? (async () => record({ status: 'review', actions: ['comment'], editable: false })));
+  const machine = itemEditorMachine.provide({
+    actors: {
+      loadItem: fromPromise(() => load()),
+      saveItem: fromPromise(({ input }) => save(input)),
+      performAction: fromPromise(({ input }) => act(input)),
+    },
+  });
+  const itemId = options.itemId === undefined ? 7 : options.itemId;
+  const actor = createActor(machine, {
+    input: { itemId, initial: itemId === null ? { content: content(), categoryId: 2, difficulty: 'easy' } : undefined },
+  }).start();
+  return { actor, load, save, act };
+}
+
+const editing = (actor: ReturnType<typeof start>['actor']) => waitFor(actor, (s) => s.matches('editing'));
+
+describe('item editor actor', () => {
+  it('should load the item and edit a copy of it', async () => {
+    const { actor } = start();
+    await editing(actor);
+    expect(actor.getSnapshot().context.record?.code).toBe('ITM-000007');
+    expect(actor.getSnapshot().context.dirty).toBe(false);
+    actor.send({ type: 'draft.text', language: 'en', field: { stem: '<p>3 + 3 = 6</p>' } });
+    expect(actor.getSnapshot().context.draft?.content.variants.en.stem).toBe('<p>3 + 3 = 6</p>');
+    expect(actor.getSnapshot().context.record?.content.variants.en.stem).toBe('<p>2 + 2 = ?</p>');
+    expect(actor.getSnapshot().context.dirty).toBe(true);
+  });
+
+  it('should not count the same text again as an edit', async () => {
+    const { actor } = start();
+    await editing(actor);
+    actor.send({ type: 'draft.text', language: 'en', field: { stem: '<p>2 + 2 = ?</p>' } });
+    expect(actor.getSnapshot().context.dirty).toBe(false);
+  });
+
+  it('should show a load failure and load again on reload', async () => {
+    let calls = 0;
+    const { actor } = start({
+      load: async () => {
+        calls++;
+        if (calls === 1) throw { status: 500 };
+        return record();
+      },
+    });
+    await waitFor(actor, (s) => s.matches('loadFailed'));
+    actor.send({ type: 'reload' });
+    await editing(actor);
+    expect(actor.getSnapshot().context.record).not.toBeNull();
+  });
+
+  it('should save with the version it read and keep the answer as the new record', async () => {
+    const { actor, save } = start();
+    await editing(actor);
+    actor.send({ type: 'draft.meta', difficulty: 'hard' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.notice === 'saved');
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ itemId: 7, version: 3, draft: expect.objectContaining({ difficulty: 'hard' }) }));
+    expect(actor.getSnapshot().context.record?.version).toBe(4);
+    expect(actor.getSnapshot().context.dirty).toBe(false);
+  });
+
+  it('should refuse to send content the validator rejects, listing the problems', async () => {
+    const { actor, save } = start();
+    await editing(actor);
+    const broken = { ...content(), marking: { correct: 0, wrong: 0, unanswered: 0 } } as ItemContent;
+    actor.send({ type: 'draft.change', content: broken });
+    actor.send({ type: 'save' });
+    await editing(actor);
+    expect(save).not.toHaveBeenCalled();
+    expect(actor.getSnapshot().context.issues.length).toBeGreaterThan(0);
+    expect(actor.getSnapshot().context.issues[0].path).toContain('marking');
+  });
+
+  it('should keep every edit after a 409 and say someone else saved first', async () => {
+    const conflict = { status: 409, title: 'Changed by Asha Rao' };
+    const { actor } = start({
+      save: async () => {
+        throw conflict;
+      },
+    });
+    await editing(actor);
+    actor.send({ type: 'draft.text', language: 'en', field: { stem: '<p>mine</p>' } });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.conflict !== null);
+    const { context } = actor.getSnapshot();
+    expect(context.conflict).toBe(conflict);
+    expect(context.draft?.content.variants.en.stem).toBe('<p>mine</p>');
+    expect(context.dirty).toBe(true);
+    // Reloading is the author's choice, and takes the newer version.
+    actor.send({ type: 'reload' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.conflict === null);
+    expect(actor.getSnapshot().context.draft?.content.variants.en.stem).toBe('<p>2 + 2 = ?</p>');
+  });
+
+  it('should show the server’s 400 problems by path', async () => {
+    const { actor } = start({
+      save: async () => {
+        throw { status: 400, errors: { 'content.variants.en.stem': ['Too long.'] } };
+      },
+    });
+    await editing(actor);
+    actor.send({ type: 'draft.meta', difficulty: 'easy' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.matches('editing') && s.context.issues.length > 0);
+    expect(actor.getSnapshot().context.issues).toEqual([{ path: 'content.variants.en.stem', message: 'Too long.' }]);
+    expect(issuesOf({ issues: [{ path: 'a', message: 'b' }, { path: 1 }] })).toEqual([{ path: 'a', message: 'b' }]);
+  });
+
+  it('should create a new item and report it created', async () => {
+    const { actor, save } = start({ itemId: null });
+    await editing(actor);
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.context.notice === 'created');
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ itemId: null, version: null }));
+    expect(actor.getSnapshot().context.itemId).toBe(7);
+  });
+
+  it('should take only the review outcomes the server offers, and only with nothing unsaved (a comment excepted)', async () => {
+    const { actor, act } = start();
+    await editing(actor);
+    actor.send({ type: 'action.take', action: 'approve' });
+    expect(actor.getSnapshot().matches('editing')).toBe(true);
+    actor.send({ type: 'draft.meta', difficulty: 'easy' });
+    actor.send({ type: 'action.take', action: 'submit' });
+    expect(actor.getSnapshot().matches('editing')).toBe(true);
+    actor.send({ type: 'action.take', action: 'comment', comment: 'Looks fine' });
+    await waitFor(actor, (s) => s.context.notice === 'acted');
+    expect(act).toHaveBeenCalledWith({ itemId: 7, version: 3, action: 'comment', comment: 'Looks fine' });
+    expect(act).toHaveBeenCalledTimes(1);
+  });
+
+  it('should keep an approved item read-only until the author starts the next version, then save it as that version', async () => {
+    const approved = record({ status: 'Approved', editable: true, editCreatesVersion: true, actions: ['retire', 'comment'] });
+    const { actor, save } = start({
+      load: async () => approved,
+      save: async (request) => record({ content: request.draft.content, versionNumber: 2, version: 5 }),
+    });
+    await editing(actor);
+    actor.send({ type: 'draft.text', language: 'en', field: { stem: '<p>changed</p>' } });
+    expect(actor.getSnapshot().context.dirty).toBe(false);
+    actor.send({ type: 'save' });
+    expect(save).not.toHaveBeenCalled();
+    actor.send({ type: 'version.start' });
+    expect(actor.getSnapshot().context.unlocked).toBe(true);
+    actor.send({ type: 'draft.text', language: 'en', field: { stem: '<p>changed</p>' } });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.context.notice === 'versioned');
+    expect(actor.getSnapshot().context.record?.versionNumber).toBe(2);
+    expect(actor.getSnapshot().context.unlocked).toBe(false);
+  });
+
+  it('should not unlock an item in review (not editable and no new version)', async () => {
+    const { actor } = start({ load: async () => record({ status: 'review', editable: false, editCreatesVersion: false, actions: ['approve'] }) });
+    await editing(actor);
+    actor.send({ type: 'version.start' });
+    expect(actor.getSnapshot().context.unlocked).toBe(false);
+  });
+});
