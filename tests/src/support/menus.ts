@@ -25,3 +25,21 @@ export async function chooseMenuItem(user: UserEvent, trigger: HTMLElement, item
   expect(menu.getAttribute('aria-activedescendant')).toBe(target.id);
   await user.keyboard('{Enter}');
 }
+
+/**
+ * Opens an Ark UI menu from its trigger, reads its item names, and closes it with Escape.
+ * Escape only reaches the menu once the menu holds the focus (Ark moves it there a frame
+ * after opening); pressed earlier, it lands on the trigger and the menu stays open.
+ */
+export async function readMenuItems(user: UserEvent, trigger: HTMLElement): Promise<(string | null)[]> {
+  trigger.focus();
+  await user.keyboard('{Enter}');
+  const menu = await screen.findByRole('menu');
+  await waitFor(() => expect(menu).toHaveFocus());
+  const names = within(menu)
+    .getAllByRole('menuitem')
+    .map((item) => item.textContent);
+  await user.keyboard('{Escape}');
+  await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+  return names;
+}

@@ -10,7 +10,7 @@ import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slic
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { chooseMenuItem } from '#tests/src/support/menus.ts';
+import { chooseMenuItem, readMenuItems } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
@@ -411,19 +411,8 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
     );
     api.transition.mockResolvedValue({ fromStatus: 'Archived', toStatus: 'Closed', record: detail() });
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
-    const actionsOf = async (code: string) => {
-      within(await screen.findByTestId(`project-actions-${code}`))
-        .getByRole('button')
-        .focus();
-      await user.keyboard('{Enter}');
-      const menu = await screen.findByRole('menu');
-      const names = within(menu)
-        .getAllByRole('menuitem')
-        .map((item) => item.textContent);
-      await user.keyboard('{Escape}');
-      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-      return names;
-    };
+    const actionsOf = async (code: string) =>
+      readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
     expect(await actionsOf('P-1')).toEqual(['Open', 'Set up', 'Start the set-up', 'Archive']);
     expect(await actionsOf('P-2')).toEqual(['Open', 'Set up', 'Close']);
     expect(await actionsOf('P-3')).toEqual(['Open', 'Reopen', 'Archive']);
@@ -565,15 +554,7 @@ describe('status changes and templates', { timeout: 20_000 }, () => {
     examsMock.transition.mockResolvedValue({ fromStatus: 'ResultsPublished', toStatus: 'Closed', record: { ...exam, status: 'Closed' } });
     const { user } = renderAt('/exams', { '/exams': <ExamsPage /> });
     const trigger = within(await screen.findByTestId('exam-actions-MATH-10')).getByRole('button');
-    trigger.focus();
-    await user.keyboard('{Enter}');
-    expect(
-      within(await screen.findByRole('menu'))
-        .getAllByRole('menuitem')
-        .map((item) => item.textContent),
-    ).toEqual(['Close']);
-    await user.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    expect(await readMenuItems(user, trigger)).toEqual(['Close']);
     await chooseMenuItem(user, trigger, 'Close');
     await waitFor(() => expect(examsMock.transition).toHaveBeenCalledWith(3, 'exam.close', 4));
     expect(toasts.success).toHaveBeenCalledWith('Mathematics is now Closed.');
