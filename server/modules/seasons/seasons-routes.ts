@@ -97,6 +97,14 @@ function checkWindows(s: Pick<SeasonRow, 'startsOn' | 'endsOn' | 'registrationOp
   }
 }
 
+/** Roll numbers stay unique in the project only when the pattern names the season and the center (decision 0153). */
+function checkRollPattern(pattern: string | undefined) {
+  if (pattern === undefined) return;
+  if (!pattern.includes('{season}') || !pattern.includes('{center}') || (pattern.match(/\{seq:/g) ?? []).length !== 1) {
+    throw ValidationFailure.field('rollPattern', 'The roll pattern needs {season}, {center} and exactly one {seq:N}, e.g. {season}{center}{seq:5}.');
+  }
+}
+
 function checkSitsOn(season: Pick<SeasonRow, 'startsOn' | 'endsOn'>, sitsOn: string) {
   if (sitsOn < season.startsOn || sitsOn > season.endsOn) {
     throw ValidationFailure.field('sitsOn', `The paper must sit within the season, ${season.startsOn} to ${season.endsOn}.`);
@@ -144,6 +152,7 @@ export async function seasonRoutes(fastify: FastifyInstance, { db }: { db: Db })
       if (!actor.examManager && !actor.projectAdmin) throw forbidden('Only the project admin or an exam manager may create seasons.');
       const b = request.body;
       checkWindows(b);
+      checkRollPattern(b.rollPattern);
       let id: number;
       try {
         const { rows } = await db.query<{ id: number }>(
@@ -206,6 +215,7 @@ export async function seasonRoutes(fastify: FastifyInstance, { db }: { db: Db })
       const b = request.body;
       const next = { ...row, ...Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined)) } as SeasonRow;
       checkWindows(next);
+      checkRollPattern(b.rollPattern);
       if (b.rollPattern !== undefined && b.rollPattern !== row.rollPattern && row.allocated > 0) {
         throw conflict('Roll numbers have been given in this season: its roll pattern can no longer change.', { currentStatus: row.status });
       }

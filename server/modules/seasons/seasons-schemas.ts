@@ -1,4 +1,7 @@
 import { Type, type Static } from 'typebox';
+
+export type { Static };
+import { registrationStatusNames } from '#machines/exams/registration.machine.ts';
 import { seasonStatusNames, type SeasonEventType } from '#machines/exams/season.machine.ts';
 import { RecordId, Timestamp, UserStamp } from '#machines/exams/project-record.ts';
 import { PagedResult, searchRequestProperties } from '#server/lib/paging.ts';
@@ -308,3 +311,119 @@ export const SeasonCenter = Type.Object({
   version: Type.Integer(),
 });
 export type SeasonCenter = Static<typeof SeasonCenter>;
+
+// ---- registrations ---------------------------------------------------------------------------
+
+export const RegistrationStatusName = Type.Enum(registrationStatusNames);
+export const Accommodations = Type.Object(
+  {
+    extraTimePercent: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: 'Extra time asked for, in % of each paper' })),
+    scribe: Type.Optional(Type.Boolean()),
+    largePrint: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const CreateRegistrationBody = Type.Object(
+  {
+    seasonId: RecordId,
+    examId: RecordId,
+    seasonPaperIds: Type.Array(RecordId, { minItems: 1, maxItems: 50, uniqueItems: true }),
+    medium: Type.String({ minLength: 2, maxLength: 5, description: 'Language of the papers: one of the project’s languages' }),
+    preferredCity: Type.String({ minLength: 1, maxLength: 100 }),
+    accommodations: Type.Optional(Accommodations),
+  },
+  { additionalProperties: false },
+);
+export type CreateRegistrationBody = Static<typeof CreateRegistrationBody>;
+
+export const Registration = Type.Object({
+  registrationId: RecordId,
+  projectId: RecordId,
+  seasonId: RecordId,
+  seasonName: Type.String(),
+  examId: RecordId,
+  examName: Type.String(),
+  candidate: Type.Object({ userId: Type.String(), name: Type.String(), email: Type.String() }),
+  papers: Type.Array(
+    Type.Object({ seasonPaperId: RecordId, paperCode: Type.String(), paperTitle: Type.String(), sitsOn: Type.String(), startsAt: Type.String() }),
+  ),
+  medium: Type.String(),
+  preferredCity: Type.String(),
+  accommodations: Accommodations,
+  accommodationStatus: Type.String(),
+  status: RegistrationStatusName,
+  reason: Type.Union([Type.String(), Type.Null()]),
+  center: Type.Union([Type.Object({ centerId: RecordId, code: Type.String(), name: Type.String(), city: Type.String(), address: Type.String() }), Type.Null()]),
+  seatNumber: Type.Union([Type.Integer(), Type.Null()]),
+  rollNumber: Type.Union([Type.String(), Type.Null()]),
+  version: Type.Integer(),
+  createdOn: Timestamp,
+  updatedOn: Timestamp,
+  actions: Type.Array(Type.String()),
+});
+export type Registration = Static<typeof Registration>;
+
+export const RegistrationSearchBody = Type.Object(
+  {
+    ...searchRequestProperties,
+    seasonId: Type.Optional(Type.Union([RecordId, Type.Null()])),
+    examId: Type.Optional(Type.Union([RecordId, Type.Null()])),
+    status: Type.Optional(Type.Union([RegistrationStatusName, Type.Null()])),
+    centerId: Type.Optional(Type.Union([RecordId, Type.Null()])),
+    accommodationStatus: Type.Optional(Type.Union([Type.Enum(['none', 'requested', 'approved', 'rejected']), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+export const registrationEventNames = [
+  'registration.approve',
+  'registration.reject',
+  'registration.issueAdmitCard',
+  'registration.markAttended',
+  'registration.markAbsent',
+  'registration.cancel',
+] as const;
+export const RegistrationStatusBody = Type.Object(
+  { event: Type.Enum(registrationEventNames), reason: Type.Optional(Type.String({ maxLength: 2000 })), version: Type.Optional(Version) },
+  { additionalProperties: false },
+);
+export const CancelBody = Type.Object({ reason: Type.String({ maxLength: 2000 }) }, { additionalProperties: false });
+export const AllocateBody = Type.Object(
+  { centerId: Type.Optional(Type.Union([RecordId, Type.Null()], { description: 'Manual allocation; omit for automatic (preferred city, then free seats)' })) },
+  { additionalProperties: false },
+);
+export const MoveBody = Type.Object({ centerId: RecordId }, { additionalProperties: false });
+export const AccommodationDecisionBody = Type.Object({ decision: Type.Enum(['approved', 'rejected']) }, { additionalProperties: false });
+export const RegistrationTransition = Type.Object({ fromStatus: Type.String(), toStatus: Type.String(), record: Registration });
+export const SeasonAllocationAnswer = Type.Object({ allocated: Type.Integer(), unplaced: Type.Integer(), elapsedMs: Type.Integer() });
+
+export const OpenSeason = Type.Object({
+  seasonId: RecordId,
+  projectId: RecordId,
+  projectName: Type.String(),
+  code: Type.String(),
+  name: Type.String(),
+  startsOn: Type.String(),
+  endsOn: Type.String(),
+  registrationOpensAt: Timestamp,
+  registrationClosesAt: Timestamp,
+  languages: Type.Array(Type.String()),
+  cities: Type.Array(Type.String()),
+  exams: Type.Array(
+    Type.Object({
+      examId: RecordId,
+      code: Type.String(),
+      name: Type.String(),
+      papers: Type.Array(
+        Type.Object({
+          seasonPaperId: RecordId,
+          paperCode: Type.String(),
+          paperTitle: Type.String(),
+          sitsOn: Type.String(),
+          startsAt: Type.String(),
+          durationMinutes: Type.Integer(),
+          mode: Type.String(),
+        }),
+      ),
+    }),
+  ),
+});

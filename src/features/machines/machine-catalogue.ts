@@ -122,6 +122,14 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'registration',
+    file: 'machines/exams/registration.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/exams/registration.machine.ts')).registrationMachine,
+      paths: (await import('#machines/exams/registration.model.ts')).registrationTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'paperFlow',
     file: 'machines/papers/paper-flow.machine.ts',
     load: async () => ({

@@ -97,3 +97,29 @@ export async function readySeason(app: FastifyInstance, world: SeasonWorld, seat
   }
   return season;
 }
+
+const day = 24 * 60 * 60 * 1000;
+/** A season whose registration window is open now, with the locked paper scheduled and both centers given seats, in RegistrationOpen. */
+export async function openSeason(app: FastifyInstance, world: SeasonWorld, seats = [100, 50], over: Record<string, unknown> = {}) {
+  const season = await createSeason(app, world, {
+    registrationOpensAt: new Date(Date.now() - day).toISOString(),
+    registrationClosesAt: new Date(Date.now() + 30 * day).toISOString(),
+    ...over,
+  });
+  const scheduled = await projectCall(app, world, world.manager, 'POST', `/api/v1/season/${season.seasonId}/paper`, {
+    paperId: world.lockedPaperId,
+    sitsOn: '2027-03-10',
+    startsAt: '10:00',
+    mode: 'offline',
+  });
+  if (scheduled.statusCode !== 201) throw new Error(`schedule ${scheduled.statusCode}: ${scheduled.body}`);
+  for (const [i, centerId] of world.centers.entries()) {
+    if (!seats[i]) continue;
+    const res = await projectCall(app, world, world.manager, 'PUT', `/api/v1/season/${season.seasonId}/center`, { centerId, seats: seats[i] });
+    if (res.statusCode !== 200) throw new Error(`center ${res.statusCode}: ${res.body}`);
+  }
+  const opened = await projectCall(app, world, world.manager, 'POST', `/api/v1/season/${season.seasonId}/status`, { event: 'season.openRegistration' });
+  if (opened.statusCode !== 200) throw new Error(`open ${opened.statusCode}: ${opened.body}`);
+  const seasonPaperId = (scheduled.json() as { record: { seasonPaperId: number } }).record.seasonPaperId;
+  return { seasonId: season.seasonId, seasonPaperId, code: (season as unknown as { code: string }).code };
+}

@@ -203,4 +203,16 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/season/:id/centers', P.Exams.View],
   ['PUT', '/api/v1/season/:id/center', P.Exams.View],
   ['DELETE', '/api/v1/season/:id/center/:centerId', P.Exams.View],
+  ['POST', '/api/v1/season/:id/allocate', P.Exams.View],
+  // registrations (issue 18): candidates' own (global calls), administration (project calls)
+  ['GET', '/api/v1/registration/open', P.Dashboard.View],
+  ['POST', '/api/v1/registration', P.Dashboard.View],
+  ['GET', '/api/v1/registration/mine', P.Dashboard.View],
+  ['POST', '/api/v1/registration/mine/:id/cancel', P.Dashboard.View],
+  ['POST', '/api/v1/registration/search', P.Exams.View],
+  ['GET', '/api/v1/registration/:id', P.Exams.View],
+  ['POST', '/api/v1/registration/:id/status', P.Exams.View],
+  ['POST', '/api/v1/registration/:id/allocate', P.Exams.View],
+  ['POST', '/api/v1/registration/:id/move', P.Exams.View],
+  ['POST', '/api/v1/registration/:id/accommodations', P.Exams.View],
 ];

@@ -101,6 +101,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'projectStatus',
       'examStatus',
       'season',
+      'registration',
       'paperFlow',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
