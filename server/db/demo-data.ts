@@ -4,6 +4,7 @@ import { hashPassword } from '#server/lib/passwords.ts';
 import { applyTemplateConfig } from '#server/modules/exams/project-templates.ts';
 import { seedDemoItems } from '#server/modules/items/demo-items.ts';
 import { seedDemoPaper } from './demo-papers.ts';
+import { DEMO_CANDIDATES, seedDemoSeasons } from './demo-seasons.ts';
 import type { Db, Queryable } from './client.ts';
 import { ROOT_TENANT } from './seed.ts';
 
@@ -40,6 +41,13 @@ const demoUsers: DemoUser[] = [
   { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science' },
   { key: 'sunita.patel', firstName: 'Sunita', lastName: 'Patel', role: 'ExamStaff', job: 'Invigilator and CenterManager' },
   { key: 'anil.kumar', firstName: 'Anil', lastName: 'Kumar', role: 'ExamStaff', job: 'On no project team yet (sees whom to ask)' },
+  ...DEMO_CANDIDATES.map((c) => ({
+    key: c.key,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    role: 'Candidate' as const,
+    job: `Candidate, March 2027 sitting (registration ${c.status})`,
+  })),
 ];
 
 const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-10' | 'SCI-10' | null]> = [
@@ -116,9 +124,17 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
     for (const user of demoUsers) {
       const { rows } = await tx.query<{ id: string }>(
         `insert into users (tenant_id, first_name, last_name, email, user_name, password_hash, user_type, email_confirmed)
-         values ($1, $2, $3, $4, $5, $6, 'staff', true)
+         values ($1, $2, $3, $4, $5, $6, $7, true)
          on conflict do nothing returning id`,
-        [ROOT_TENANT, user.firstName, user.lastName, emailOf(user.key), user.key.replace('.', '_'), passwordHash],
+        [
+          ROOT_TENANT,
+          user.firstName,
+          user.lastName,
+          emailOf(user.key),
+          user.key.replace('.', '_'),
+          passwordHash,
+          user.role === 'Candidate' ? 'candidate' : 'staff',
+        ],
       );
       const id =
         rows[0]?.id ??
@@ -200,13 +216,23 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
       languages: ['en', 'hi', 'gu'],
     });
     // A locked unit-test paper of MATH-10 with sets A–D (issue 17).
-    await seedDemoPaper(tx, {
+    const paper = await seedDemoPaper(tx, {
       tenantId: ROOT_TENANT,
       projectId,
       examId: exams.get('MATH-10')!,
       author: ids.get('priya.nair')!,
       setter: ids.get('kavita.desai')!,
       moderator: ids.get('fatima.khan')!,
+    });
+    // Centers, the March 2027 season (registration open) and three candidates' registrations (issue 18).
+    await seedDemoSeasons(tx, {
+      tenantId: ROOT_TENANT,
+      projectId,
+      examId: exams.get('MATH-10')!,
+      paperId: paper.paperId,
+      manager: meera,
+      centerManager: ids.get('sunita.patel')!,
+      candidates: ids,
     });
 
     // An entrance test still in Setup: the stepper opens on it.
@@ -276,7 +302,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams, items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams, items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D; the March 2027 season is open for registration at 6 exam centers), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',
