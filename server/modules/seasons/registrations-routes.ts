@@ -17,6 +17,8 @@ import { orderByClause, paged, pageWindow, searchKeyword } from '#server/lib/pag
 import { requirePrincipal, type Principal } from '#server/plugins/access.ts';
 import { requireWorkspace, type Workspace } from '#server/plugins/workspace-context.ts';
 import { isUniqueViolation } from '#server/modules/exams/workspace-access.ts';
+import { getOrCreateSecret } from '#server/db/seed.ts';
+import { readAdmitToken, signAdmitToken } from './admit-token.ts';
 import { centerChoices, releaseSeat, rollNumber, takeSeat } from './allocation.ts';
 import { likePattern } from './centers-repository.ts';
 import * as S from './seasons-schemas.ts';
@@ -59,6 +61,8 @@ interface RegistrationRow {
   centerAddress: string | null;
   seatNumber: number | null;
   rollNumber: string | null;
+  admitCardVersion: number;
+  admitCardIssuedAt: string | null;
   version: number;
   createdOn: string;
   updatedOn: string;
@@ -73,7 +77,8 @@ const registrationSelect = `select r.id::int as "registrationId", r.project_id::
      from season_papers sp join papers p on p.id = sp.paper_id where sp.id = any(r.season_paper_ids)) as papers,
   r.medium, r.preferred_city as "preferredCity", r.accommodations, r.accommodation_status as "accommodationStatus", r.status, r.reason,
   r.center_id::int as "centerId", c.code as "centerCode", c.name as "centerName", c.city as "centerCity", c.address as "centerAddress",
-  r.seat_number as "seatNumber", r.roll_number as "rollNumber", r.version, r.created_at as "createdOn", r.updated_at as "updatedOn"
+  r.seat_number as "seatNumber", r.roll_number as "rollNumber", r.admit_card_version as "admitCardVersion",
+  r.admit_card_issued_at as "admitCardIssuedAt", r.version, r.created_at as "createdOn", r.updated_at as "updatedOn"
   from registrations r join seasons s on s.id = r.season_id join exams e on e.id = r.exam_id join users u on u.id = r.candidate_id
   left join exam_centers c on c.id = r.center_id`;
 
@@ -463,6 +468,88 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
     return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };
   }
 
+  let admitKey: Promise<string> | undefined;
+  const admitCardKey = () => (admitKey ??= getOrCreateSecret(db, 'admit_card_secret'));
+
+  app.get(
+    '/v1/registration/mine/:id/admitcard',
+    {
+      config: candidateConfig,
+      schema: {
+        tags,
+        security,
+        summary: 'Your admit card (hall ticket): roll number, exam, papers with date and time, center address, and the signed token its QR code carries',
+        params: S.IdParams,
+        response: { 200: S.AdmitCard },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const row = await findRegistration(db, request.params.id, { tenantId: p.tenantId, candidateId: p.userId });
+      if (!row) throw notFound(REGISTRATION_NOT_FOUND);
+      if (row.status !== 'AdmitCardIssued') {
+        throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
+      }
+      const token = signAdmitToken(await admitCardKey(), { t: row.tenantId, r: row.registrationId, n: row.rollNumber!, v: row.admitCardVersion });
+      return {
+        registrationId: row.registrationId,
+        rollNumber: row.rollNumber!,
+        candidateName: row.candidateName,
+        examName: row.examName,
+        seasonName: row.seasonName,
+        medium: row.medium,
+        papers: row.papers ?? [],
+        center: { name: row.centerName!, address: row.centerAddress!, city: row.centerCity! },
+        seatNumber: row.seatNumber!,
+        accommodations: row.accommodationStatus === 'approved' ? row.accommodations : null,
+        issuedAt: new Date(row.admitCardIssuedAt!).toISOString(),
+        token,
+      };
+    },
+  );
+
+  app.post(
+    '/v1/admitcard/verify',
+    {
+      config: { access: P.Exams.View },
+      schema: {
+        tags,
+        security,
+        summary: 'Check an admit card’s QR token (scanned or typed): who it is, or that it is forged or revoked',
+        body: S.VerifyAdmitBody,
+        response: { 200: S.AdmitVerdict },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const claims = readAdmitToken(await admitCardKey(), request.body.token);
+      if (!claims || claims.t !== p.tenantId)
+        return { verdict: 'forged' as const, message: 'This admit card was not issued by this portal: its code is forged or altered.', candidate: null };
+      const row = await findRegistration(db, claims.r, { tenantId: p.tenantId });
+      if (!row || row.rollNumber !== claims.n || row.admitCardVersion !== claims.v || row.status !== 'AdmitCardIssued') {
+        return {
+          verdict: 'revoked' as const,
+          message: row
+            ? `This admit card is no longer valid: the registration is ${row.status}${row.admitCardVersion !== claims.v ? ' and a newer card was issued' : ''}.`
+            : 'This admit card is no longer valid: its registration no longer exists.',
+          candidate: null,
+        };
+      }
+      return {
+        verdict: 'valid' as const,
+        message: `${row.candidateName}, roll number ${row.rollNumber}.`,
+        candidate: {
+          name: row.candidateName,
+          rollNumber: row.rollNumber!,
+          examName: row.examName,
+          center: row.centerName!,
+          seatNumber: row.seatNumber!,
+          papers: row.papers ?? [],
+        },
+      };
+    },
+  );
+
   // -- administration (project calls) --
 
   async function registrationInReach(request: FastifyRequest, id: number) {
@@ -552,9 +639,15 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
       if (request.body.version !== undefined && request.body.version !== row.version) throw changedMeanwhile();
       if (type === 'registration.cancel') return cancel(row, p, actor, reason ?? '');
       const decision = assertRegistrationEvent(row.status, { type, by: actor, reason: reason ?? '' } as RegistrationEvent);
-      const ok = await db.transaction((tx) =>
-        recordTransition(tx, row, decision.to, type, p.userId, type === 'registration.reject' ? { reason: reason!.trim() } : {}),
-      );
+      const ok = await db.transaction(async (tx) => {
+        const done = await recordTransition(tx, row, decision.to, type, p.userId, type === 'registration.reject' ? { reason: reason!.trim() } : {});
+        if (done && type === 'registration.issueAdmitCard') {
+          await tx.query(`update registrations set admit_card_version = admit_card_version + 1, admit_card_issued_at = now() where id = $1`, [
+            row.registrationId,
+          ]);
+        }
+        return done;
+      });
       if (!ok) throw changedMeanwhile();
       const fresh = (await findRegistration(db, row.registrationId, { tenantId: p.tenantId }))!;
       return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };

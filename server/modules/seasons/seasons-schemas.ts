@@ -427,3 +427,41 @@ export const OpenSeason = Type.Object({
     }),
   ),
 });
+
+const RegistrationPaper = Type.Object({
+  seasonPaperId: RecordId,
+  paperCode: Type.String(),
+  paperTitle: Type.String(),
+  sitsOn: Type.String(),
+  startsAt: Type.String(),
+});
+export const AdmitCard = Type.Object({
+  registrationId: RecordId,
+  rollNumber: Type.String(),
+  candidateName: Type.String(),
+  examName: Type.String(),
+  seasonName: Type.String(),
+  medium: Type.String(),
+  papers: Type.Array(RegistrationPaper),
+  center: Type.Object({ name: Type.String(), address: Type.String(), city: Type.String() }),
+  seatNumber: Type.Integer(),
+  accommodations: Type.Union([Accommodations, Type.Null()]),
+  issuedAt: Timestamp,
+  token: Type.String({ description: 'What the card’s QR code carries; the verify screen checks it' }),
+});
+export const VerifyAdmitBody = Type.Object({ token: Type.String({ minLength: 1, maxLength: 2000 }) }, { additionalProperties: false });
+export const AdmitVerdict = Type.Object({
+  verdict: Type.Union([Type.Literal('valid'), Type.Literal('forged'), Type.Literal('revoked')]),
+  message: Type.String(),
+  candidate: Type.Union([
+    Type.Object({
+      name: Type.String(),
+      rollNumber: Type.String(),
+      examName: Type.String(),
+      center: Type.String(),
+      seatNumber: Type.Integer(),
+      papers: Type.Array(RegistrationPaper),
+    }),
+    Type.Null(),
+  ]),
+});

@@ -141,4 +141,40 @@ describeEachDatabase('registrations', (get) => {
     const queue = await admin('POST', '/api/v1/registration/search', { seasonId: season.seasonId, status: 'Cancelled' });
     expect((queue.json() as { data: Array<{ registrationId: number }> }).data.map((r) => r.registrationId)).toContain(id);
   });
+  it('should give the candidate an admit card whose QR token the verify screen accepts, and refuse forged, altered and revoked ones', async () => {
+    const { app } = get();
+    const user = await candidate();
+    const id = ((await register(user, { preferredCity: 'Ahmedabad' })).json() as RegistrationAnswer).registrationId;
+    await admin('POST', `/api/v1/registration/${id}/status`, { event: 'registration.approve' });
+    await admin('POST', `/api/v1/registration/${id}/allocate`, {});
+    expect((await call(app, user, 'GET', `/api/v1/registration/mine/${id}/admitcard`)).statusCode).toBe(409);
+    await admin('POST', `/api/v1/registration/${id}/status`, { event: 'registration.issueAdmitCard' });
+    const card = await call(app, user, 'GET', `/api/v1/registration/mine/${id}/admitcard`);
+    expect(card.statusCode, card.body).toBe(200);
+    const admit = card.json() as { token: string; rollNumber: string; center: { city: string }; papers: Array<{ sitsOn: string; startsAt: string }> };
+    expect(admit).toMatchObject({ center: { city: 'Ahmedabad' }, papers: [{ sitsOn: '2027-03-10', startsAt: '10:00' }] });
+    expect((await call(app, await candidate(), 'GET', `/api/v1/registration/mine/${id}/admitcard`)).statusCode).toBe(404);
+
+    const verify = async (token: string) =>
+      (await call(app, world.setter, 'POST', '/api/v1/admitcard/verify', { body: { token } })).json() as {
+        verdict: string;
+        candidate: { rollNumber: string } | null;
+      };
+    expect(await verify(admit.token)).toMatchObject({ verdict: 'valid', candidate: { rollNumber: admit.rollNumber } });
+    const [payload, signature] = admit.token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const altered = `${Buffer.from(JSON.stringify({ ...claims, r: claims.r + 1 })).toString('base64url')}.${signature}`;
+    expect((await verify(altered)).verdict).toBe('forged');
+    expect((await verify(`${payload}.${signature.slice(0, -2)}AA`)).verdict).toBe('forged');
+    expect((await verify('not-a-token')).verdict).toBe('forged');
+
+    await admin('POST', `/api/v1/registration/${id}/move`, {
+      centerId: world.centers[0] === (await admin('GET', `/api/v1/registration/${id}`)).json().center.centerId ? world.centers[1] : world.centers[0],
+    });
+    expect(await verify(admit.token)).toMatchObject({ verdict: 'revoked', candidate: null });
+    await admin('POST', `/api/v1/registration/${id}/status`, { event: 'registration.issueAdmitCard' });
+    const reissued = (await call(app, user, 'GET', `/api/v1/registration/mine/${id}/admitcard`)).json() as { token: string };
+    expect((await verify(reissued.token)).verdict).toBe('valid');
+    expect((await verify(admit.token)).verdict).toBe('revoked');
+  });
 });

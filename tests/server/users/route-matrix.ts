@@ -209,6 +209,8 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/registration', P.Dashboard.View],
   ['GET', '/api/v1/registration/mine', P.Dashboard.View],
   ['POST', '/api/v1/registration/mine/:id/cancel', P.Dashboard.View],
+  ['GET', '/api/v1/registration/mine/:id/admitcard', P.Dashboard.View],
+  ['POST', '/api/v1/admitcard/verify', P.Exams.View],
   ['POST', '/api/v1/registration/search', P.Exams.View],
   ['GET', '/api/v1/registration/:id', P.Exams.View],
   ['POST', '/api/v1/registration/:id/status', P.Exams.View],
