@@ -92,15 +92,46 @@ async function templateConfig(tx: Queryable, name: string) {
   return rows[0];
 }
 
-async function history(tx: Queryable, projectId: number, actor: string, steps: Array<[string, string | null, string]>) {
-  for (const [event, from, to] of steps) {
-    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+async function history(tx: Queryable, projectId: number, actor: string, steps: Array<[string, string | null, string, string?]>) {
+  for (const [event, from, to, reason] of steps) {
+    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id, reason) values ($1, $2, $3, $4, $5, $6)`, [
       projectId,
       event,
       from,
       to,
       actor,
+      reason ?? null,
     ]);
+  }
+}
+
+/**
+ * An exam whose published results were withdrawn (docs/decisions/0169): its screen
+ * (/workspace/exam) shows the edit of its rules and every move, the withdrawal with its reason.
+ */
+async function seedWithdrawnExam(tx: Queryable, projectId: number, manager: string, admin: string) {
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into exams (tenant_id, project_id, code, name, description, status, pass_rules, grade_bands, created_by, updated_by, version)
+     values ($1, $2, 'ENG-10', 'English (withdrawn results)', 'Language and literature, 80 marks; results withdrawn for re-marking.', 'Evaluation',
+             '{"passPercent": 35, "sectionMinimumPercent": 25}', $3, $4, $5, 8) returning id::int as id`,
+    [ROOT_TENANT, projectId, JSON.stringify(cbseGradeBands), manager, admin],
+  );
+  const examId = rows[0].id;
+  const steps: Array<[event: string, from: string | null, to: string | null, actor: string, reason: string | null, details: object]> = [
+    ['exam.create', null, 'Draft', manager, null, {}],
+    ['exam.edit', null, null, admin, null, { fields: ['passRules'], version: 2 }],
+    ['exam.schedule', 'Draft', 'Scheduled', manager, null, {}],
+    ['exam.start', 'Scheduled', 'Live', manager, null, {}],
+    ['exam.end', 'Live', 'Evaluation', manager, null, {}],
+    ['exam.publishResults', 'Evaluation', 'ResultsPublished', admin, null, {}],
+    ['exam.withdrawResults', 'ResultsPublished', 'Evaluation', admin, 'Answer key error in Q14; re-marking section B', {}],
+  ];
+  for (const [index, [event, from, to, actor, reason, details]] of steps.entries()) {
+    await tx.query(
+      `insert into exam_history (exam_id, event, from_status, to_status, actor_id, reason, details, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, now() - make_interval(days => $8))`,
+      [examId, event, from, to, actor, reason, JSON.stringify(details), (steps.length - index) * 3],
+    );
   }
 }
 
@@ -159,6 +190,8 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
       ['project.create', null, 'Draft'],
       ['project.startSetup', 'Draft', 'Setup'],
       ['project.activate', 'Setup', 'Active'],
+      ['project.close', 'Active', 'Closed', 'Board asked to pause while the syllabus was revised'],
+      ['project.reopen', 'Closed', 'Active', 'Revised syllabus published; work resumes'],
     ]);
     const exams = new Map<string, number>();
     for (const [code, name, status, description] of [
@@ -179,6 +212,7 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
         ]);
       }
     }
+    await seedWithdrawnExam(tx, projectId, meera, ids.get('arjun.shah')!);
     for (const [key, permission, exam] of boardGrants) {
       await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, exam_id, permission, granted_by) values ($1, $2, $3, $4, $5, $6)`, [
         ROOT_TENANT,
@@ -276,7 +310,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams, items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',

@@ -46,6 +46,8 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
   flows: 'FlowsPage',
   examPermissions: 'MyPermissionsPage',
   templates: 'TemplatesPage',
+  examDetails: 'ExamDetailsPage',
+  history: 'ProjectHistoryPage',
 };
 
 /**

@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
-import { projectActions } from '#machines/exams/project-status.machine.ts';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
@@ -196,7 +195,10 @@ function ProjectsPage() {
 
   const actionsOf = (project: ProjectSummary): MenuAction[] => {
     const actions: MenuAction[] = [{ id: 'open', label: t('action.open'), onSelect: () => open(project) }];
-    if (['Draft', 'Setup', 'Active'].includes(project.status))
+    // The server lists what the project-status machine lets this caller do here (decision 0167):
+    // the set-up only for whoever may configure it, archive and restore only for tenant managers.
+    const allowed = project.actions;
+    if (allowed.includes('project.configure'))
       actions.push({
         id: 'setup',
         label: t('action.setup'),
@@ -205,8 +207,6 @@ function ProjectsPage() {
           navigate('/projects/setup');
         },
       });
-    // What the project-status machine lets this caller do from here (archive: Draft or Closed; restore: Archived).
-    const allowed = projectActions(project.status, { tenantManager: manager });
     if (project.status === 'Archived') actions.splice(0, actions.length);
     for (const event of projectStatusEvents.filter((e) => allowed.includes(e)))
       actions.push({ id: event, label: t(`projectEvent.${event}`), onSelect: () => void move(project, event) });

@@ -317,4 +317,31 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByTestId('flows-editor').getByRole('form').first().waitFor();
     }),
   },
+  {
+    name: 'exam details, pass rules and history',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.getByTestId('select-exam-A11Y-EX').click();
+      await page.getByTestId('exam-current-A11Y-EX').waitFor();
+      await page.goto('/workspace/exam');
+      await heading('Exam: A11y exam')(page);
+      await page.getByTestId('exam-rules-form').waitFor();
+      await page.getByTestId('exam-history').getByRole('row').nth(1).waitFor();
+    }),
+  },
+  {
+    name: 'project history',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/history');
+      await heading('History of A11y active')(page);
+      await page.getByTestId('project-history').getByRole('row').nth(1).waitFor();
+    }),
+  },
 ];

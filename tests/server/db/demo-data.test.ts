@@ -63,7 +63,20 @@ describeEachDatabase('demo data', (get) => {
     expect((await call(app, anil, 'GET', `/api/v1/project/${olympiad.projectId}`, { project: olympiad.projectId })).statusCode).toBe(404);
     const board = projects.data[0].projectId as number;
     const detail = (await call(app, meera, 'GET', `/api/v1/project/${board}`, { project: board })).json();
-    expect(detail.setup).toEqual({ itemTypes: 6, categories: 23, flows: 2, team: 8, exams: 2 });
+    expect(detail.setup).toEqual({ itemTypes: 6, categories: 23, flows: 2, team: 8, exams: 3 });
+    // The exam screen and the histories have something to show (decision 0169).
+    const english = (await call(app, meera, 'POST', '/api/v1/exam/search', { project: board, body: { keyword: 'ENG-10' } })).json().data[0];
+    expect([english.status, english.actions]).toEqual(['Evaluation', ['exam.publishResults']]);
+    const examHistory = (await call(app, meera, 'GET', `/api/v1/exam/${english.examId}/history`, { project: board })).json();
+    expect(examHistory.totalCount).toBe(7);
+    expect(examHistory.data[0]).toMatchObject({
+      event: 'exam.withdrawResults',
+      reason: 'Answer key error in Q14; re-marking section B',
+      by: { name: 'Arjun Shah' },
+    });
+    expect(examHistory.data.find((h: { event: string }) => h.event === 'exam.edit').fields).toEqual(['passRules']);
+    const boardHistory = (await call(app, meera, 'GET', `/api/v1/project/${board}/history`, { project: board })).json();
+    expect(boardHistory.data[0]).toMatchObject({ event: 'project.reopen', reason: 'Revised syllabus published; work resumes' });
     const categories = (await call(app, meera, 'GET', '/api/v1/category', { project: board })).json() as Array<{ name: string; parentId: number | null }>;
     expect(categories.filter((c) => c.parentId === null).map((c) => c.name)).toEqual(['Mathematics', 'Science']);
 

@@ -4,6 +4,7 @@ import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slices.ts';
@@ -86,7 +87,15 @@ const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail => ({
   canConfigure: true,
   ...overrides,
 });
-const summary = (n: number, status: ProjectSummary['status']): ProjectSummary => ({ ...detail(), projectId: n, code: `P-${n}`, name: `Project ${n}`, status });
+/** A listed project with the actions the server gives its caller (decision 0167): a tenant manager's unless given. */
+const summary = (n: number, status: ProjectSummary['status'], actions: string[] = projectActions(status, { tenantManager: true })): ProjectSummary => ({
+  ...detail(),
+  projectId: n,
+  code: `P-${n}`,
+  name: `Project ${n}`,
+  status,
+  actions,
+});
 const stale = {
   statusCode: 409,
   messages: ['This project was changed by Asha Rao at 2026-11-25T09:00:00.000Z (version 4; your edit was made on version 3).'],
@@ -439,7 +448,7 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
 
   it('should offer neither archive nor the archived list to someone who is not an exam manager', async () => {
     allow([P.Projects.View, P.Exams.View]);
-    api.search.mockImplementation(async (query: PagedQuery) => page([summary(1, 'Draft'), summary(3, 'Closed')], query));
+    api.search.mockImplementation(async (query: PagedQuery) => page([summary(1, 'Draft', []), summary(3, 'Closed', [])], query));
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
     within(await screen.findByTestId('project-actions-P-3'))
       .getByRole('button')
@@ -452,6 +461,32 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
         .map((item) => item.textContent),
     ).toEqual(['Open']);
     expect(screen.queryByText('Show archived projects')).toBeNull();
+  });
+});
+
+describe('status actions only for those the machine names', { timeout: 20_000 }, () => {
+  it('should offer a project admin reopening and the set-up but never archive, and an item author nothing but Open', async () => {
+    allow([P.Projects.View, P.Exams.View]);
+    api.search.mockImplementation(async (query: PagedQuery) =>
+      page(
+        [
+          summary(1, 'Closed', projectActions('Closed', { projectAdmin: true })),
+          summary(2, 'Active', projectActions('Active', { projectAdmin: true })),
+          summary(3, 'Active', []),
+        ],
+        query,
+      ),
+    );
+    api.transition.mockResolvedValue({ fromStatus: 'Closed', toStatus: 'Setup', record: detail() });
+    const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
+    const actionsOf = async (code: string) => readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
+    expect(await actionsOf('P-1')).toEqual(['Open', 'Reopen']);
+    expect(await actionsOf('P-2')).toEqual(['Open', 'Set up', 'Close']);
+    expect(await actionsOf('P-3')).toEqual(['Open']);
+    // Reopening a project that lacks its set-up lands it in Setup (decision 0165): the toast says so.
+    await chooseMenuItem(user, within(screen.getByTestId('project-actions-P-1')).getByRole('button'), 'Reopen');
+    await waitFor(() => expect(api.transition).toHaveBeenCalledWith(1, 'project.reopen', 3));
+    expect(toasts.success).toHaveBeenCalledWith('Project 1 is now Being set up.');
   });
 });
 
