@@ -392,6 +392,17 @@ describe('the item workspace in Chromium', () => {
     await page.getByTestId('items-table').waitFor();
     await page.getByTestId(`choose-${'ITM'}`).count(); // the list has rendered its rows
     await expectAccessible(page, 'item list');
+    // The category filter's tree, open: accessible too; a pointer click on a node filters by it.
+    await page.getByTestId('filter-category').getByRole('button').click();
+    const tree = page.getByRole('tree', { name: 'Category tree' });
+    await tree.waitFor();
+    await expectAccessible(page, 'item list with the category tree open');
+    const first = tree.getByRole('button').first();
+    const name = (await first.textContent())!.trim();
+    await first.click();
+    await page.waitForURL(/categoryId=\d+/);
+    await tree.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('filter-category').getByRole('button').textContent()).toContain(name);
     await page.goto(`/items/${created.matching}`);
     await page.getByTestId('stem-en').waitFor();
     await page.getByTestId('choice-hi-R2').waitFor();

@@ -14,6 +14,7 @@ import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
+import { TreeSelectField } from '#src/components/ui/tree-select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -272,12 +273,13 @@ function ItemsList({ workspace }: { workspace: ItemWorkspace }) {
                 options={ITEM_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
                 testId="filter-kind"
               />
-              <SelectField
+              <TreeSelectField
                 label={t('field.category')}
                 value={filters.categoryId ? String(filters.categoryId) : ''}
                 placeholder={t('list.anyCategory')}
+                treeLabel={t('list.categoryTree')}
                 onValueChange={(value) => filter('categoryId', value ? Number(value) : null)}
-                options={workspace.categoryOptions}
+                nodes={workspace.categoryTree}
                 hint={t('list.categoryHint')}
                 testId="filter-category"
               />
