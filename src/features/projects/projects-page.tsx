@@ -13,6 +13,7 @@ import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -266,12 +267,14 @@ function ProjectsPage() {
           />
           {manager ? (
             <div className={css({ pt: '3' })}>
-              <Switch
-                label={t('projects.showArchived')}
-                checked={showArchived}
-                onChange={(on) => search.send({ type: 'search.filter', filters: { includeArchived: on ? true : '' } })}
-                testId="show-archived"
-              />
+              <FilterFold active={showArchived ? 1 : 0}>
+                <Switch
+                  label={t('projects.showArchived')}
+                  checked={showArchived}
+                  onChange={(on) => search.send({ type: 'search.filter', filters: { includeArchived: on ? true : '' } })}
+                  testId="show-archived"
+                />
+              </FilterFold>
             </div>
           ) : null}
         </div>

@@ -21,8 +21,7 @@ import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useRoleText } from './role-text.ts';
 import { appConfig } from '#src/lib/config.ts';
-import { Collapsible } from '@ark-ui/react/collapsible';
-import { breakpoints, useMediaQuery } from '#src/lib/use-media-query.ts';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { Tooltip } from '#src/components/ui/tooltip.tsx';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
@@ -38,7 +37,6 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 function UsersPage() {
   const { t } = useTranslation('users');
   const roleText = useRoleText();
-  const phone = useMediaQuery(`(max-width: ${breakpoints.sm - 0.02}px)`);
   const navigate = useNavigate();
   const { confirm, element: confirmation } = useConfirm();
   const search = usePagedSearch<UserDetail>(
@@ -286,21 +284,7 @@ function UsersPage() {
             value={search.query.keyword}
             onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
           />
-          {phone ? (
-            // Phones (issue 23): the filters fold away behind one button that says how many are on.
-            <Collapsible.Root>
-              <Collapsible.Trigger asChild>
-                <Button variant="outline" size="sm" data-testid="filters-toggle">
-                  {t('filter.toggle', { count: activeFilters })}
-                </Button>
-              </Collapsible.Trigger>
-              <Collapsible.Content className={css({ display: 'grid', gap: '3', mt: '3' })} data-testid="filters-panel">
-                {filterFields}
-              </Collapsible.Content>
-            </Collapsible.Root>
-          ) : (
-            filterFields
-          )}
+          <FilterFold active={activeFilters}>{filterFields}</FilterFold>
         </div>
         <PagedTable
           search={search}

@@ -149,5 +149,33 @@ describeEachDatabase('demo data', (get) => {
       payload: { email: `vikram.rao@${DEMO_EMAIL_DOMAIN}`, password: 'demo pass phrase 2027' },
     });
     expect(signIn.statusCode).toBeLessThan(300);
+
+    // The support ticket (issue 23): raised, claimed, a conversation of three people, one message
+    // addressed to the agent; the candidate reads it in her own view, history included.
+    const asha = await signInDirect(app, {
+      id: await userId('asha.menon'),
+      email: '',
+      password: '',
+      firstName: 'Asha',
+      lastName: 'Menon',
+      userName: '',
+      roles: ['Candidate'],
+    });
+    const ashaTickets = (await call(app, asha, 'POST', '/api/v1/supportticket/searchbyuser', { body: {} })).json();
+    expect(ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName])).toEqual([
+      ['The mock test freezes after question 12', 'InProgress', 'Ravi Verma'],
+    ]);
+    const ticketId = ashaTickets.data[0].ticketId as number;
+    const chat = (await call(app, asha, 'POST', '/api/supportchat/chatdetails', { body: { supportTicketId: ticketId, pageNumber: 1, pageSize: 20 } })).json();
+    expect(chat.data.map((m: { fromUserName: string }) => m.fromUserName).reverse()).toEqual([
+      'Asha Menon',
+      'Ravi Verma',
+      'Asha Menon',
+      'Lata Shah',
+      'Asha Menon',
+    ]);
+    expect(chat.data[0].toUserId).toBe(await userId('ravi.verma'));
+    const history = (await call(app, asha, 'GET', `/api/v1/supportticket/tickethistory?ticketId=${ticketId}`)).json();
+    expect(history.map((h: { event: string }) => h.event)).toEqual(['ticket.created', 'ticket.claim']);
   });
 });
