@@ -8,7 +8,7 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
+import { DeferredSelectField } from '#src/components/ui/deferred-select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -87,7 +87,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
             value={search.query.keyword}
             onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
           />
-          <SelectField
+          <DeferredSelectField
             layout="inline"
             label={t('field.group')}
             value={groupId == null ? '' : String(groupId)}
