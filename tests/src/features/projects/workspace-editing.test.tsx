@@ -411,8 +411,7 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
     );
     api.transition.mockResolvedValue({ fromStatus: 'Archived', toStatus: 'Closed', record: detail() });
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
-    const actionsOf = async (code: string) =>
-      readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
+    const actionsOf = async (code: string) => readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
     expect(await actionsOf('P-1')).toEqual(['Open', 'Set up', 'Start the set-up', 'Archive']);
     expect(await actionsOf('P-2')).toEqual(['Open', 'Set up', 'Close']);
     expect(await actionsOf('P-3')).toEqual(['Open', 'Reopen', 'Archive']);
