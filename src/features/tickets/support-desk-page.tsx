@@ -8,8 +8,8 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { DeferredSelectField } from '#src/components/ui/deferred-select.tsx';
 import { FilterFold } from '#src/components/ui/filter-fold.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -84,7 +84,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
           {kind !== 'forOthers' ? (
             <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
           ) : null}
-          <SelectField
+          <DeferredSelectField
             layout="inline"
             label={t('field.group')}
             value={groupId == null ? '' : String(groupId)}
