@@ -165,7 +165,7 @@ describe('paged-search machine: what the mutation run showed untested (issue 14)
 
   it('should fail loudly when the view provides no way to fetch a page', async () => {
     vi.useFakeTimers();
-    const actor = createActor(pagedSearchMachine).start();
+    const actor = createActor(pagedSearchMachine, { input: undefined }).start();
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().value).toBe('failed');
     expect((actor.getSnapshot().context.error as Error).message).toBe('fetchPage must be provided by the view');

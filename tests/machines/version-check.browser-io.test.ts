@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { versionCheckMachine } from '#machines/version-check.machine.ts';
+import { versionCheckMachine, type VersionCheckInput } from '#machines/version-check.machine.ts';
 
 /**
  * The version check's own browser I/O (spec §4: GET /meta.json, delete every Cache Storage
@@ -100,7 +100,9 @@ describe('version check against the browser', () => {
 
   it('should start without an input: the running version of spec §9 and no earlier reload', async () => {
     vi.stubGlobal('location', { reload: vi.fn() });
-    const actor = createActor(versionCheckMachine.provide({ actors: { fetchDeployedVersion: fromPromise(async () => ({ version: '1.2.253' })) } })).start();
+    // As a caller that passes no input at all (the type asks for one; JavaScript callers need not).
+    const machine = versionCheckMachine.provide({ actors: { fetchDeployedVersion: fromPromise(async () => ({ version: '1.2.253' })) } });
+    const actor = createActor(machine, { input: undefined as unknown as VersionCheckInput }).start();
     const done = await waitFor(actor, (s) => s.hasTag('settled'));
     expect(done.value).toBe('latest');
     expect(done.context).toEqual({ currentVersion: '1.2.253', deployedVersion: '1.2.253', reloadedFor: null, error: null });
