@@ -254,15 +254,16 @@ describe('ticket-view machine: what the mutation run showed untested (issue 14)'
     expect(actor.getSnapshot().context.actionError).toEqual(broken);
   });
 
-  it('should return to the ticket when an action fails with something that is not an error object (null)', async () => {
+  it.each([null, undefined, 'offline'])('should return to the ticket when an action fails with %j, not an error object', async (thrown) => {
     vi.useFakeTimers();
-    const { actor } = start({ perform: () => Promise.reject(null) });
+    const { actor } = start({ perform: () => Promise.reject(thrown) });
     await vi.advanceTimersByTimeAsync(0);
     actor.send({ type: 'action.start', action: 'ticket.claim' });
     await vi.advanceTimersByTimeAsync(0);
     expect(actor.getSnapshot().status).toBe('active');
     expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.action).toBeNull();
+    expect(actor.getSnapshot().context.actionError).toBe(thrown);
   });
 
   it('should fail loudly when the view provides no way to load or to act', async () => {
