@@ -140,10 +140,12 @@ function TicketView({ ticketId }: { ticketId: number }) {
     if (snapshot.context.changedTo) void notify.warning(t('conflict', { status: t(`status.${snapshot.context.changedTo}`) }), { id: 'ticket-conflict' });
   }, [snapshot.context.changedTo, t]);
 
-  // A failed direct action (claim, release, resume) shows why.
+  // A failed direct action (claim, release, resume) shows why, once per failure.
+  const idle = snapshot.matches({ ready: 'idle' });
+  const failedAction = snapshot.context.actionError;
   useEffect(() => {
-    if (snapshot.matches({ ready: 'idle' }) && snapshot.context.actionError) void notify.error(snapshot.context.actionError);
-  }, [snapshot]);
+    if (idle && failedAction) void notify.error(failedAction, { id: 'ticket-action-error' });
+  }, [idle, failedAction]);
 
   if (snapshot.matches('loading')) return <PageSkeleton />;
   if (snapshot.matches('failed') || !ticket) {
