@@ -16,7 +16,7 @@ import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useItemWorkspace } from '#src/features/items/index.ts';
-import { NoProjectState } from '#src/features/projects/index.ts';
+import { loadExamPermissions, NoProjectState } from '#src/features/projects/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { papersApi, type PaperRecord } from './api/papers-api.ts';
 import { PaperFormDialog } from './components/paper-form-dialog.tsx';
@@ -59,6 +59,8 @@ function PapersList() {
   }, []);
   useEffect(() => {
     void load();
+    // Who may create papers here: the exam permissions, read again (they are not kept over a reload).
+    void loadExamPermissions();
   }, [load]);
 
   const setParam = (name: string, value: string) =>

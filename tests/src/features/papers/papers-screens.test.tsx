@@ -36,6 +36,7 @@ const papers = vi.hoisted(() => ({
 }));
 const items = vi.hoisted(() => ({ search: vi.fn(), categoryFile: vi.fn(), score: vi.fn() }));
 const projects = vi.hoisted(() => ({ categories: vi.fn(), itemTypes: vi.fn(), flows: vi.fn() }));
+const exams = vi.hoisted(() => ({ myPermissions: vi.fn() }));
 const saved = vi.hoisted(() => ({ saveFile: vi.fn() }));
 const toasts = vi.hoisted(() => ({ success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() }));
 
@@ -47,6 +48,7 @@ vi.mock('#src/features/items/api/items-api.ts', async (importOriginal) => ({
 vi.mock('#src/features/projects/api/projects-api.ts', async (importOriginal) => ({
   ...(await importOriginal<typeof import('#src/features/projects/api/projects-api.ts')>()),
   projectsApi: projects,
+  examsApi: exams,
 }));
 vi.mock('#src/lib/save-file.ts', () => saved);
 vi.mock('#src/app/notifications/notify.ts', () => ({ notify: toasts }));
@@ -177,6 +179,14 @@ beforeEach(() => {
     { categoryId: 4, parentId: null, name: 'Triangles', sortOrder: 1, isRetired: false, fileCount: 0, version: 1 },
   ]);
   projects.itemTypes.mockResolvedValue([]);
+  exams.myPermissions.mockResolvedValue({
+    examId: 8,
+    projectId: 5,
+    paperId: null,
+    permissions: ['PaperSetter', 'Moderator', 'ProjectAdmin'],
+    tenantManager: false,
+    actions: [],
+  });
   projects.flows.mockResolvedValue([]);
   papers.pinnedItems.mockResolvedValue([
     {
@@ -259,6 +269,15 @@ describe('the papers list', { timeout: 30_000 }, () => {
     await user.click(retry);
     expect(await screen.findByText('No papers yet')).toBeInTheDocument();
     expect(papers.list).toHaveBeenCalledTimes(2);
+  });
+
+  it('should offer "New paper" only to a paper setter or project admin, from the exam permissions read on opening', async () => {
+    papers.list.mockResolvedValue([]);
+    exams.myPermissions.mockResolvedValue({ examId: 8, projectId: 5, paperId: null, permissions: ['Moderator'], tenantManager: false, actions: [] });
+    renderAt('/workspace/papers', paperRoutes);
+    expect(await screen.findByText('A paper setter of this exam creates its papers.')).toBeInTheDocument();
+    expect(screen.queryByTestId('new-paper')).toBeNull();
+    expect(exams.myPermissions).toHaveBeenCalledTimes(1);
   });
 
   it('should ask for an exam when none is selected', async () => {
