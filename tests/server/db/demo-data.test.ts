@@ -128,8 +128,14 @@ describeEachDatabase('demo data', (get) => {
       setCount: number;
       actions: string[];
     }>;
-    expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']]]);
-    const paperId = papers[0].paperId;
+    expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([
+      ['MATH-UT-2', 'Draft', 0, []],
+      ['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']],
+    ]);
+    // The draft for the builder: its sections offer 8 of the 10 marks it declares.
+    const draft = (await call(app, fatima, 'GET', `/api/v1/paper/${papers[0].paperId}/blueprint`, { exam: examId })).json();
+    expect([draft.computedMarks, draft.warnings.map((w: { code: string }) => w.code)]).toEqual([8, ['totalMismatch']]);
+    const paperId = papers[1].paperId;
     const blueprint = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/blueprint`, { exam: examId })).json();
     expect([blueprint.computedMarks, blueprint.blocking, blueprint.languages.map((l: { language: string }) => l.language)]).toEqual([
       10,

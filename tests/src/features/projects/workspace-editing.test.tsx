@@ -55,6 +55,8 @@ vi.mock('#src/features/projects/api/projects-api.ts', async (importOriginal) => 
   examsApi: examsMock,
 }));
 vi.mock('#src/app/notifications/notify.ts', () => ({ notify: toasts }));
+const papersMock = vi.hoisted(() => ({ list: vi.fn() }));
+vi.mock('#src/features/papers/api/papers-api.ts', () => ({ papersApi: papersMock }));
 
 const { BasicsEditor } = await import('#src/features/projects/components/basics-editor.tsx');
 const { ItemTypesEditor, checkItemTypeDraft } = await import('#src/features/projects/components/item-types-editor.tsx');
@@ -498,7 +500,8 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     const menu = await screen.findByTestId('workspace-goto-menu');
     for (const slice of workspaceSlices) expect(within(menu).getByTestId(`goto-${slice.id}`)).toBeInTheDocument();
-    expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(later)');
+    expect(within(menu).getByTestId('goto-seasons')).toHaveTextContent('Seasons(later)');
+    expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(choose an exam)');
     expect(within(menu).getAllByRole('group').length).toBe(4);
     await user.keyboard('{Escape}');
     await chooseMenuItem(user, screen.getByTestId('workspace-goto'), /^Item types/);
@@ -510,11 +513,13 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
       selectProject(detail() as unknown as Record<string, unknown>);
       selectExam({ examId: 8, name: 'Physics' });
     });
+    papersMock.list.mockResolvedValueOnce([]);
     const { user, location } = renderAt('/exams', { '*': <WorkspaceBar /> });
     screen.getByTestId('workspace-paper').focus();
     await user.keyboard('{Enter}');
     const menu = await screen.findByTestId('workspace-paper-menu');
     await within(menu).findByText('Nothing to switch to');
+    expect(papersMock.list).toHaveBeenCalledTimes(1);
     const all = within(menu).getByRole('menuitem', { name: 'All papers…' });
     await user.keyboard('{End}');
     await waitFor(() => expect(menu).toHaveAttribute('aria-activedescendant', all.id));
@@ -533,15 +538,15 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
   });
 
   it('should ask for a project, then an exam, before saying a later slice is not available yet', async () => {
-    const { location } = renderAt('/workspace/papers', { '/workspace/papers': <pages.WorkspacePlaceholderPage /> });
+    const { location } = renderAt('/workspace/registrations', { '/workspace/registrations': <pages.WorkspacePlaceholderPage /> });
     await screen.findByText('No project selected');
     act(() => selectProject(detail() as unknown as Record<string, unknown>));
     await screen.findByTestId('choose-exam');
     expect(screen.getByRole('link', { name: 'Choose an exam' })).toHaveAttribute('href', '/exams');
     act(() => selectExam({ examId: 8, name: 'Physics' }));
-    expect(await screen.findByText('Papers is not available yet')).toBeInTheDocument();
-    expect(screen.getByText(/This screen comes with issue 17/)).toBeInTheDocument();
-    expect(location.current()).toBe('/workspace/papers');
+    expect(await screen.findByText('Registrations is not available yet')).toBeInTheDocument();
+    expect(screen.getByText(/This screen comes with issue 18/)).toBeInTheDocument();
+    expect(location.current()).toBe('/workspace/registrations');
   });
 
   it("should show the caller's exam permissions on the selected exam, or say there are none", async () => {
