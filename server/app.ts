@@ -27,6 +27,7 @@ import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
 import { examWorkspaceModule } from './modules/exams/exams-module.ts';
+import { seasonsModule } from './modules/seasons/seasons-module.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
@@ -204,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(itemsModule, { db, pokeJobs: () => app.jobs.poke() });
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
       await api.register(paperRoutes, { db });
+      await api.register(seasonsModule, { db });
     },
     { prefix: '/api' },
   );

@@ -9,6 +9,7 @@ import { applyTransition, createTicket } from '#server/modules/tickets/tickets-s
 import { applyTemplateConfig } from '#server/modules/exams/project-templates.ts';
 import { seedDemoItems } from '#server/modules/items/demo-items.ts';
 import { seedDemoPaper } from './demo-papers.ts';
+import { DEMO_CANDIDATES, seedDemoSeasons } from './demo-seasons.ts';
 import type { Db, Queryable } from './client.ts';
 import { ROOT_TENANT } from './seed.ts';
 
@@ -51,6 +52,13 @@ const demoUsers: DemoUser[] = [
   { key: 'asha.menon', firstName: 'Asha', lastName: 'Menon', role: 'Candidate', job: 'Candidate with a ticket in progress', userType: null },
   { key: 'ravi.verma', firstName: 'Ravi', lastName: 'Verma', role: 'SupportAgent', job: 'Support agent, Technical Support (holds the ticket)' },
   { key: 'lata.shah', firstName: 'Lata', lastName: 'Shah', role: 'SupportAdmin', job: 'Support admin (follows the ticket)' },
+  ...DEMO_CANDIDATES.map((c) => ({
+    key: c.key,
+    firstName: c.firstName,
+    lastName: c.lastName,
+    role: 'Candidate' as const,
+    job: `Candidate, March 2027 sitting (registration ${c.status})`,
+  })),
 ];
 
 /** The agent of the demo ticket works in this seeded group. */
@@ -220,7 +228,7 @@ async function seedDemoProjects(db: Db, list: DemoResult['users'], password: str
           emailOf(user.key),
           user.key.replace('.', '_'),
           passwordHash,
-          user.userType === undefined ? 'staff' : user.userType,
+          user.userType !== undefined ? user.userType : user.role === 'Candidate' ? 'candidate' : 'staff',
         ],
       );
       const id =
@@ -306,13 +314,23 @@ async function seedDemoProjects(db: Db, list: DemoResult['users'], password: str
       languages: ['en', 'hi', 'gu'],
     });
     // A locked unit-test paper of MATH-10 with sets A–D (issue 17).
-    await seedDemoPaper(tx, {
+    const paper = await seedDemoPaper(tx, {
       tenantId: ROOT_TENANT,
       projectId,
       examId: exams.get('MATH-10')!,
       author: ids.get('priya.nair')!,
       setter: ids.get('kavita.desai')!,
       moderator: ids.get('fatima.khan')!,
+    });
+    // Centers, the March 2027 season (registration open) and three candidates' registrations (issue 18).
+    await seedDemoSeasons(tx, {
+      tenantId: ROOT_TENANT,
+      projectId,
+      examId: exams.get('MATH-10')!,
+      paperId: paper.paperId,
+      manager: meera,
+      centerManager: ids.get('sunita.patel')!,
+      candidates: ids,
     });
 
     // An entrance test still in Setup: the stepper opens on it.
@@ -382,7 +400,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D and the draft MATH-UT-2), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived); a support ticket in progress whose conversation a candidate, an agent and a support admin take part in.`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D and the draft MATH-UT-2; the March 2027 season is open for registration at 6 exam centers), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived); a support ticket in progress whose conversation a candidate, an agent and a support admin take part in.`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',

@@ -114,6 +114,22 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'season',
+    file: 'machines/exams/season.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/exams/season.machine.ts')).seasonMachine,
+      paths: (await import('#machines/exams/season.model.ts')).seasonTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'registration',
+    file: 'machines/exams/registration.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/exams/registration.machine.ts')).registrationMachine,
+      paths: (await import('#machines/exams/registration.model.ts')).registrationTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'paperFlow',
     file: 'machines/papers/paper-flow.machine.ts',
     load: async () => ({

@@ -147,6 +147,44 @@ describeEachDatabase('demo data', (get) => {
     const verify = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/sets/C/verify`, { exam: `${examId}&${paperId}` })).json();
     expect(verify.identical).toBe(true);
 
+    // Issue 18: the March 2027 season is open, its schedule and centers are set, and the
+    // candidates' registrations sit at three points of the registration machine.
+    const seasons = (await call(app, meera, 'POST', '/api/v1/season/search', { project: board, body: {} })).json();
+    expect(
+      seasons.data.map((x: { code: string; status: string; paperCount: number; centerCount: number; seats: number; allocated: number }) => [
+        x.code,
+        x.status,
+        x.paperCount,
+        x.centerCount,
+        x.seats,
+        x.allocated,
+      ]),
+    ).toEqual([['MAR27', 'RegistrationOpen', 1, 4, 550, 1]]);
+    const seasonId = seasons.data[0].seasonId as number;
+    const schedule = (await call(app, meera, 'GET', `/api/v1/season/${seasonId}/schedule`, { project: board })).json();
+    expect(schedule.papers.map((x: { paperCode: string; startsAt: string; liveSets: string[] }) => [x.paperCode, x.startsAt, x.liveSets])).toEqual([
+      ['MATH-UT-1', '10:00', ['A', 'B', 'C']],
+    ]);
+    const centers = (await call(app, meera, 'POST', '/api/v1/examcenter/search', { body: { pageSize: 20 } })).json();
+    expect(centers.totalCount).toBe(6);
+    const registrations = (await call(app, meera, 'POST', '/api/v1/registration/search', { project: board, body: { seasonId } })).json();
+    expect(registrations.data.map((r: { status: string; rollNumber: string | null }) => [r.status, r.rollNumber])).toEqual([
+      ['Submitted', null],
+      ['Approved', null],
+      ['Allocated', 'MAR27AHM-00100001'],
+    ]);
+    const neha = await signInDirect(app, {
+      id: await userId('neha.joshi'),
+      email: '',
+      password: '',
+      firstName: 'Neha',
+      lastName: 'Joshi',
+      userName: '',
+      roles: ['Candidate'],
+    });
+    expect((await call(app, neha, 'GET', '/api/v1/registration/mine')).json()).toMatchObject([{ status: 'Submitted', accommodationStatus: 'requested' }]);
+    expect((await call(app, neha, 'GET', '/api/v1/registration/open')).json()).toMatchObject([{ code: 'MAR27', cities: ['Ahmedabad', 'Rajkot', 'Surat'] }]);
+
     // The demo password signs in for real.
     const signIn = await app.inject({
       method: 'POST',

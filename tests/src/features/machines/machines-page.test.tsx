@@ -100,6 +100,8 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'realtime-connection',
       'projectStatus',
       'examStatus',
+      'season',
+      'registration',
       'paperFlow',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');

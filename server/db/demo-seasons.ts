@@ -1,0 +1,143 @@
+import type { Queryable } from './client.ts';
+
+/**
+ * Demo data of issue 18: six exam centers of the tenant (one inactive), the board project's
+ * "March 2027" season with registration open now (its window is set around the day the demo is
+ * seeded), the locked MATH-10 unit test scheduled in it with sets A–C live, four centers given
+ * seats, and three candidates' registrations at three points of the registration machine
+ * (Submitted with accommodations asked for, Approved, Allocated with a roll number).
+ */
+const centers: Array<[code: string, name: string, address: string, city: string, capacity: number, cbt: boolean, active: boolean]> = [
+  ['AHM-001', 'Navrangpura Public School', '12 University Road, Navrangpura', 'Ahmedabad', 240, true, true],
+  ['AHM-002', 'Maninagar Vidyalaya', '4 Station Road, Maninagar', 'Ahmedabad', 180, false, true],
+  ['SUR-001', 'Athwa Lines High School', '7 Athwa Lines', 'Surat', 200, true, true],
+  ['VAD-001', 'Alkapuri Model School', '21 R. C. Dutt Road, Alkapuri', 'Vadodara', 150, false, true],
+  ['RAJ-001', 'Kalawad Road Secondary School', '33 Kalawad Road', 'Rajkot', 120, true, true],
+  ['GNR-001', 'Sector 21 Government School', 'Sector 21', 'Gandhinagar', 90, false, false],
+];
+
+export const DEMO_CANDIDATES = [
+  { key: 'neha.joshi', firstName: 'Neha', lastName: 'Joshi', city: 'Surat', status: 'Submitted' as const },
+  { key: 'aarav.mehta', firstName: 'Aarav', lastName: 'Mehta', city: 'Ahmedabad', status: 'Approved' as const },
+  { key: 'isha.trivedi', firstName: 'Isha', lastName: 'Trivedi', city: 'Ahmedabad', status: 'Allocated' as const },
+];
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+const day = 24 * 60 * 60 * 1000;
+
+export async function seedDemoSeasons(
+  tx: Queryable,
+  input: {
+    tenantId: string;
+    projectId: number;
+    examId: number;
+    paperId: number;
+    manager: string;
+    centerManager: string;
+    candidates: Map<string, string>;
+    now?: Date;
+  },
+): Promise<void> {
+  const now = input.now ?? new Date();
+  const ids = new Map<string, number>();
+  for (const [code, name, address, city, capacity, cbt, active] of centers) {
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into exam_centers (tenant_id, code, name, address, city, state, capacity, cbt_capable, contact_name, contact_phone, contact_email, is_active, created_by, updated_by)
+       values ($1, $2, $3, $4, $5, 'Gujarat', $6, $7, 'Centre superintendent', '+91 79 2630 0000', $8, $9, $10, $10)
+       on conflict do nothing returning id::int as id`,
+      [input.tenantId, code, name, address, city, capacity, cbt, `${code.toLowerCase()}@centres.example.org`, active, input.manager],
+    );
+    const id =
+      rows[0]?.id ??
+      (await tx.query<{ id: number }>(`select id::int as id from exam_centers where tenant_id = $1 and lower(code) = lower($2)`, [input.tenantId, code]))
+        .rows[0].id;
+    ids.set(code, id);
+  }
+
+  const opens = new Date(now.getTime() - 7 * day);
+  const closes = new Date(now.getTime() + 45 * day);
+  const startsOn = new Date(closes.getTime() + 14 * day);
+  const endsOn = new Date(startsOn.getTime() + 20 * day);
+  const { rows: seasonRows } = await tx.query<{ id: number }>(
+    `insert into seasons (tenant_id, project_id, code, name, starts_on, ends_on, registration_opens_at, registration_closes_at, status, created_by, updated_by, version)
+     values ($1, $2, 'MAR27', 'March 2027 sitting', $3, $4, $5, $6, 'RegistrationOpen', $7, $7, 4) returning id::int as id`,
+    [input.tenantId, input.projectId, isoDate(startsOn), isoDate(endsOn), opens, closes, input.manager],
+  );
+  const seasonId = seasonRows[0].id;
+  await tx.query(
+    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2), ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2)`,
+    [seasonId, input.manager],
+  );
+  const { rows: paperRows } = await tx.query<{ id: number }>(
+    `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
+     values ($1, $2, $3, $4, 600, 90, 'offline', 'perCenter', $5) returning id::int as id`,
+    [seasonId, input.paperId, input.examId, isoDate(new Date(startsOn.getTime() + 2 * day)), input.manager],
+  );
+  const seasonPaperId = paperRows[0].id;
+  await tx.query(`insert into season_sets (season_paper_id, letter) select $1, letter from paper_sets where paper_id = $2 and letter in ('A', 'B', 'C')`, [
+    seasonPaperId,
+    input.paperId,
+  ]);
+  for (const [code, seats] of [
+    ['AHM-001', 200],
+    ['AHM-002', 150],
+    ['SUR-001', 120],
+    ['RAJ-001', 80],
+  ] as const) {
+    await tx.query(`insert into season_centers (season_id, center_id, seats, updated_by) values ($1, $2, $3, $4)`, [
+      seasonId,
+      ids.get(code),
+      seats,
+      input.centerManager,
+    ]);
+  }
+
+  for (const candidate of DEMO_CANDIDATES) {
+    const candidateId = input.candidates.get(candidate.key)!;
+    let centerId: number | null = null;
+    let seq: number | null = null;
+    if (candidate.status === 'Allocated') {
+      centerId = ids.get('AHM-001')!;
+      const { rows } = await tx.query<{ seq: number }>(
+        `update season_centers set allocated = allocated + 1, last_seq = last_seq + 1 where season_id = $1 and center_id = $2 returning last_seq as seq`,
+        [seasonId, centerId],
+      );
+      seq = rows[0].seq;
+    }
+    const asked = candidate.status === 'Submitted';
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, accommodations,
+                                  accommodation_status, status, center_id, seat_number, roll_number, updated_by)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id::int as id`,
+      [
+        input.tenantId,
+        input.projectId,
+        seasonId,
+        input.examId,
+        candidateId,
+        [seasonPaperId],
+        asked ? 'gu' : 'en',
+        candidate.city,
+        JSON.stringify({ extraTimePercent: asked ? 25 : 0, scribe: false, largePrint: asked }),
+        asked ? 'requested' : 'none',
+        candidate.status,
+        centerId,
+        seq,
+        seq === null ? null : `MAR27AHM-001${String(seq).padStart(5, '0')}`,
+        candidate.status === 'Submitted' ? candidateId : input.manager,
+      ],
+    );
+    const steps: Array<[string, string | null, string]> = [['registration.submit', null, 'Submitted']];
+    if (candidate.status !== 'Submitted') steps.push(['registration.approve', 'Submitted', 'Approved']);
+    if (candidate.status === 'Allocated') steps.push(['registration.allocate', 'Approved', 'Allocated']);
+    for (const [event, from, to] of steps) {
+      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+        rows[0].id,
+        event,
+        from,
+        to,
+        event === 'registration.submit' ? candidateId : input.manager,
+      ]);
+    }
+  }
+}
