@@ -45,6 +45,9 @@ export default defineConfig({
           pool: 'forks',
           // Each file starts a server and a browser; two cores run them one at a time.
           fileParallelism: false,
+          // One retry for a real browser on a loaded 2-core runner (decision 0170): a test must
+          // fail twice in a row to fail the run, and the report marks every retried test.
+          retry: 1,
         },
       },
     ],

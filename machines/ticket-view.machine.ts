@@ -175,7 +175,8 @@ export const ticketViewMachine = setup({
                 target: 'editing',
                 actions: { type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error },
               },
-              { target: 'idle', actions: [{ type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error }, 'endAction'] },
+              // The action ends first: ending it clears the error, which the ticket screen must still show.
+              { target: 'idle', actions: ['endAction', { type: 'storeActionError', params: ({ event }: { event: ErrorActorEvent }) => event.error }] },
             ],
           },
         },

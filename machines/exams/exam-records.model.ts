@@ -12,7 +12,9 @@ export const projectModelEvents: ProjectEvent[] = [
   { type: 'project.startSetup', by: { projectAdmin: true } },
   { type: 'project.activate', by: { projectAdmin: true }, setup: { itemTypes: 1, categories: 1 } },
   { type: 'project.close', by: { projectAdmin: true } },
-  { type: 'project.reopen', by: { projectAdmin: true } },
+  { type: 'project.reopen', by: { projectAdmin: true }, setup: { itemTypes: 1, categories: 1 } },
+  // A Closed project without what items need reopens into Setup (docs/decisions/0165).
+  { type: 'project.reopen', by: { projectAdmin: true }, setup: { itemTypes: 0, categories: 0 } },
   { type: 'project.archive', by: { tenantManager: true } },
   { type: 'project.restore', by: { tenantManager: true } },
   { type: 'project.edit', by: { projectAdmin: true } },

@@ -31,6 +31,9 @@ export const ProjectSummary = Type.Object({
   version: Type.Integer(),
   createdOn: Timestamp,
   updatedOn: Timestamp,
+  actions: Type.Array(Type.String(), {
+    description: 'Status and configuration events the caller may send now (project-status machine); the lists offer exactly these.',
+  }),
 });
 export type ProjectSummary = Static<typeof ProjectSummary>;
 

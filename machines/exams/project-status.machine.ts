@@ -7,6 +7,11 @@ import { setup, transition, type SnapshotFrom } from 'xstate';
  * and accepts a request only when the machine takes that event for that caller
  * (docs/decisions/0090), like the ticket lifecycle (0007).
  *
+ * Reopening a Closed project runs the same set-up check as activation (docs/decisions/0165): a
+ * project that has what items need goes back to Active; one that does not (a Draft that was
+ * archived and restored, or one whose item types were all retired before closing) goes back to
+ * Setup, where the stepper finishes it. Active never skips the check, and nothing is stranded.
+ *
  * `project.edit` (name, description, languages) and `project.configure` (item types,
  * categories, flows, team) are self-transitions: they are allowed exactly where the machine
  * lists them, so a Closed or Archived project is read-only without a second rule elsewhere.
@@ -34,7 +39,7 @@ export type ProjectEvent =
   | WithActor<'project.startSetup'>
   | WithActor<'project.activate', { setup: ProjectSetupFacts }>
   | WithActor<'project.close'>
-  | WithActor<'project.reopen'>
+  | WithActor<'project.reopen', { setup: ProjectSetupFacts }>
   | WithActor<'project.archive'>
   | WithActor<'project.restore'>
   | WithActor<'project.edit'>
@@ -69,7 +74,8 @@ export const projectStatusMachine = setup({
   types: { events: {} as ProjectEvent },
   guards: {
     isPermitted: ({ event }) => isAllowedProjectParty(event),
-    isPermittedAndSetUp: ({ event }) => isAllowedProjectParty(event) && event.type === 'project.activate' && missingSetup(event.setup).length === 0,
+    isPermittedAndSetUp: ({ event }) =>
+      isAllowedProjectParty(event) && (event.type === 'project.activate' || event.type === 'project.reopen') && missingSetup(event.setup).length === 0,
   },
 }).createMachine({
   id: 'projectStatus',
@@ -103,7 +109,10 @@ export const projectStatusMachine = setup({
     Closed: {
       tags: ['readOnly'],
       on: {
-        'project.reopen': { target: 'Active', guard: 'isPermitted' },
+        'project.reopen': [
+          { target: 'Active', guard: 'isPermittedAndSetUp' },
+          { target: 'Setup', guard: 'isPermitted' },
+        ],
         'project.archive': { target: 'Archived', guard: 'isPermitted' },
       },
     },

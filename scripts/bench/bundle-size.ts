@@ -62,23 +62,30 @@ export async function routeScripts(routes: RouteToMeasure[]): Promise<RouteScrip
           if (!window.firstHeadingAt && document.querySelector('h1')) window.firstHeadingAt = Date.now();
         }).observe(document, { childList: true, subtree: true });`,
       });
-      const requests: Array<{ startedAt: number; measured: Promise<{ url: string; gzip: number }> }> = [];
+      const requests: Array<Promise<{ url: string; gzip: number; startedAt: number }>> = [];
       page.on('request', (request) => {
         if (request.resourceType() !== 'script') return;
-        const startedAt = Date.now();
-        const measured = request.response().then(async (response) => ({
-          url: new URL(request.url()).pathname,
-          gzip: gzipSync((await response?.body().catch(() => undefined)) ?? Buffer.alloc(0), { level: 9 }).length,
-        }));
-        requests.push({ startedAt, measured });
+        const receivedAt = Date.now();
+        requests.push(
+          request.response().then(async (response) => {
+            const body = (await response?.body().catch(() => undefined)) ?? Buffer.alloc(0);
+            // The browser's own start time (wall clock, like the page's Date.now()): the moment Node
+            // hears of a request comes later, and on a fast run made a route's page chunk look
+            // deferred (docs/decisions/0160).
+            const startTime = request.timing().startTime;
+            return { url: new URL(request.url()).pathname, gzip: gzipSync(body, { level: 9 }).length, startedAt: startTime > 0 ? startTime : receivedAt };
+          }),
+        );
       });
       await page.goto(`${server.url}${route}`);
       await page.locator('h1').first().waitFor();
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
       const headingAt = await page.evaluate(() => (window as unknown as { firstHeadingAt: number }).firstHeadingAt);
-      const scripts = await Promise.all(requests.filter((r) => r.startedAt <= headingAt).map((r) => r.measured));
-      const deferred = await Promise.all(requests.filter((r) => r.startedAt > headingAt).map((r) => r.measured));
+      const all = await Promise.all(requests);
+      const strip = ({ url, gzip }: { url: string; gzip: number }) => ({ url, gzip });
+      const scripts = all.filter((r) => r.startedAt <= headingAt).map(strip);
+      const deferred = all.filter((r) => r.startedAt > headingAt).map(strip);
       const sum = (list: Array<{ gzip: number }>) => list.reduce((total, s) => total + s.gzip, 0);
       results.push({ route, signedIn, scripts, total: sum(scripts), deferred, deferredTotal: sum(deferred) });
       await context.close();

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { RoleName, ExamPermission } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
+import { systemClock } from '#server/lib/clock.ts';
+import { DomainEventBus } from '#server/lib/domain-events.ts';
+import type { Principal } from '#server/plugins/access.ts';
+import { sendMessage } from '#server/modules/chat/chat-service.ts';
+import { applyTransition, createTicket } from '#server/modules/tickets/tickets-service.ts';
 import { applyTemplateConfig } from '#server/modules/exams/project-templates.ts';
 import { seedDemoItems } from '#server/modules/items/demo-items.ts';
 import { seedDemoPaper } from './demo-papers.ts';
@@ -29,6 +34,8 @@ interface DemoUser {
   role: RoleName;
   /** What they do, for the printed list. */
   job: string;
+  /** 'staff' unless said otherwise. */
+  userType?: string | null;
 }
 
 const demoUsers: DemoUser[] = [
@@ -41,6 +48,10 @@ const demoUsers: DemoUser[] = [
   { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science' },
   { key: 'sunita.patel', firstName: 'Sunita', lastName: 'Patel', role: 'ExamStaff', job: 'Invigilator and CenterManager' },
   { key: 'anil.kumar', firstName: 'Anil', lastName: 'Kumar', role: 'ExamStaff', job: 'On no project team yet (sees whom to ask)' },
+  // The support desk (issue 23): a ticket whose conversation three people take part in.
+  { key: 'asha.menon', firstName: 'Asha', lastName: 'Menon', role: 'Candidate', job: 'Candidate with a ticket in progress', userType: null },
+  { key: 'ravi.verma', firstName: 'Ravi', lastName: 'Verma', role: 'SupportAgent', job: 'Support agent, Technical Support (holds the ticket)' },
+  { key: 'lata.shah', firstName: 'Lata', lastName: 'Shah', role: 'SupportAdmin', job: 'Support admin (follows the ticket)' },
   ...DEMO_CANDIDATES.map((c) => ({
     key: c.key,
     firstName: c.firstName,
@@ -49,6 +60,52 @@ const demoUsers: DemoUser[] = [
     job: `Candidate, March 2027 sitting (registration ${c.status})`,
   })),
 ];
+
+/** The agent of the demo ticket works in this seeded group. */
+const DEMO_SUPPORT_GROUP = 'Technical Support';
+
+async function principalOf(db: Queryable, email: string): Promise<Principal> {
+  const { rows } = await db.query<Omit<Principal, 'permissions'> & { permissions: string[] }>(
+    `select u.id as "userId", u.tenant_id as "tenantId", u.email, u.first_name as "firstName", u.last_name as "lastName",
+            u.user_type as "userType", u.reseller_id as "resellerId", u.institute_id as "instituteId",
+            coalesce(array_agg(distinct r.name) filter (where r.name is not null), '{}') as roles,
+            coalesce(array_agg(distinct rp.permission) filter (where rp.permission is not null), '{}') as permissions
+     from users u left join user_roles ur on ur.user_id = u.id left join roles r on r.id = ur.role_id
+     left join role_permissions rp on rp.role_id = r.id where u.tenant_id = $1 and u.email = $2 group by u.id`,
+    [ROOT_TENANT, email],
+  );
+  if (!rows[0]) throw new Error(`demo user ${email} is missing`);
+  return { ...rows[0], permissions: new Set(rows[0].permissions) };
+}
+
+/**
+ * A support ticket through the services, as the screens would make it: raised by the candidate,
+ * claimed by the agent, and a conversation the support admin joins — so the ticket page shows
+ * chat and history in one timeline, and the candidate can address either member of staff.
+ */
+async function seedDemoSupport(db: Db): Promise<void> {
+  const deps = { db, clock: systemClock, events: new DomainEventBus() };
+  const [candidate, agent, admin] = await Promise.all(['asha.menon', 'ravi.verma', 'lata.shah'].map((key) => principalOf(db, emailOf(key))));
+  const group = await db.query<{ id: number }>(`select id::int as id from support_groups where tenant_id = $1 and name = $2`, [
+    ROOT_TENANT,
+    DEMO_SUPPORT_GROUP,
+  ]);
+  if (!group.rows[0]) throw new Error(`The seeded support group "${DEMO_SUPPORT_GROUP}" is missing: run the first-start seed first.`);
+  await db.query(`insert into support_group_members (group_id, user_id) values ($1, $2) on conflict do nothing`, [group.rows[0].id, agent.userId]);
+  const ticket = await createTicket(deps, candidate, {
+    title: 'The mock test freezes after question 12',
+    description: 'In the Class 10 mathematics mock test the screen stops responding when I open question 12. I use Chrome on a school laptop.',
+    supportTicketPriorityId: 3,
+    supportGroupId: group.rows[0].id,
+  });
+  const say = (p: Principal, message: string, toUserId?: string) => sendMessage(deps, p, { ticketId: ticket.id, message, toUserId });
+  await say(candidate, 'I tried twice and it froze both times.');
+  await applyTransition(deps, agent, ticket.id, { type: 'ticket.claim' });
+  await say(agent, 'Thanks Asha. Could you tell me which browser version you have? (Menu → Help → About)');
+  await say(candidate, 'Chrome 131.');
+  await say(admin, 'Lata from support here: other candidates see the same on question 12, we are looking at the item.', candidate.userId);
+  await say(candidate, 'Thank you both. I will wait for your answer.', agent.userId);
+}
 
 const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-10' | 'SCI-10' | null]> = [
   ['meera.iyer', 'ProjectAdmin', null],
@@ -100,15 +157,46 @@ async function templateConfig(tx: Queryable, name: string) {
   return rows[0];
 }
 
-async function history(tx: Queryable, projectId: number, actor: string, steps: Array<[string, string | null, string]>) {
-  for (const [event, from, to] of steps) {
-    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+async function history(tx: Queryable, projectId: number, actor: string, steps: Array<[string, string | null, string, string?]>) {
+  for (const [event, from, to, reason] of steps) {
+    await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id, reason) values ($1, $2, $3, $4, $5, $6)`, [
       projectId,
       event,
       from,
       to,
       actor,
+      reason ?? null,
     ]);
+  }
+}
+
+/**
+ * An exam whose published results were withdrawn (docs/decisions/0169): its screen
+ * (/workspace/exam) shows the edit of its rules and every move, the withdrawal with its reason.
+ */
+async function seedWithdrawnExam(tx: Queryable, projectId: number, manager: string, admin: string) {
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into exams (tenant_id, project_id, code, name, description, status, pass_rules, grade_bands, created_by, updated_by, version)
+     values ($1, $2, 'ENG-10', 'English (withdrawn results)', 'Language and literature, 80 marks; results withdrawn for re-marking.', 'Evaluation',
+             '{"passPercent": 35, "sectionMinimumPercent": 25}', $3, $4, $5, 8) returning id::int as id`,
+    [ROOT_TENANT, projectId, JSON.stringify(cbseGradeBands), manager, admin],
+  );
+  const examId = rows[0].id;
+  const steps: Array<[event: string, from: string | null, to: string | null, actor: string, reason: string | null, details: object]> = [
+    ['exam.create', null, 'Draft', manager, null, {}],
+    ['exam.edit', null, null, admin, null, { fields: ['passRules'], version: 2 }],
+    ['exam.schedule', 'Draft', 'Scheduled', manager, null, {}],
+    ['exam.start', 'Scheduled', 'Live', manager, null, {}],
+    ['exam.end', 'Live', 'Evaluation', manager, null, {}],
+    ['exam.publishResults', 'Evaluation', 'ResultsPublished', admin, null, {}],
+    ['exam.withdrawResults', 'ResultsPublished', 'Evaluation', admin, 'Answer key error in Q14; re-marking section B', {}],
+  ];
+  for (const [index, [event, from, to, actor, reason, details]] of steps.entries()) {
+    await tx.query(
+      `insert into exam_history (exam_id, event, from_status, to_status, actor_id, reason, details, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7, now() - make_interval(days => $8))`,
+      [examId, event, from, to, actor, reason, JSON.stringify(details), (steps.length - index) * 3],
+    );
   }
 }
 
@@ -116,6 +204,13 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
   const list = demoUsers.map((u) => ({ email: emailOf(u.key), name: `${u.firstName} ${u.lastName}`, role: u.role, job: u.job }));
   const password = options.password ?? randomBytes(12).toString('base64url');
   const passwordHash = await hashPassword(password);
+  const result = await seedDemoProjects(db, list, password, passwordHash);
+  // The ticket goes through the services, each action its own transaction, once the users exist.
+  if (result.created) await seedDemoSupport(db);
+  return result;
+}
+
+async function seedDemoProjects(db: Db, list: DemoResult['users'], password: string, passwordHash: string): Promise<DemoResult> {
   return db.transaction(async (tx) => {
     const exists = await tx.query(`select 1 from projects where tenant_id = $1 and lower(code) = lower($2)`, [ROOT_TENANT, DEMO_PROJECT_CODE]);
     if (exists.rows.length) return { created: false, users: list };
@@ -133,7 +228,7 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
           emailOf(user.key),
           user.key.replace('.', '_'),
           passwordHash,
-          user.role === 'Candidate' ? 'candidate' : 'staff',
+          user.userType !== undefined ? user.userType : user.role === 'Candidate' ? 'candidate' : 'staff',
         ],
       );
       const id =
@@ -175,6 +270,8 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
       ['project.create', null, 'Draft'],
       ['project.startSetup', 'Draft', 'Setup'],
       ['project.activate', 'Setup', 'Active'],
+      ['project.close', 'Active', 'Closed', 'Board asked to pause while the syllabus was revised'],
+      ['project.reopen', 'Closed', 'Active', 'Revised syllabus published; work resumes'],
     ]);
     const exams = new Map<string, number>();
     for (const [code, name, status, description] of [
@@ -195,6 +292,7 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
         ]);
       }
     }
+    await seedWithdrawnExam(tx, projectId, meera, ids.get('arjun.shah')!);
     for (const [key, permission, exam] of boardGrants) {
       await tx.query(`insert into exam_grants (tenant_id, user_id, project_id, exam_id, permission, granted_by) values ($1, $2, $3, $4, $5, $6)`, [
         ROOT_TENANT,
@@ -302,7 +400,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 2 exams, items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D; the March 2027 season is open for registration at 6 exam centers), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived).`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D and the draft MATH-UT-2; the March 2027 season is open for registration at 6 exam centers), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived); a support ticket in progress whose conversation a candidate, an agent and a support admin take part in.`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',

@@ -10,7 +10,8 @@ import type { Queryable } from './client.ts';
  * built from twelve approved trilingual items: section A fixes four quadratic-equation items,
  * section B draws two medium triangle items from six. It is locked (snapshot of the exact
  * versions) and has sets A–D generated from recorded seeds, so the flow, the blueprint, the set
- * comparison and the verification can be clicked through at once.
+ * comparison and the verification can be clicked through at once. A second paper, MATH-UT-2, is
+ * in Draft with a blueprint warning, for the builder.
  */
 
 type Question = [en: string, hi: string, gu: string, options: string[], difficulty: Difficulty];
@@ -125,7 +126,7 @@ export interface DemoPaperInput {
   moderator: string;
 }
 
-export async function seedDemoPaper(tx: Queryable, input: DemoPaperInput): Promise<{ paperId: number; sets: string[] }> {
+export async function seedDemoPaper(tx: Queryable, input: DemoPaperInput): Promise<{ paperId: number; sets: string[]; draftPaperId: number }> {
   const category = async (name: string) =>
     (await tx.query<{ id: number }>(`select id::int as id from categories where project_id = $1 and name = $2`, [input.projectId, name])).rows[0].id;
   const cells = { quadratic: await category('Quadratic equations'), triangles: await category('Triangles') };
@@ -234,5 +235,45 @@ export async function seedDemoPaper(tx: Queryable, input: DemoPaperInput): Promi
       actor,
     ]);
   }
-  return { paperId, sets: letters };
+  const draftPaperId = await seedDraftPaper(tx, input, bank, cells.triangles);
+  return { paperId, sets: letters, draftPaperId };
+}
+
+/**
+ * A second paper of MATH-10, still in Draft: the builder's screens with something to do. Its
+ * sections offer 8 marks where it declares 10, so its blueprint shows the blocking warning and
+ * the setter sees why it cannot be locked yet.
+ */
+async function seedDraftPaper(tx: Queryable, input: DemoPaperInput, bank: PaperItem[], triangles: number): Promise<number> {
+  const instructions = {
+    en: 'Answer every question. Section B is drawn from the bank for each set.',
+    hi: 'सभी प्रश्नों के उत्तर दीजिए। खंड ख हर सेट के लिए बैंक से चुना जाता है।',
+    gu: 'બધા પ્રશ્નોના જવાબ આપો. વિભાગ B દરેક સેટ માટે બેંકમાંથી પસંદ થાય છે.',
+  };
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into papers (tenant_id, project_id, exam_id, code, title, duration_minutes, total_marks, instructions, navigation, calculator, mode, created_by, updated_by, version)
+     values ($1, $2, $3, 'MATH-UT-2', 'Unit test 2: Roots and similar triangles', 45, 10, $4, 'sectional', true, 'offline', $5, $5, 3) returning id::int as id`,
+    [input.tenantId, input.projectId, input.examId, JSON.stringify(instructions), input.setter],
+  );
+  const paperId = rows[0].id;
+  const sections = [
+    { position: 1, title: 'Section A: Roots', marks: 1, rule: { kind: 'fixed', items: [Number(bank[4].versionId), Number(bank[5].versionId)] } },
+    {
+      position: 2,
+      title: 'Section B: Similar triangles',
+      marks: 3,
+      rule: { kind: 'draw', draws: [{ categoryId: triangles, difficulty: 'medium', count: 2 }] },
+    },
+  ];
+  for (const s of sections) {
+    await tx.query(
+      `insert into paper_sections (paper_id, position, title, instructions, marks_per_item, rule, updated_by) values ($1, $2, $3, '{}', $4, $5, $6)`,
+      [paperId, s.position, s.title, s.marks, JSON.stringify(s.rule), input.setter],
+    );
+  }
+  await tx.query(`insert into paper_history (paper_id, event, from_status, to_status, actor_id) values ($1, 'paper.create', null, 'Draft', $2)`, [
+    paperId,
+    input.setter,
+  ]);
+  return paperId;
 }

@@ -17,3 +17,6 @@ export function useMediaQuery(query: string): boolean {
 
 /** True from the lg breakpoint up: the drawer is persistent there, temporary below. */
 export const useIsLargeScreen = () => useMediaQuery(`(min-width: ${breakpoints.lg}px)`);
+
+/** True below the sm breakpoint (phones, 390 px): tables become cards, filters fold away (issue 23). */
+export const useIsPhone = () => useMediaQuery(`(max-width: ${breakpoints.sm - 0.02}px)`);

@@ -94,9 +94,14 @@ describe('the exam workspace in Chromium', () => {
       });
     await team.getByRole('button', { name: 'Grant a permission' }).click();
     const grant = page.getByRole('dialog', { name: 'Grant a permission' });
-    await grant.getByLabel('Name or e-mail').fill('vikram');
-    await grant.getByRole('button', { name: 'Find' }).click();
-    await grant.getByRole('combobox', { name: 'User' }).filter({ hasText: 'Vikram Rao' }).waitFor();
+    // The user picker searches the server as one types (Ark Combobox); a match is chosen from its list.
+    const userField = grant.getByRole('combobox', { name: 'User' });
+    await userField.pressSequentially('vikram');
+    await page
+      .getByRole('listbox')
+      .getByRole('option', { name: /^Vikram Rao </ })
+      .click();
+    await expect.poll(() => userField.inputValue()).toMatch(/^Vikram Rao </);
     await chooseOption(page, grant, 'Permission', 'Item reviewer');
     await grant.getByRole('button', { name: 'Grant', exact: true }).click();
     await grant.waitFor({ state: 'hidden' });
@@ -235,6 +240,79 @@ describe('the exam workspace in Chromium', () => {
     await page.getByTestId('tile-papers').click();
     await page.getByTestId('choose-exam').waitFor();
     // The one refused save is the stale edit above (Chromium logs every 4xx resource); nothing else.
+    expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 409 (Conflict)']);
+    errors.length = 0;
+  }, 120_000);
+
+  it("should edit an exam's pass rules over a concurrent change, withdraw its results with a reason, and show both histories", async () => {
+    const { page, errors } = admin;
+    await page.goto('/projects?q=BOARD10');
+    await page.getByTestId('projects-table').getByRole('button', { name: 'Class 10 Board Examination 2027', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Exams of Class 10 Board Examination 2027' }).waitFor();
+
+    // A Draft exam: its rules are editable; another tab saves first, this tab keeps its input.
+    await page.getByTestId('select-exam-SCI-10').click();
+    await page.getByTestId('exam-current-SCI-10').waitFor();
+    await page.getByTestId('workspace-goto').click();
+    await page.getByTestId('workspace-goto-menu').getByTestId('goto-examDetails').click();
+    await page.waitForURL(/\/workspace\/exam$/);
+    await page.getByRole('heading', { level: 1, name: 'Exam: Science' }).waitFor();
+    const form = page.getByTestId('exam-rules-form');
+    await form.getByLabel(/^Pass mark/).fill('40');
+    // The demo's lowest band (E) starts at 0: raise it, then add F below it.
+    const bands = (await form.locator('[data-testid^="grade-band-"]').count()) + 1;
+    await form.getByLabel(new RegExp(`^From \\(%\\) for grade ${bands - 1}\\b`)).fill('21');
+    await form.getByRole('button', { name: 'Add a grade band' }).click();
+    await form.getByLabel(new RegExp(`^Grade ${bands}\\b`)).fill('F');
+    await form.getByLabel(new RegExp(`^From \\(%\\) for grade ${bands}\\b`)).fill('0');
+    const other = await page.context().newPage();
+    await other.goto('/workspace/exam');
+    const otherForm = other.getByTestId('exam-rules-form');
+    await otherForm.getByLabel(/^Minimum in every section/).fill('20');
+    await otherForm.getByRole('button', { name: 'Save details and rules' }).click();
+    await other.getByText('Science saved.').first().waitFor();
+    await expectAccessible(other, 'the exam details screen');
+    await other.close();
+
+    await form.getByRole('button', { name: 'Save details and rules' }).click();
+    const notice = form.getByTestId('stale-edit');
+    await notice.getByText(/saved this while you were editing/).waitFor();
+    expect(await form.getByLabel(/^Pass mark/).inputValue()).toBe('40');
+    await expectAccessible(page, 'the exam rules with a stale-edit notice');
+    await notice.getByRole('button', { name: 'Save mine over it' }).click();
+    await notice.waitFor({ state: 'detached' });
+    await page.getByText('Science saved.').first().waitFor();
+    const history = page.getByTestId('exam-history');
+    await history.getByRole('row').nth(1).getByText('Changed: pass rules, grade bands').waitFor();
+
+    // An exam with published results, withdrawn again with a reason (the demo's ENG-10 is in Evaluation).
+    await page.goto('/exams');
+    await page.getByTestId('select-exam-ENG-10').click();
+    await page.getByTestId('exam-current-ENG-10').waitFor();
+    await page.goto('/workspace/exam');
+    await page.getByRole('heading', { level: 1, name: 'Exam: English (withdrawn results)' }).waitFor();
+    await page.getByTestId('exam-history').getByText('Answer key error in Q14; re-marking section B').waitFor();
+    await page.getByTestId('exam-rules-read-only').getByText('The rules are frozen: the exam is Evaluation.').waitFor();
+    await page.getByRole('button', { name: 'Publish results' }).click();
+    await page.getByTestId('exam-status-actions').getByRole('button', { name: 'Withdraw results' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Withdraw the results of English (withdrawn results)' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Withdraw results' }).click();
+    await dialog.getByText('Give the reason for withdrawing the results.').waitFor();
+    await expectAccessible(page, 'the withdraw results dialog');
+    await dialog.getByLabel(/^Reason/).fill('Grace marks for question 7 after the review');
+    await dialog.getByRole('button', { name: 'Withdraw results' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const first = page.getByTestId('exam-history').getByRole('row').nth(1);
+    await first.getByText('Grace marks for question 7 after the review').waitFor();
+    await first.getByText('Results published → Evaluation').waitFor();
+    await screenshot(page, 'exam-details-withdrawn');
+
+    // The project's history: who, when, from → to and why, newest first.
+    await page.goto('/workspace/history');
+    await page.getByRole('heading', { level: 1, name: 'History of Class 10 Board Examination 2027' }).waitFor();
+    await page.getByTestId('project-history').getByText('Revised syllabus published; work resumes').waitFor();
+    await expectAccessible(page, 'the project history');
     expect(errors).toEqual(['console: Failed to load resource: the server responded with a status of 409 (Conflict)']);
     errors.length = 0;
   }, 120_000);

@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +12,8 @@ import { signInContext } from './support/signed-in-page.ts';
  * Issue 16's item workspace in Chromium on the demo data (docs/decisions/0127–0129): one item of
  * each kind written in English and Hindi, the review flow (request changes, then approve through
  * both stages), an approved item edited into version 2, a package exported and imported again,
- * stored and imported XSS payloads that never run, and axe on the list and the editor.
+ * the .xlsx template filled in and imported with its error file, stored and imported XSS payloads
+ * that never run, and axe on the list (its category tree open too) and the editor.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -294,6 +296,50 @@ describe('the item workspace in Chromium', () => {
     expect(errors).toEqual([]);
   }, 300_000);
 
+  it('should import the .xlsx template filled in: the good rows become items, the bad ones come back in an error file', async () => {
+    await page.goto('/items/import');
+    await page.getByTestId('import-template').waitFor();
+    const [templateDownload] = await Promise.all([page.waitForEvent('download'), page.getByTestId('import-template').click()]);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await readFile((await templateDownload.path())!)) as never);
+    const sheet = workbook.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    expect(header).toEqual(expect.arrayContaining(['code', 'kind', 'answer', 'stem_en', 'options_en', 'stem_hi', 'options_hi']));
+    // The template's header row, with our rows under it instead of its examples (one per kind).
+    const ours = new ExcelJS.Workbook();
+    const sheetOfOurs = ours.addWorksheet('Items');
+    sheetOfOurs.addRow(header);
+    const row = (cells: Record<string, string | number>) => sheetOfOurs.addRow(header.map((title) => cells[title] ?? ''));
+    row({ code: 'XL-1', kind: 'singleChoice', answer: 'B', stem_en: 'Which gas do plants take in?', options_en: 'Oxygen\nCarbon dioxide\nNitrogen' });
+    row({ code: 'XL-2', kind: 'numeric', answer: 9.8, tolerance: 0.1, stem_en: 'g in m/s²?', stem_hi: 'गुरुत्वीय त्वरण m/s² में?' });
+    row({ code: 'XL-3', kind: 'poll', stem_en: 'Not a kind we have' });
+    const filled = Buffer.from(await ours.xlsx.writeBuffer());
+
+    await choose('import-category', 1);
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'filled-template.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: filled,
+    });
+    await page.getByTestId('import-submit').click();
+    await page.getByTestId('import-state-filled-template.xlsx').getByText('Done').waitFor({ timeout: 60_000 });
+    expect(await page.getByTestId('import-counts-filled-template.xlsx').textContent()).toContain('2 created, 1 refused');
+    const [errorFile] = await Promise.all([page.waitForEvent('download'), page.getByTestId('import-errors-filled-template.xlsx').click()]);
+    const problems = new ExcelJS.Workbook();
+    await problems.xlsx.load((await readFile((await errorFile.path())!)) as never);
+    const lines = problems.worksheets[0]!.getSheetValues().slice(2) as unknown[][];
+    expect(lines.map((line) => [line[1], line[2]])).toEqual([[4, 'XL-3']]);
+    expect(String(lines[0]![4])).toContain('kind "poll" is not one of');
+
+    // The good rows are items with the answers of the sheet.
+    const found = await api<{ data: Array<{ code: string; kind: string; languages: string[] }> }>('POST', '/v1/item/search', { keyword: 'XL-', pageSize: 10 });
+    expect(found.data.map((item) => [item.code, item.kind, [...item.languages].sort()]).sort()).toEqual([
+      ['XL-1', 'singleChoice', ['en']],
+      ['XL-2', 'numeric', ['en', 'hi']],
+    ]);
+    expect(errors).toEqual([]);
+  }, 300_000);
+
   it('should run no script stored in any rich field or brought in by an imported package', async () => {
     const payloads = [
       '<img src="x" onerror="window.__xss=1">',
@@ -392,6 +438,17 @@ describe('the item workspace in Chromium', () => {
     await page.getByTestId('items-table').waitFor();
     await page.getByTestId(`choose-${'ITM'}`).count(); // the list has rendered its rows
     await expectAccessible(page, 'item list');
+    // The category filter's tree, open: accessible too; a pointer click on a node filters by it.
+    await page.getByTestId('filter-category').getByRole('button').click();
+    const tree = page.getByRole('tree', { name: 'Category tree' });
+    await tree.waitFor();
+    await expectAccessible(page, 'item list with the category tree open');
+    const first = tree.getByRole('button').first();
+    const name = (await first.textContent())!.trim();
+    await first.click();
+    await page.waitForURL(/categoryId=\d+/);
+    await tree.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('filter-category').getByRole('button').textContent()).toContain(name);
     await page.goto(`/items/${created.matching}`);
     await page.getByTestId('stem-en').waitFor();
     await page.getByTestId('choice-hi-R2').waitFor();

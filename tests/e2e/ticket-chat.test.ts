@@ -16,7 +16,7 @@ const TECHNICAL = 2;
 
 let server: RunningServer;
 let browser: Browser;
-let people: { candidate: TestUser; agent: TestUser };
+let people: { candidate: TestUser; agent: TestUser; supportAdmin: TestUser };
 let ticketId: number;
 const contexts: BrowserContext[] = [];
 const errors: string[][] = [];
@@ -25,6 +25,7 @@ beforeAll(async () => {
   const prepared = await seededDataDir(async (db) => ({
     candidate: await createUser(db, { roles: ['Candidate'], firstName: 'Meera', lastName: 'Iyer' }),
     agent: await createUser(db, { roles: ['SupportAgent'], firstName: 'Ravi', lastName: 'Kumar', groups: [TECHNICAL], userType: 'staff' }),
+    supportAdmin: await createUser(db, { roles: ['SupportAdmin'], firstName: 'Lata', lastName: 'Shah', userType: 'staff' }),
   }));
   people = prepared.value;
   [server, browser] = await Promise.all([startServer({ dataDir: prepared.dataDir }), launchBrowser()]);
@@ -160,6 +161,22 @@ describe('ticket chat and live updates between two browsers', () => {
     expect(details!.x).toBeGreaterThan(conversation!.x + conversation!.width - 1);
     await page.getByTestId('ticket-reply').click();
     await expect(composer(page).evaluate((el) => el === document.activeElement)).resolves.toBe(true);
+    // One timeline (issue 23): the ticket's history between the messages, at its moments —
+    // raised before anyone wrote, claimed before the agent's first message.
+    const timeline = await chat(page)
+      .getByRole('log', { name: 'Messages and ticket changes' })
+      .locator('[data-testid=chat-text], [data-testid=timeline-event]')
+      .evaluateAll((items) =>
+        items.map((el) => (el.getAttribute('data-testid') === 'timeline-event' ? `event: ${el.querySelector('p')?.textContent}` : el.textContent)),
+      );
+    expect(timeline).toEqual([
+      'event: Meera Iyer raised the ticket',
+      'event: Ravi Kumar claimed the ticket (Open → In progress)',
+      'Hello Meera, I am looking at your camera problem.',
+      'Thank you! It says no device found.',
+      'Please allow camera access in the browser settings.\nThen reload the check.',
+    ]);
+    await expect(page.getByRole('region', { name: 'History' }).count()).resolves.toBe(0);
     await screenshot(page, 'ticket-conversation-first');
 
     // An unsent message survives leaving the page and coming back.
@@ -226,6 +243,38 @@ describe('ticket chat and live updates between two browsers', () => {
     await agent.page.locator('[data-testid=ticket-page][data-status=Open]').waitFor();
     await candidate.page.locator('[data-testid=ticket-page][data-status=Open]').waitFor({ timeout: 10_000 });
   });
+
+  it('should let the candidate address one of several staff who take part (toUserId), and say whom each message was for', async () => {
+    // A support admin joins the conversation (over HTTP): now two staff take part.
+    const { token } = await signInOverHttp(server.url, people.supportAdmin.email, people.supportAdmin.password);
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', tenant: 'root' };
+    const joined = await fetch(`${server.url}/api/supportchat`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ticketId, message: 'Lata from support here; I am following this ticket.' }),
+    });
+    expect(joined.status).toBe(201);
+    const page = candidate.page;
+    await chat(page).getByText('Lata from support here; I am following this ticket.').waitFor({ timeout: 10_000 });
+    const to = chat(page).getByRole('combobox', { name: 'To' });
+    await to.waitFor();
+    await to.click();
+    await page.getByRole('option', { name: 'Lata Shah' }).click();
+    await expect(to.innerText()).resolves.toContain('Lata Shah');
+    await send(page, 'Thank you, Lata.');
+    const mine = chat(page).getByTestId('chat-message').filter({ hasText: 'Thank you, Lata.' });
+    await mine.getByTestId('chat-delivery').filter({ hasText: 'Sent' }).waitFor({ timeout: 10_000 });
+    await expect(mine.getByTestId('chat-to').innerText()).resolves.toBe('to Lata Shah');
+    await screenshot(page, 'ticket-chat-addressed');
+    // Stored addressed to her (spec §3 toUserId).
+    const details = await fetch(`${server.url}/api/supportchat/chatdetails`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ supportTicketId: ticketId, pageNumber: 1, pageSize: 1 }),
+    });
+    const [last] = ((await details.json()) as { data: Array<{ message: string; toUserId: string | null }> }).data;
+    expect(last).toEqual(expect.objectContaining({ message: 'Thank you, Lata.', toUserId: people.supportAdmin.id }));
+  }, 60_000);
 
   it('should have raised no page errors in either browser', () => {
     // A send that failed while offline logs the failed request; nothing else may.

@@ -118,6 +118,60 @@ describe('paged-search machine', () => {
   });
 });
 
+describe('paged-search machine: what the mutation run showed untested (issue 14)', () => {
+  it('should never ask for a page before the first', async () => {
+    vi.useFakeTimers();
+    const { actor, fetch } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 3 });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: 0 });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.page', pageNumber: -2 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch.mock.calls.map(([query]) => query.pageNumber)).toEqual([1, 3, 1, 1]);
+  });
+
+  it('should start from the default query without an input, and copy the filters it is given', async () => {
+    vi.useFakeTimers();
+    const { fetch } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fetch).toHaveBeenCalledWith({ keyword: '', pageNumber: 1, pageSize: 10, orderBy: null, filters: {} });
+    const filters = { statusId: 1 };
+    const { actor } = start(undefined, { filters });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'search.filter', filters: { priorityId: 2 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(filters, 'the caller’s object is not changed').toEqual({ statusId: 1 });
+  });
+
+  it('should keep the previous page while a reload runs and replace the error of a failed one', async () => {
+    vi.useFakeTimers();
+    let fail = false;
+    const { actor } = start(
+      vi.fn(async (query: PagedQuery) => {
+        if (fail) throw { statusCode: 503, messages: ['Service unavailable'] };
+        return resultFor(query);
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    fail = true;
+    actor.send({ type: 'search.reload' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect(actor.getSnapshot().context.result?.currentPage, 'the last page stays on screen').toBe(1);
+    expect(actor.getSnapshot().context.error).toEqual({ statusCode: 503, messages: ['Service unavailable'] });
+  });
+
+  it('should fail loudly when the view provides no way to fetch a page', async () => {
+    vi.useFakeTimers();
+    const actor = createActor(pagedSearchMachine, { input: undefined }).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().value).toBe('failed');
+    expect((actor.getSnapshot().context.error as Error).message).toBe('fetchPage must be provided by the view');
+  });
+});
+
 describe('paged-search model', () => {
   const paths = pagedSearchTestPaths();
   const recorder = replayRecorder(pagedSearchMachine, 'machine', true);

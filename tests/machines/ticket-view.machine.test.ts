@@ -4,7 +4,7 @@ import { actionNeedsInput, actionsFor, ticketViewMachine, type ActionRequest, ty
 import { claimedTicket, openTicketForAgent, ticketViewTestPaths } from '#machines/ticket-view.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
-import { ticketViewExpectation } from '#tests/fixtures/expectations/ticket-view.ts';
+import { freshTicketViewFacts, ticketViewExpectation } from '#tests/fixtures/expectations/ticket-view.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { replayPath } from './support/replay-path.ts';
 
@@ -157,6 +157,131 @@ describe('ticket-view machine', () => {
   });
 });
 
+describe('ticket-view machine: what the mutation run showed untested (issue 14)', () => {
+  const requester = { requester: true, agent: false, assignee: false, supportAdmin: false };
+  const DAY = 24 * 60 * 60 * 1000;
+  const now = new Date('2026-11-25T12:00:00.000Z');
+  const closedDaysAgo = (days: number): ViewedTicket => ({
+    ticketId: 7,
+    statusId: 6,
+    closedOn: new Date(now.getTime() - days * DAY).toISOString(),
+    viewer: requester,
+  });
+
+  it('should offer a Closed ticket’s reopen only within 30 days of its close date (TICKETS.md)', () => {
+    expect(actionsFor(closedDaysAgo(5), now)).toEqual(['ticket.reopen']);
+    expect(actionsFor(closedDaysAgo(29.9), now)).toEqual(['ticket.reopen']);
+    expect(actionsFor(closedDaysAgo(31), now)).toEqual([]);
+  });
+
+  it('should offer nothing for a status it does not know', () => {
+    expect(actionsFor({ ...openTicketForAgent, statusId: 99 })).toEqual([]);
+  });
+
+  it('should never offer the system’s childrenDone, even to a viewer marked as the system', () => {
+    const escalated = { ticketId: 7, statusId: 4, closedOn: null, viewer: { ...claimedTicket.viewer, system: true } } as ViewedTicket;
+    expect(actionsFor(escalated)).not.toContain('ticket.childrenDone');
+  });
+
+  it('should ask the view for the ticket by its id on the first load, a reload and the reload after a conflict', async () => {
+    vi.useFakeTimers();
+    const asked: number[] = [];
+    const actor = createActor(
+      ticketViewMachine.provide({
+        actors: {
+          loadTicket: fromPromise(async ({ input }: { input: { ticketId: number } }) => {
+            asked.push(input.ticketId);
+            return openTicketForAgent;
+          }),
+          performAction: fromPromise<ViewedTicket, ActionRequest>(async () => {
+            throw { statusCode: 409, messages: ['Ticket 31 was changed by someone else; it is now Open.'] };
+          }),
+        },
+      }),
+      { input: { ticketId: 31 } },
+    ).start();
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'ticket.reload' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(asked).toEqual([31, 31, 31]);
+    expect(actor.getSnapshot().context.changedTo).toBe('Open');
+  });
+
+  it('should send the fields an action was started with', async () => {
+    vi.useFakeTimers();
+    const { actor, perform } = start({ load: async () => claimedTicket });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.hold', fields: { onHoldReason: 'Waiting for the centre' } });
+    expect(actor.getSnapshot().context.fields).toEqual({ onHoldReason: 'Waiting for the centre' });
+    actor.send({ type: 'action.change', fields: { note: 'second field' } });
+    actor.send({ type: 'action.submit' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(perform).toHaveBeenCalledWith({ ticketId: 7, action: 'ticket.hold', fields: { onHoldReason: 'Waiting for the centre', note: 'second field' } });
+  });
+
+  it('should return to the ticket with the error when a direct action gets a 400 without field errors', async () => {
+    vi.useFakeTimers();
+    const refused = { status: 400, title: 'Bad request', messages: ['The ticket is not yours to claim.'] };
+    const { actor } = start({
+      perform: async () => {
+        throw refused;
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.actionError).toEqual(refused);
+    expect(actor.getSnapshot().context.fieldErrors).toBeNull();
+  });
+
+  it('should treat field errors as a form’s only on a 400 (a 500 that carries `errors` returns to the ticket)', async () => {
+    vi.useFakeTimers();
+    const broken = { statusCode: 500, messages: ['Something went wrong'], errors: { title: ['not the caller’s fault'] } };
+    const { actor } = start({
+      perform: async () => {
+        throw broken;
+      },
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.fieldErrors).toBeNull();
+    expect(actor.getSnapshot().context.actionError).toEqual(broken);
+  });
+
+  it.each([null, undefined, 'offline'])('should return to the ticket when an action fails with %j, not an error object', async (thrown) => {
+    vi.useFakeTimers();
+    const { actor } = start({ perform: () => Promise.reject(thrown) });
+    await vi.advanceTimersByTimeAsync(0);
+    actor.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().matches({ ready: 'idle' })).toBe(true);
+    expect(actor.getSnapshot().context.action).toBeNull();
+    expect(actor.getSnapshot().context.actionError).toBe(thrown);
+  });
+
+  it('should fail loudly when the view provides no way to load or to act', async () => {
+    vi.useFakeTimers();
+    const bare = createActor(ticketViewMachine, { input: { ticketId: 7 } }).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(bare.getSnapshot().value).toBe('failed');
+    expect((bare.getSnapshot().context.loadError as Error).message).toBe('loadTicket must be provided by the view');
+    const loadOnly = createActor(ticketViewMachine.provide({ actors: { loadTicket: fromPromise(async () => openTicketForAgent) } }), {
+      input: { ticketId: 7 },
+    }).start();
+    await vi.advanceTimersByTimeAsync(0);
+    loadOnly.send({ type: 'action.start', action: 'ticket.claim' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect((loadOnly.getSnapshot().context.actionError as Error).message).toBe('performAction must be provided by the view');
+  });
+});
+
 describe('ticket-view model', () => {
   const paths = ticketViewTestPaths();
 
@@ -168,7 +293,7 @@ describe('ticket-view model', () => {
       const pending = new Map<string, { resolve: (v: unknown) => void; reject: (e: unknown) => void }>();
       const controlled = (name: string) => fromPromise(() => new Promise((resolve, reject) => pending.set(name, { resolve, reject })));
       await replayPath(path, {
-        independent: new IndependentExpectation(ticketViewExpectation, { ticket: null, action: null, changedTo: null }),
+        independent: new IndependentExpectation(ticketViewExpectation, freshTicketViewFacts()),
         start: () =>
           createActor(
             ticketViewMachine.provide({
@@ -199,7 +324,7 @@ describe('ticket-view model', () => {
   );
 
   it('should take every rule of the independent table on some path (a transition the machine lacks has no path)', () => {
-    expect(rulesNoPathTakes(ticketViewExpectation, () => ({ ticket: null, action: null, changedTo: null }), paths as never)).toEqual([]);
+    expect(rulesNoPathTakes(ticketViewExpectation, freshTicketViewFacts, paths as never)).toEqual([]);
   });
 
   it('should reach every state and transition of the ticket view', () => {

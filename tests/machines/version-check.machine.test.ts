@@ -30,6 +30,29 @@ describe('compareVersions', () => {
     expect(parseVersion('1.2.x')).toBeNull();
     expect(parseVersion(12)).toBeNull();
     expect(() => compareVersions('latest', '1.2.253')).toThrow('Not a version: latest');
+    expect(() => compareVersions('1.2.253', 'next')).toThrow('Not a version: next');
+  });
+
+  it.each([
+    ['1.10.0', [1, 10, 0]],
+    [' 1.2.300\n', [1, 2, 300]],
+    ['v1.3.0', [1, 3, 0]],
+    ['V2.0', [2, 0]],
+    ['7', [7]],
+  ])('should read %j as its parts', (text, parts) => {
+    expect(parseVersion(text)).toEqual(parts);
+  });
+
+  it.each(['', 'x1.2.3', '1.2.3-beta', '1..2', '.1.2', '1.2.', 'vv1.2', '1.v2', 'version 1.2'])('should refuse %j', (text) => {
+    expect(parseVersion(text)).toBeNull();
+  });
+
+  it.each([
+    ['1.2', '1.2.1', -1],
+    ['1.2.1', '1.2', 1],
+    ['1.3', '1.2.999', 1],
+  ])('should count a missing part as 0: %s against %s is %i', (a, b, sign) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(sign);
   });
 
   it('should know the running version of spec §9', () => {

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy… and waitFor wait for a state, not for a time: on a loaded 2-core runner a lazy screen's
+// first render can take longer than testing-library's 1 s default (two CI runs failed on that).
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

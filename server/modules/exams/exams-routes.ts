@@ -1,6 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { P } from '#machines/permissions.ts';
 import type { ExamEvent, ExamStatus } from '#machines/exams/exam-status.machine.ts';
 import type { Db } from '#server/db/client.ts';
@@ -9,7 +8,7 @@ import { conflict, forbidden, notFound, ValidationFailure } from '#server/lib/er
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { EXAM_NOT_FOUND, reachesExam, requireWorkspace, type Workspace } from '#server/plugins/workspace-context.ts';
 import * as S from './exams-schemas.ts';
-import { findExam, searchExams, statusHistory, type ExamRow } from './projects-repository.ts';
+import { changedFields, findExam, recordHistory, searchExams, type ExamRow } from './projects-repository.ts';
 import { assertExamEvent, assertProjectEvent, effectiveExamPermissions, examActor, examStatusActions, isUniqueViolation } from './workspace-access.ts';
 
 const tags = ['exams'];
@@ -147,24 +146,41 @@ export async function examRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       const version = expectedVersion(request, request.body.version);
       const body = request.body;
       checkGradeBands(body.gradeBands);
+      const fields = changedFields(row, { ...body, name: body.name?.trim(), description: body.description?.trim() }, [
+        'code',
+        'name',
+        'description',
+        'passRules',
+        'gradeBands',
+      ]);
       let updated;
       try {
-        updated = await db.query(
-          `update exams set code = coalesce($3, code), name = coalesce($4, name), description = coalesce($5, description),
-                  pass_rules = coalesce($6, pass_rules), grade_bands = coalesce($7, grade_bands),
-                  version = version + 1, updated_by = $8, updated_at = now()
-           where id = $1 and version = $2 and status in ('Draft', 'Scheduled')`,
-          [
-            row.examId,
-            version,
-            body.code ?? null,
-            body.name?.trim() ?? null,
-            body.description?.trim() ?? null,
-            body.passRules ? JSON.stringify(body.passRules) : null,
-            body.gradeBands ? JSON.stringify(body.gradeBands) : null,
-            p.userId,
-          ],
-        );
+        updated = await db.transaction(async (tx) => {
+          const result = await tx.query(
+            `update exams set code = coalesce($3, code), name = coalesce($4, name), description = coalesce($5, description),
+                    pass_rules = coalesce($6, pass_rules), grade_bands = coalesce($7, grade_bands),
+                    version = version + 1, updated_by = $8, updated_at = now()
+             where id = $1 and version = $2 and status in ('Draft', 'Scheduled')`,
+            [
+              row.examId,
+              version,
+              body.code ?? null,
+              body.name?.trim() ?? null,
+              body.description?.trim() ?? null,
+              body.passRules ? JSON.stringify(body.passRules) : null,
+              body.gradeBands ? JSON.stringify(body.gradeBands) : null,
+              p.userId,
+            ],
+          );
+          if (result.rowCount !== 0) {
+            await tx.query(`insert into exam_history (exam_id, event, actor_id, details) values ($1, 'exam.edit', $2, $3)`, [
+              row.examId,
+              p.userId,
+              JSON.stringify({ fields, version: version + 1 }),
+            ]);
+          }
+          return result;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`An exam with the code "${body.code}" already exists in this project.`);
         throw error;
@@ -226,15 +242,16 @@ export async function examRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       schema: {
         tags,
         security,
-        summary: 'Status changes of the exam, oldest first',
+        summary: 'What happened to the exam (creation, status changes with their reasons, edits of its rules), newest first, paged',
         ...projectCall,
         params: S.IdParams,
-        response: { 200: Type.Array(S.HistoryEntry) },
+        querystring: S.HistoryQuery,
+        response: { 200: S.PagedResult(S.RecordHistoryEntry) },
       },
     },
     async (request) => {
       const { row } = await examInReach(db, request, request.params.id);
-      return statusHistory(db, 'exam_history', 'exam_id', row.examId);
+      return recordHistory(db, 'exam_history', 'exam_id', row.examId, request.query);
     },
   );
 

@@ -128,7 +128,14 @@ export const EditProjectBody = Type.Object(
 );
 
 const projectEvents = ['project.startSetup', 'project.activate', 'project.close', 'project.reopen', 'project.archive', 'project.restore'] as const;
-export const ProjectStatusBody = Type.Object({ event: Type.Enum(projectEvents), version: Type.Optional(Version) }, { additionalProperties: false });
+export const ProjectStatusBody = Type.Object(
+  {
+    event: Type.Enum(projectEvents),
+    reason: Type.Optional(Type.String({ maxLength: 2000, description: 'Why (kept in the project history).' })),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+);
 export const TransitionAnswer = (record: ReturnType<typeof Type.Object>) => Type.Object({ fromStatus: Type.String(), toStatus: Type.String(), record });
 
 export const HistoryEntry = Type.Object({
@@ -139,6 +146,20 @@ export const HistoryEntry = Type.Object({
   reason: Type.Union([Type.String(), Type.Null()]),
   at: Timestamp,
 });
+/** A line of a project's or an exam's history: a status change, or an edit naming what it changed (docs/decisions/0166). */
+export const RecordHistoryEntry = Type.Object({
+  ...HistoryEntry.properties,
+  fields: Type.Array(Type.String(), { description: 'What an edit changed (empty for status changes).' }),
+});
+export type RecordHistoryEntry = Static<typeof RecordHistoryEntry>;
+export const HistoryQuery = Type.Object(
+  {
+    pageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+    pageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+  },
+  { additionalProperties: false },
+);
+export type HistoryQuery = Static<typeof HistoryQuery>;
 
 // ---- exams -----------------------------------------------------------------------------------
 

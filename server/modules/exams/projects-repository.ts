@@ -4,17 +4,19 @@ import type { Queryable } from '#server/db/client.ts';
 import { orderByClause, paged, pageWindow, searchKeyword, type Paged } from '#server/lib/paging.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import { isTenantManager } from '#server/plugins/workspace-context.ts';
-import type { ExamSearchBody, ProjectSearchBody } from './exams-schemas.ts';
+import type { ExamSearchBody, HistoryQuery, RecordHistoryEntry, ProjectSearchBody } from './exams-schemas.ts';
 
-/** A project row is the API's project summary (one shape for server and client: machines/exams/project-record.ts). */
-export type ProjectRow = ProjectSummary;
+/** A project row is the API's project summary without the caller's actions (one shape for server and client: machines/exams/project-record.ts). */
+export type ProjectRow = Omit<ProjectSummary, 'actions'>;
+/** A listed project with the caller's own project-wide grants on it (to work out their actions). */
+export type ListedProject = ProjectRow & { myProjectGrants: string[] };
 
 const projectColumns = `p.id::int as "projectId", p.code, p.name, p.description, p.institute_id as "instituteId", p.languages, p.status,
   p.template_id::int as "templateId", (select count(*)::int from exams e where e.project_id = p.id) as "examCount", p.version,
   p.created_at as "createdOn", p.updated_at as "updatedOn"`;
 
 const iso = (value: unknown) => new Date(value as string).toISOString();
-export const toProject = (row: ProjectRow): ProjectRow => ({ ...row, createdOn: iso(row.createdOn), updatedOn: iso(row.updatedOn) });
+export const toProject = <R extends ProjectRow>(row: R): R => ({ ...row, createdOn: iso(row.createdOn), updatedOn: iso(row.updatedOn) });
 
 function likePattern(keyword: string): string {
   return `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -27,16 +29,13 @@ const projectOrder = { code: 'lower(p.code)', name: 'lower(p.name)', status: 'p.
  * them, everyone else those they hold a grant on. Archived projects only when asked for by a
  * manager. Counts are exact (the spec's totalCount counts the filtered rows).
  */
-export async function searchProjects(db: Queryable, principal: Principal, request: ProjectSearchBody): Promise<Paged<ProjectRow>> {
+export async function searchProjects(db: Queryable, principal: Principal, request: ProjectSearchBody): Promise<Paged<ListedProject>> {
   const window = pageWindow(request);
   const manager = isTenantManager(principal);
   const keyword = searchKeyword(request);
-  const params: unknown[] = [principal.tenantId, principal.instituteId, principal.resellerId];
+  const params: unknown[] = [principal.tenantId, principal.instituteId, principal.resellerId, principal.userId];
   const where = [`p.tenant_id = $1`, `($2::uuid is null or p.institute_id = $2)`, `($3::uuid is null or p.reseller_id = $3)`];
-  if (!manager) {
-    params.push(principal.userId);
-    where.push(`exists (select 1 from exam_grants g where g.project_id = p.id and g.user_id = $${params.length})`);
-  }
+  if (!manager) where.push(`exists (select 1 from exam_grants g where g.project_id = p.id and g.user_id = $4)`);
   if (request.status) {
     params.push(request.status);
     where.push(`p.status = $${params.length}`);
@@ -51,10 +50,19 @@ export async function searchProjects(db: Queryable, principal: Principal, reques
   const order = orderByClause(request.orderBy, projectOrder, 'p.created_at desc', 'p.id desc');
   const whereSql = where.join(' and ');
   const [page, count] = await Promise.all([
-    db.query<ProjectRow>(`select ${projectColumns} from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
-    db.query<{ n: number }>(`select count(*)::int as n from projects p where ${whereSql}`, params),
+    db.query<ListedProject>(
+      `select ${projectColumns},
+              array(select g.permission from exam_grants g where g.project_id = p.id and g.user_id = $4 and g.exam_id is null) as "myProjectGrants"
+       from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
+      params,
+    ),
+    db.query<{ n: number }>(`select count(*)::int as n from projects p where ${whereSql} and $4::uuid is not null`, params),
   ]);
-  return paged(page.rows.map(toProject), count.rows[0].n, window);
+  return paged(
+    page.rows.map((row) => ({ ...toProject(row), myProjectGrants: row.myProjectGrants })),
+    count.rows[0].n,
+    window,
+  );
 }
 
 export async function findProject(
@@ -143,28 +151,51 @@ export async function findExam(db: Queryable, projectId: number, examId: number)
   return rows[0] ? toExam(rows[0]) : undefined;
 }
 
-export async function statusHistory(db: Queryable, table: 'project_history' | 'exam_history', key: 'project_id' | 'exam_id', id: number) {
-  const reason = table === 'exam_history' ? 'h.reason' : 'null::text';
-  const { rows } = await db.query<{
-    event: string;
-    fromStatus: string | null;
-    toStatus: string | null;
-    byId: string | null;
-    byName: string | null;
-    reason: string | null;
-    at: string;
-  }>(
-    `select h.event, h.from_status as "fromStatus", h.to_status as "toStatus", h.actor_id as "byId",
-            nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "byName", ${reason} as reason, h.created_at as at
-     from ${table} h left join users u on u.id = h.actor_id where h.${key} = $1 order by h.id`,
-    [id],
-  );
-  return rows.map((r) => ({
+/**
+ * What happened to a project or an exam (docs/decisions/0166): its creation, status changes
+ * with who, when, from → to and the reason, and edits naming the fields they changed. Newest
+ * first, paged like every search (spec §3).
+ */
+export async function recordHistory(
+  db: Queryable,
+  table: 'project_history' | 'exam_history',
+  key: 'project_id' | 'exam_id',
+  id: number,
+  request: Pick<HistoryQuery, 'pageNumber' | 'pageSize'>,
+): Promise<Paged<RecordHistoryEntry>> {
+  const window = pageWindow(request);
+  const [page, count] = await Promise.all([
+    db.query<{
+      event: string;
+      fromStatus: string | null;
+      toStatus: string | null;
+      byId: string | null;
+      byName: string | null;
+      reason: string | null;
+      details: { fields?: string[]; version?: number } | null;
+      at: string;
+    }>(
+      `select h.event, h.from_status as "fromStatus", h.to_status as "toStatus", h.actor_id as "byId",
+              nullif(trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')), '') as "byName", h.reason, h.details,
+              h.created_at as at
+       from ${table} h left join users u on u.id = h.actor_id where h.${key} = $1 order by h.id desc limit ${window.limit} offset ${window.offset}`,
+      [id],
+    ),
+    db.query<{ n: number }>(`select count(*)::int as n from ${table} where ${key} = $1`, [id]),
+  ]);
+  const data = page.rows.map((r) => ({
     event: r.event,
     fromStatus: r.fromStatus,
     toStatus: r.toStatus,
     by: r.byId ? { userId: r.byId, name: r.byName ?? '' } : null,
     reason: r.reason,
+    fields: Array.isArray(r.details?.fields) ? r.details.fields : [],
     at: iso(r.at),
   }));
+  return paged(data, count.rows[0].n, window);
+}
+
+/** The fields an edit body changes, in the record's terms (what the history says was edited). */
+export function changedFields<T extends object>(before: T, body: Partial<T>, fields: Array<keyof T & string>): string[] {
+  return fields.filter((field) => body[field] !== undefined && JSON.stringify(body[field]) !== JSON.stringify(before[field]));
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { P } from '#machines/permissions.ts';
-import type { ProjectEvent } from '#machines/exams/project-status.machine.ts';
+import { projectActions, type ProjectEvent } from '#machines/exams/project-status.machine.ts';
 import type { Db, Queryable } from '#server/db/client.ts';
 import { changeStamp, expectedVersion, setVersionTag, staleEdit } from '#server/lib/concurrency.ts';
 import { conflict, notFound, ValidationFailure } from '#server/lib/errors.ts';
@@ -10,7 +10,7 @@ import { requirePrincipal, type Principal } from '#server/plugins/access.ts';
 import { PROJECT_NOT_FOUND, reachProject, requireWorkspace, type Workspace } from '#server/plugins/workspace-context.ts';
 import * as S from './exams-schemas.ts';
 import { applyTemplateConfig, captureTemplateConfig } from './project-templates.ts';
-import { findProject, searchProjects, setupCounts, statusHistory } from './projects-repository.ts';
+import { changedFields, findProject, recordHistory, searchProjects, setupCounts } from './projects-repository.ts';
 import { assertProjectEvent, isUniqueViolation, projectActor, projectPermissions, projectStatusActions } from './workspace-access.ts';
 
 const tags = ['projects'];
@@ -65,7 +65,19 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
         response: { 200: S.PagedResult(S.ProjectSummary) },
       },
     },
-    async (request) => searchProjects(db, requirePrincipal(request), request.body),
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const page = await searchProjects(db, principal, request.body);
+      const tenantManager = principal.permissions.has(P.Projects.Manage);
+      // Each row offers only what the project-status machine lets this caller do (archive and restore: tenant managers).
+      return {
+        ...page,
+        data: page.data.map(({ myProjectGrants, ...row }) => ({
+          ...row,
+          actions: projectActions(row.status, { tenantManager, projectAdmin: myProjectGrants.includes('ProjectAdmin') }),
+        })),
+      };
+    },
   );
 
   app.post(
@@ -179,14 +191,28 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
       assertProjectEvent(workspace, { type: 'project.edit' });
       const version = expectedVersion(request, request.body.version);
       const body = request.body;
+      const before = await findProject(db, workspace.project.id);
+      const fields = before
+        ? changedFields(before, { ...body, name: body.name?.trim(), description: body.description?.trim() }, ['code', 'name', 'description', 'languages'])
+        : [];
       let updated;
       try {
-        updated = await db.query(
-          `update projects set code = coalesce($3, code), name = coalesce($4, name), description = coalesce($5, description),
-                  languages = coalesce($6, languages), version = version + 1, updated_by = $7, updated_at = now()
-           where id = $1 and version = $2`,
-          [workspace.project.id, version, body.code ?? null, body.name?.trim() ?? null, body.description?.trim() ?? null, body.languages ?? null, p.userId],
-        );
+        updated = await db.transaction(async (tx) => {
+          const result = await tx.query(
+            `update projects set code = coalesce($3, code), name = coalesce($4, name), description = coalesce($5, description),
+                    languages = coalesce($6, languages), version = version + 1, updated_by = $7, updated_at = now()
+             where id = $1 and version = $2`,
+            [workspace.project.id, version, body.code ?? null, body.name?.trim() ?? null, body.description?.trim() ?? null, body.languages ?? null, p.userId],
+          );
+          if (result.rowCount !== 0) {
+            await tx.query(`insert into project_history (project_id, event, actor_id, details) values ($1, 'project.edit', $2, $3)`, [
+              workspace.project.id,
+              p.userId,
+              JSON.stringify({ fields, version: version + 1 }),
+            ]);
+          }
+          return result;
+        });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(`A project with the code "${body.code}" already exists.`);
         throw error;
@@ -215,8 +241,10 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
     async (request) => {
       const p = requirePrincipal(request);
       const workspace = sameProject(request, request.params.id);
-      const { event: type, version } = request.body;
-      const event = (type === 'project.activate' ? { type, setup: await setupCounts(db, workspace.project.id) } : { type }) as Omit<ProjectEvent, 'by'>;
+      const { event: type, version, reason } = request.body;
+      // Activation and reopening run the set-up check on what the project has (never on what the caller says).
+      const needsFacts = type === 'project.activate' || type === 'project.reopen';
+      const event = (needsFacts ? { type, setup: await setupCounts(db, workspace.project.id) } : { type }) as Omit<ProjectEvent, 'by'>;
       const decision = assertProjectEvent(workspace, event);
       const changed = await db.transaction(async (tx) => {
         const result = await tx.query(
@@ -225,12 +253,13 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
           [workspace.project.id, decision.from, decision.to, p.userId, version ?? null],
         );
         if (result.rowCount === 0) return false;
-        await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+        await tx.query(`insert into project_history (project_id, event, from_status, to_status, actor_id, reason) values ($1, $2, $3, $4, $5, $6)`, [
           workspace.project.id,
           type,
           decision.from,
           decision.to,
           p.userId,
+          reason?.trim() || null,
         ]);
         return true;
       });
@@ -252,15 +281,16 @@ export async function projectRoutes(fastify: FastifyInstance, { db }: { db: Db }
       schema: {
         tags,
         security,
-        summary: 'Status changes of the project, oldest first',
+        summary: 'What happened to the project (creation, status changes with their reasons, edits), newest first, paged',
         ...projectCall,
         params: S.IdParams,
-        response: { 200: Type.Array(S.HistoryEntry) },
+        querystring: S.HistoryQuery,
+        response: { 200: S.PagedResult(S.RecordHistoryEntry) },
       },
     },
     async (request) => {
       const workspace = sameProject(request, request.params.id);
-      return statusHistory(db, 'project_history', 'project_id', workspace.project.id);
+      return recordHistory(db, 'project_history', 'project_id', workspace.project.id, request.query);
     },
   );
 

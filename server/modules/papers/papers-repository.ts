@@ -228,3 +228,31 @@ export async function listSets(db: Queryable, paperId: number): Promise<SetRow[]
   );
   return rows;
 }
+
+export interface FixedItemRow {
+  versionId: string;
+  itemId: string;
+  code: string;
+  versionNumber: number;
+  categoryId: string | null;
+  difficulty: Difficulty | null;
+  status: string;
+  approved: boolean;
+  languages: string[];
+  stemText: string;
+}
+
+/** What the builder shows of pinned versions: the item's code, version, stem text, status and languages. */
+export async function describeVersions(db: Queryable, projectId: number, versionIds: readonly number[]): Promise<FixedItemRow[]> {
+  if (versionIds.length === 0) return [];
+  const { rows } = await db.query<FixedItemRow>(
+    `select v.id::text as "versionId", i.id::text as "itemId", i.code, v.number::int as "versionNumber", i.category_id::text as "categoryId",
+            i.difficulty, i.status, (v.approved_at is not null and i.status <> 'Retired') as approved, v.languages,
+            left(coalesce(i.primary_stem, ''), 300) as "stemText"
+     from item_versions v join items i on i.id = v.item_id
+     where i.project_id = $1 and v.id = any($2::bigint[])
+     order by v.id`,
+    [projectId, versionIds],
+  );
+  return rows;
+}

@@ -18,6 +18,7 @@ import * as S from './papers-schemas.ts';
 import {
   categoryNames,
   countCell,
+  describeVersions,
   findPaper,
   listPapers,
   listSections,
@@ -471,6 +472,29 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
         if (removed.rowCount === 0) throw notFound('Section not found.');
       });
       return (await answer(request, request.params.id)).paper;
+    },
+  );
+
+  app.get(
+    '/v1/paper/:id/items',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        security,
+        summary: 'The item versions the paper pins (fixed sections, and a locked paper’s draw pools): code, version, stem text, status, languages',
+        ...paperCall,
+        params: S.PaperIdParams,
+        response: { 200: S.FixedItems },
+      },
+    },
+    async (request) => {
+      const { row } = await paperInReach(db, request, request.params.id);
+      const sections = await listSections(db, row.id);
+      const fixed = sections.flatMap((s) => (s.rule.kind === 'fixed' ? s.rule.items.map(Number) : []));
+      // A locked paper's draw pools too: the set comparison names drawn items.
+      const pooled = row.snapshot ? Object.keys((row.snapshot as PaperSnapshot).items).map(Number) : [];
+      return describeVersions(db, row.projectId, [...new Set([...fixed, ...pooled])]);
     },
   );
 

@@ -348,3 +348,19 @@ export const PrintQuery = Type.Object(
 /** The PDF (documented for OpenAPI; a Buffer is sent as is). */
 export const PdfBytes = { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } };
 export { HistoryEntry };
+
+/** What the builder shows of each version a paper's fixed sections pin (the rule lists only version ids). */
+export const FixedItems = Type.Array(
+  Type.Object({
+    versionId: Type.String(),
+    itemId: Type.String(),
+    code: Type.String(),
+    versionNumber: Type.Integer(),
+    categoryId: Type.Union([Type.String(), Type.Null()]),
+    difficulty: Type.Union([Difficulty, Type.Null()]),
+    status: Type.String({ description: 'The item’s status now.' }),
+    approved: Type.Boolean({ description: 'This version is approved and the item not retired.' }),
+    languages: Type.Array(Type.String()),
+    stemText: Type.String({ description: 'Plain text of the item’s stem (at most 300 characters).' }),
+  }),
+);

@@ -9,6 +9,7 @@ import { startPermissionsRefresh } from './permissions-refresh.ts';
 import { sessionApi, type SessionApi } from './session-api.ts';
 import { createTabSync, type TabSync } from './tab-sync.ts';
 import { registerLiveActor } from '../live-actors.ts';
+import { endSession } from './session-end.ts';
 
 export type AuthSessionActor = Actor<AuthSessionMachine>;
 
@@ -161,15 +162,21 @@ export function startAuthSession(deps: AuthSessionDeps) {
   return { actor, refreshSession };
 }
 
+/**
+ * Spec §4 "destroys the session": the saved slices go (the language and the menu stay as they
+ * are), and so does what features keep in memory for the signed-in person (chat drafts).
+ */
+export function destroyClientSession(): Promise<void> {
+  endSession();
+  return resetClientState({ keep: ['localization', 'menu'] });
+}
+
 /** The app's running auth session (systemId `authSession`), for other features to read. */
 const started = startAuthSession({
   api: sessionApi,
   store: authUserStore,
   tabs: createTabSync(appConfig.productKey),
-  destroy: () => {
-    // Spec §4: logout destroys the session; the language and the menu stay as they are.
-    void resetClientState({ keep: ['localization', 'menu'] });
-  },
+  destroy: () => void destroyClientSession(),
   setPermissions: (permissions) => userPermissionsStore.trigger.update({ permissions }),
 });
 

@@ -46,7 +46,19 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
   flows: 'FlowsPage',
   examPermissions: 'MyPermissionsPage',
   templates: 'TemplatesPage',
+  examDetails: 'ExamDetailsPage',
+  history: 'ProjectHistoryPage',
 };
+
+/** Workspace slices with their own routes below (the others map through `workspaceScreens`). */
+const ownRoutes = new Set(['papers', 'sections', 'sets']);
+const paperSlices = () => import('#src/features/papers/paper-slices.tsx');
+const sliceHandle = (id: string): Handle => ({
+  title: { key: sliceTitleKey({ id }) },
+  breadcrumb: { key: sliceTitleKey({ id }) },
+  permission: P.Projects.View,
+  workspace: true,
+});
 
 /**
  * The one route table. Paths, page chunks, and each route's `handle` (title, breadcrumb,
@@ -190,8 +202,42 @@ export const routes: RouteObject[] = [
         } satisfies Handle,
         children: [
           { index: true, Component: workspacePage('WorkspaceOverviewPage') },
+          {
+            // The papers of the selected exam (issue 17): the list, one paper (builder, blueprint,
+            // flow, sets), and a set's candidate preview.
+            path: 'papers',
+            handle: {
+              title: { key: 'nav.papers' },
+              breadcrumb: { key: 'nav.papers' },
+              permission: P.Projects.View,
+              drawer: { id: 'papers', group: 'overview', icon: 'ticket' },
+              workspace: true,
+            } satisfies Handle,
+            children: [
+              { index: true, Component: page(() => import('#src/features/papers/papers-page.tsx')) },
+              {
+                path: ':paperId',
+                handle: { title: { key: 'nav.paper' }, breadcrumb: { key: 'nav.paper' }, permission: P.Projects.View, workspace: true } satisfies Handle,
+                children: [
+                  { index: true, Component: page(() => import('#src/features/papers/paper-page.tsx')) },
+                  {
+                    path: 'sets/:letter',
+                    Component: page(() => import('#src/features/papers/set-preview-page.tsx')),
+                    handle: {
+                      title: { key: 'nav.setPreview' },
+                      breadcrumb: { key: 'nav.setPreview' },
+                      permission: P.Projects.View,
+                      workspace: true,
+                    } satisfies Handle,
+                  },
+                ],
+              },
+            ],
+          },
+          { path: 'sections', Component: page(paperSlices, 'SectionsSlicePage'), handle: sliceHandle('sections') },
+          { path: 'sets', Component: page(paperSlices, 'SetsSlicePage'), handle: sliceHandle('sets') },
           ...workspaceSlices
-            .filter((slice) => slice.path.startsWith('/workspace/'))
+            .filter((slice) => slice.path.startsWith('/workspace/') && !ownRoutes.has(slice.id))
             .map((slice) => ({
               path: slice.path.slice('/workspace/'.length),
               Component: workspacePage(workspaceScreens[slice.id] ?? 'WorkspacePlaceholderPage'),

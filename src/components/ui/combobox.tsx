@@ -4,7 +4,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { useTranslation } from 'react-i18next';
 import { controlStyle } from './field.tsx';
 import { CheckMark } from './check-mark.tsx';
-import { selectRecipe } from './select.tsx';
+import { selectRecipe } from './select-recipe.ts';
 import { useDir } from './use-dir.ts';
 
 export interface ComboboxItem {
@@ -26,7 +26,8 @@ export interface ComboboxFieldProps {
   label: ReactNode;
   items: readonly ComboboxItem[];
   inputValue: string;
-  onInputValueChange: (text: string) => void;
+  /** `typed`: the user typed or cleared the text (not: choosing an item, or the field reverting it). */
+  onInputValueChange: (text: string, typed: boolean) => void;
   /** The chosen item's value, or null while the text is the user's own. */
   value: string | null;
   onValueChange: (value: string | null) => void;
@@ -34,6 +35,20 @@ export interface ComboboxFieldProps {
   error?: string | string[] | null;
   className?: string;
   maxLength?: number;
+  /**
+   * `'local'` (default): the list narrows to the items matching the typed text. `'server'`: the
+   * caller's `items` already are the matches (a server search), shown as they come.
+   */
+  filtering?: 'local' | 'server';
+  /** Whether text that matches no item may stay (default true); otherwise only an item counts. */
+  allowCustomValue?: boolean;
+  /** A search's state under the field, announced politely: "Searching…", "No user matches.", a failure. */
+  status?: ReactNode;
+  /** Marks the status as a failure (announced as an alert, in the error colour). */
+  statusIsError?: boolean;
+  placeholder?: string;
+  autoFocus?: boolean;
+  testId?: string;
 }
 
 /**
@@ -41,15 +56,36 @@ export interface ComboboxFieldProps {
  * arrow keys move through the matches, Enter chooses, Escape closes. Text that matches nothing
  * stays the user's own (allowCustomValue); the caller decides what it means.
  */
-export function ComboboxField({ label, items, inputValue, onInputValueChange, value, onValueChange, hint, error, className, maxLength }: ComboboxFieldProps) {
+export function ComboboxField({
+  label,
+  items,
+  inputValue,
+  onInputValueChange,
+  value,
+  onValueChange,
+  hint,
+  error,
+  className,
+  maxLength,
+  filtering = 'local',
+  allowCustomValue = true,
+  status,
+  statusIsError = false,
+  placeholder,
+  autoFocus,
+  testId,
+}: ComboboxFieldProps) {
   const { i18n } = useTranslation('ui');
   const dir = useDir();
   const id = useId();
   const classes = selectRecipe();
-  const matches = useMemo(() => filterItems(items, value ? '' : inputValue, i18n.language), [items, inputValue, value, i18n.language]);
+  const matches = useMemo(
+    () => (filtering === 'server' ? [...items] : filterItems(items, value ? '' : inputValue, i18n.language)),
+    [filtering, items, inputValue, value, i18n.language],
+  );
   const collection = useMemo(() => createListCollection({ items: matches, itemToString: (item) => item.label, itemToValue: (item) => item.value }), [matches]);
   const errors = error ? (Array.isArray(error) ? error : [error]) : [];
-  const describedBy = [hint ? `${id}-hint` : null, errors.length ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint ? `${id}-hint` : null, status ? `${id}-status` : null, errors.length ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
 
   return (
     <ArkCombobox.Root
@@ -57,7 +93,7 @@ export function ComboboxField({ label, items, inputValue, onInputValueChange, va
       collection={collection}
       inputValue={inputValue}
       value={value ? [value] : []}
-      allowCustomValue
+      allowCustomValue={allowCustomValue}
       openOnClick
       dir={dir}
       invalid={errors.length > 0}
@@ -65,21 +101,34 @@ export function ComboboxField({ label, items, inputValue, onInputValueChange, va
       unmountOnExit
       positioning={{ sameWidth: true }}
       onInputValueChange={(details) => {
-        onInputValueChange(details.inputValue);
         // Typing makes the text the user's own again; choosing an item sets its label as the text.
-        if (details.reason === 'input-change' || details.reason === 'clear-trigger') onValueChange(null);
+        const typed = details.reason === 'input-change' || details.reason === 'clear-trigger';
+        onInputValueChange(details.inputValue, typed);
+        if (typed) onValueChange(null);
       }}
       onValueChange={(details) => onValueChange(details.value[0] ?? null)}
     >
       <ArkCombobox.Label className={classes.label}>{label}</ArkCombobox.Label>
       <ArkCombobox.Control>
-        <ArkCombobox.Input className={controlStyle} aria-describedby={describedBy} maxLength={maxLength} autoComplete="off" />
+        <ArkCombobox.Input
+          className={controlStyle}
+          aria-describedby={describedBy}
+          maxLength={maxLength}
+          autoComplete="off"
+          placeholder={placeholder}
+          autoFocus={autoFocus}
+          data-testid={testId}
+        />
       </ArkCombobox.Control>
       {hint ? (
         <p id={`${id}-hint`} className={classes.hint}>
           {hint}
         </p>
       ) : null}
+      {/* Always present, so a screen reader hears the search's state change. */}
+      <p id={`${id}-status`} role={statusIsError ? 'alert' : 'status'} className={statusIsError ? classes.error : classes.hint} hidden={!status}>
+        {status}
+      </p>
       {errors.length ? (
         <p id={`${id}-error`} className={classes.error}>
           {errors.join(' ')}

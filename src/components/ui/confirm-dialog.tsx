@@ -1,7 +1,8 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
-import { Button } from './button.tsx';
-import { Dialog } from './dialog.tsx';
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from 'react';
+import { loadChunk } from '#src/lib/lazy-chunk.ts';
+
+// The dialog's code (Ark Dialog, focus trap) loads when a question is first asked, not with the screen.
+const ConfirmDialog = lazy(async () => ({ default: (await loadChunk(() => import('./confirm-dialog-view.tsx'))).ConfirmDialog }));
 
 export interface ConfirmOptions {
   title: ReactNode;
@@ -11,44 +12,6 @@ export interface ConfirmOptions {
   confirmLabel?: string;
   /** Destructive actions get the danger button. */
   tone?: 'danger' | 'primary';
-}
-
-/**
- * The question before a destructive action, as an alert dialog: Cancel has the focus, so Enter
- * or Escape never destroys anything by accident.
- */
-export function ConfirmDialog({
-  title,
-  message,
-  confirmLabel,
-  tone = 'danger',
-  busy = false,
-  onConfirm,
-  onCancel,
-}: ConfirmOptions & { busy?: boolean; onConfirm: () => void; onCancel: () => void }) {
-  const { t } = useTranslation('ui');
-  return (
-    <Dialog
-      role="alertdialog"
-      size="sm"
-      title={title}
-      onClose={onCancel}
-      busy={busy}
-      testId="confirm-dialog"
-      footer={
-        <>
-          <Button variant="ghost" onClick={onCancel} disabled={busy} data-autofocus>
-            {t('cancel')}
-          </Button>
-          <Button variant={tone === 'danger' ? 'danger' : 'solid'} onClick={onConfirm} loading={busy}>
-            {confirmLabel ?? t('confirm')}
-          </Button>
-        </>
-      }
-    >
-      <p>{message}</p>
-    </Dialog>
-  );
 }
 
 /**
@@ -74,6 +37,10 @@ export function useConfirm(): { confirm: (options: ConfirmOptions) => Promise<bo
     });
   }, []);
 
-  const element = pending ? <ConfirmDialog {...pending} onConfirm={() => settle(true)} onCancel={() => settle(false)} /> : null;
+  const element = pending ? (
+    <Suspense fallback={null}>
+      <ConfirmDialog {...pending} onConfirm={() => settle(true)} onCancel={() => settle(false)} />
+    </Suspense>
+  ) : null;
   return { confirm, element };
 }

@@ -2,7 +2,7 @@ import { Pagination as ArkPagination } from '@ark-ui/react/pagination';
 import { useTranslation } from 'react-i18next';
 import { sva } from '#styled-system/css';
 import { useFormat } from '#src/lib/format.ts';
-import { SelectField } from './select.tsx';
+import { DeferredSelectField } from './deferred-select.tsx';
 import { useDir } from './use-dir.ts';
 
 export const pageSizes = [10, 25, 50, 100] as const;
@@ -90,7 +90,7 @@ export function Pagination({ page, pageSize, totalCount, totalPages, onPage, onP
       </p>
       <div className={classes.controls}>
         {onPageSize ? (
-          <SelectField
+          <DeferredSelectField
             layout="inline"
             label={t('pageSize')}
             value={String(pageSize)}

@@ -5,6 +5,7 @@ import { css } from '#styled-system/css';
 import { DateField, today } from '#src/components/ui/date-field.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { useEmailCheck } from '#src/lib/use-email-check.ts';
 import { accountApi, type SelfRegistration } from './api/account-api.ts';
 import { AuthLayout, FormAlert, FormSuccess, formStyle, linkStyle } from './components/auth-layout.tsx';
 import { isEmail, PASSWORD_MIN_LENGTH, passwordProblem, problemErrors, reasonOf } from './components/password-rules.ts';
@@ -40,6 +41,8 @@ export default function RegisterPage() {
   const serverErrors = state.status === 'failed' ? state.errors : null;
   const errorOf = (name: keyof Fields) => (problems[name] ? t(problems[name]!, { count: PASSWORD_MIN_LENGTH }) : fieldError(serverErrors, name));
   const set = (name: keyof Fields) => (e: { target: { value: string } }) => setFields((f) => ({ ...f, [name]: e.target.value }));
+  // The server's word on the address as soon as the field is left (spec §7 validateemail).
+  const emailCheck = useEmailCheck(fields.email);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -84,7 +87,16 @@ export default function RegisterPage() {
             <TextField label={t('field.firstName')} autoComplete="given-name" required {...field('firstName')} />
             <TextField label={t('field.lastName')} autoComplete="family-name" required {...field('lastName')} />
           </div>
-          <TextField label={t('field.email')} type="email" autoComplete="email" required {...field('email')} />
+          <TextField
+            label={t('field.email')}
+            type="email"
+            autoComplete="email"
+            required
+            {...field('email')}
+            error={errorOf('email') ?? emailCheck.error}
+            hint={emailCheck.hint}
+            onBlur={(event) => void emailCheck.check(event.target.value)}
+          />
           <TextField label={t('field.userName')} autoComplete="username" required hint={t('validation.userNameHint')} {...field('userName')} />
           <TextField
             label={t('field.password')}

@@ -1,10 +1,11 @@
 import { useSelector } from '@xstate/react';
-import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessageData, ChatReadData } from '#machines/realtime-protocol.ts';
 import { css, cx } from '#styled-system/css';
 import { useRealtime, useRealtimeStatus } from '#src/app/realtime/use-realtime.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { Spinner } from '#src/components/ui/spinner.tsx';
 import { useFormat } from '#src/lib/format.ts';
@@ -12,6 +13,7 @@ import { chatDrafts } from './chat-drafts.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { chatApi, MAX_MESSAGE_LENGTH } from './api/chat-api.ts';
 import { createChatStore, newestSeq, oldestSeq, type ChatEntry } from './chat-store.ts';
+import { weaveTimeline, type TimelineEvent } from './timeline.ts';
 
 /** Statuses after which a ticket's chat is read-only (TICKETS.md). */
 const READ_ONLY_STATUSES = new Set(['Closed', 'Cancelled']);
@@ -23,6 +25,15 @@ export interface ChatPanelProps {
   /** The signed-in user (their messages are "mine"). */
   userId: string | null;
   userName?: string;
+  /**
+   * What happened to the ticket (its history), woven into the messages as one timeline (issue 23).
+   * Absent: the panel is the chat alone.
+   */
+  timeline?: readonly TimelineEvent<ReactNode>[];
+  /** People of the ticket known before anyone writes (requester, assignee): who a message can be addressed to. */
+  participants?: ReadonlyArray<{ userId: string; name: string }>;
+  /** Who a message goes to when nobody is chosen: the server's default (the assignee from the requester, else the requester). */
+  defaultRecipientId?: string | null;
 }
 
 function newMessageId(): string {
@@ -50,6 +61,21 @@ const log = css({
   _focusVisible: { outline: '2px solid', outlineColor: 'primary.main', outlineOffset: '2px' },
 });
 
+/** A change of the ticket between the messages: small, centred, not a speech bubble. */
+const eventRow = css({
+  alignSelf: 'center',
+  maxWidth: '90%',
+  px: '3',
+  py: '1.5',
+  borderRadius: 'md',
+  borderWidth: '1px',
+  borderStyle: 'dashed',
+  borderColor: 'border',
+  fontSize: 'xs',
+  color: 'fg.muted',
+  textAlign: 'center',
+});
+
 const bubble = css({
   maxWidth: '85%',
   px: '3',
@@ -68,7 +94,7 @@ const bubble = css({
  * messages live, a composer (Enter sends, Shift+Enter starts a new line) and a delivery mark per
  * own message (sending, sent, not sent + retry). Read-only once the ticket is Closed or Cancelled.
  */
-export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps) {
+export function ChatPanel({ ticketId, status, userId, userName, timeline, participants = [], defaultRecipientId = null }: ChatPanelProps) {
   const { t } = useTranslation('chat');
   const format = useFormat();
   // One store per ticket (the page keys the panel by ticket); the user may become known later.
@@ -204,12 +230,27 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
     // Ticket changes reach the panel through its `status` (the page reloads the ticket).
   });
 
+  // Everyone a message can be addressed to (spec §3 toUserId): the ticket's people and whoever
+  // has written, except oneself. A choice is offered only when there is more than one.
+  const people = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const person of participants) names.set(person.userId, person.name);
+    for (const entry of state.entries) if (entry.fromUserId && !names.has(entry.fromUserId)) names.set(entry.fromUserId, entry.fromUserName);
+    return names;
+  }, [participants, state.entries]);
+  const recipients = useMemo(() => [...people].filter(([id]) => id !== userId).map(([value, label]) => ({ value, label })), [people, userId]);
+  const addressed = recipients.length > 1;
+  const [chosenRecipient, setChosenRecipient] = useState<string | null>(null);
+  const recipient = addressed
+    ? (recipients.find((r) => r.value === chosenRecipient) ?? recipients.find((r) => r.value === defaultRecipientId) ?? recipients[0]).value
+    : null;
+
   const deliver = useCallback(
-    async (messageId: string, text: string) => {
+    async (messageId: string, text: string, toUserId: string | null) => {
       scrollPlan.current = { kind: 'bottom' };
-      store.trigger.sending({ messageId, message: text, at: new Date().toISOString(), userName: userName ?? '' });
+      store.trigger.sending({ messageId, message: text, at: new Date().toISOString(), userName: userName ?? '', toUserId });
       try {
-        const message = await chatApi.send(ticketId, text, messageId);
+        const message = toUserId ? await chatApi.send(ticketId, text, messageId, toUserId) : await chatApi.send(ticketId, text, messageId);
         store.trigger.sent({ message });
       } catch (error) {
         store.trigger.sendFailed({ messageId, error });
@@ -224,7 +265,7 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
     const text = draft.trim();
     if (!text || readOnly || text.length > MAX_MESSAGE_LENGTH) return;
     setDraft('');
-    void deliver(newMessageId(), text);
+    void deliver(newMessageId(), text, recipient);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -234,6 +275,7 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
   };
 
   const tooLong = draft.trim().length > MAX_MESSAGE_LENGTH;
+  const rows = useMemo(() => weaveTimeline(state.entries, timeline ?? [], state.hasOlder), [state.entries, timeline, state.hasOlder]);
   // Offline is said once, by the app's offline banner (issue 23); the panel says only that its
   // live connection is being re-established.
   const reconnecting = connection === 'reconnecting';
@@ -242,7 +284,7 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
     <section aria-labelledby={headingId} className={css({ display: 'flex', flexDirection: 'column', gap: '3' })} data-testid="chat-panel">
       <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' })}>
         <h2 id={headingId} className={css({ fontSize: 'md', fontWeight: 'bold' })}>
-          {t('title')}
+          {timeline ? t('conversation') : t('title')}
         </h2>
         {reconnecting ? (
           <span role="status" className={css({ fontSize: 'xs', color: 'warning.darker' })} data-testid="chat-connection">
@@ -259,7 +301,7 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
         <div
           ref={logRef}
           role="log"
-          aria-label={t('messages')}
+          aria-label={timeline ? t('timeline') : t('messages')}
           aria-live="polite"
           // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling log must take focus so keyboard users can scroll it (axe: scrollable-region-focusable)
           tabIndex={0}
@@ -278,18 +320,25 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
               )}
             </div>
           ) : null}
-          {state.entries.length === 0 ? (
+          {rows.length === 0 ? (
             <EmptyState title={t('empty')}>{readOnly ? null : t('emptyHint')}</EmptyState>
           ) : (
             <ol className={css({ listStyle: 'none', m: 0, p: 0, display: 'flex', flexDirection: 'column', gap: '2' })}>
-              {state.entries.map((entry) => (
-                <MessageItem
-                  key={entry.messageId}
-                  entry={entry}
-                  time={format.dateTime(entry.createdOn)}
-                  onRetry={() => void deliver(entry.messageId, entry.message)}
-                />
-              ))}
+              {rows.map((row) =>
+                row.kind === 'event' ? (
+                  <li key={`event-${row.event.key}`} className={eventRow} data-testid="timeline-event">
+                    {row.event.item}
+                  </li>
+                ) : (
+                  <MessageItem
+                    key={row.entry.messageId}
+                    entry={row.entry}
+                    time={format.dateTime(row.entry.createdOn)}
+                    to={addressed && row.entry.toUserId ? (row.entry.toUserId === userId ? t('you') : (people.get(row.entry.toUserId) ?? null)) : null}
+                    onRetry={() => void deliver(row.entry.messageId, row.entry.message, row.entry.toUserId)}
+                  />
+                ),
+              )}
             </ol>
           )}
         </div>
@@ -310,6 +359,16 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
           <label htmlFor={composerId} className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>
             {t('composer.label')}
           </label>
+          {addressed && recipient ? (
+            <SelectField
+              layout="inline"
+              label={t('composer.to')}
+              value={recipient}
+              options={recipients}
+              onValueChange={(value) => setChosenRecipient(value || null)}
+              testId="chat-recipient"
+            />
+          ) : null}
           <textarea
             id={composerId}
             data-chat-composer
@@ -344,12 +403,13 @@ export function ChatPanel({ ticketId, status, userId, userName }: ChatPanelProps
   );
 }
 
-function MessageItem({ entry, time, onRetry }: { entry: ChatEntry; time: string; onRetry: () => void }) {
+function MessageItem({ entry, time, to, onRetry }: { entry: ChatEntry; time: string; to: string | null; onRetry: () => void }) {
   const { t } = useTranslation('chat');
   return (
     <li className={bubble} data-mine={entry.mine} data-delivery={entry.delivery} data-seq={entry.seq ?? undefined} data-testid="chat-message">
       <div className={css({ display: 'flex', gap: '2', fontSize: 'xs', color: 'fg.muted', flexWrap: 'wrap' })}>
         <span className={css({ fontWeight: 'semibold', color: 'fg.default' })}>{entry.mine ? t('you') : entry.fromUserName}</span>
+        {to ? <span data-testid="chat-to">{t('toName', { name: to })}</span> : null}
         <time dir="auto" dateTime={entry.createdOn}>
           {time}
         </time>

@@ -15,6 +15,8 @@ export interface ChatEntry {
   seq: number | null;
   fromUserId: string | null;
   fromUserName: string;
+  /** Who the message was addressed to (spec §3 toUserId); null: not known yet. */
+  toUserId: string | null;
   message: string;
   createdOn: string;
   /** Written in this tab (or by this user in another one). */
@@ -60,6 +62,7 @@ export function mergeMessages(state: ChatState, messages: readonly ChatMessage[]
       seq: m.seq,
       fromUserId: m.fromUserId,
       fromUserName: m.fromUserName,
+      toUserId: m.toUserId,
       message: m.message,
       createdOn: m.createdOn,
       mine: known?.mine || (state.userId !== null && m.fromUserId === state.userId),
@@ -114,7 +117,7 @@ export function createChatStore(userId: string | null) {
       }),
       olderFailed: (context) => ({ ...context, older: 'failed' as const }),
       received: (context, event: { message: ChatMessage }) => ({ ...context, entries: mergeMessages(context, [event.message]) }),
-      sending: (context, event: { messageId: string; message: string; at: string; userName: string }) => {
+      sending: (context, event: { messageId: string; message: string; at: string; userName: string; toUserId?: string | null }) => {
         const known = context.entries.find((entry) => entry.messageId === event.messageId);
         if (known && known.delivery === 'sent') return context;
         const entry: ChatEntry = known
@@ -124,6 +127,7 @@ export function createChatStore(userId: string | null) {
               seq: null,
               fromUserId: context.userId,
               fromUserName: event.userName,
+              toUserId: event.toUserId ?? null,
               message: event.message,
               createdOn: event.at,
               mine: true,

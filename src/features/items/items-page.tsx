@@ -12,7 +12,9 @@ import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
+import { TreeSelectField } from '#src/components/ui/tree-select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -225,9 +227,8 @@ function ItemsList({ workspace }: { workspace: ItemWorkspace }) {
   const statusOptions = [
     ...new Set([...workspace.statuses.map((s) => s.value), ...(typeof filters.status === 'string' && filters.status ? [filters.status] : [])]),
   ];
-  const hasFilters =
-    Object.keys(ITEM_LIST_FILTERS).some((name) => filters[name] !== null && filters[name] !== undefined && filters[name] !== '') ||
-    Boolean(search.query.keyword);
+  const activeFilters = Object.keys(ITEM_LIST_FILTERS).filter((name) => filters[name] !== null && filters[name] !== undefined && filters[name] !== '').length;
+  const hasFilters = activeFilters > 0 || Boolean(search.query.keyword);
 
   return (
     <section aria-labelledby="items-title" className={css({ display: 'grid', gap: '4' })}>
@@ -262,72 +263,75 @@ function ItemsList({ workspace }: { workspace: ItemWorkspace }) {
             onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
             data-testid="items-search"
           />
-          <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: 'repeat(auto-fill, minmax(11rem, 1fr))' })}>
-            <SelectField
-              label={t('field.kind')}
-              value={String(filters.kind ?? '')}
-              placeholder={t('list.any')}
-              onValueChange={(value) => filter('kind', value)}
-              options={ITEM_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
-              testId="filter-kind"
-            />
-            <SelectField
-              label={t('field.category')}
-              value={filters.categoryId ? String(filters.categoryId) : ''}
-              placeholder={t('list.anyCategory')}
-              onValueChange={(value) => filter('categoryId', value ? Number(value) : null)}
-              options={workspace.categoryOptions}
-              hint={t('list.categoryHint')}
-              testId="filter-category"
-            />
-            <SelectField
-              label={t('field.difficulty')}
-              value={String(filters.difficulty ?? '')}
-              placeholder={t('list.any')}
-              onValueChange={(value) => filter('difficulty', value)}
-              options={DIFFICULTIES.map((d) => ({ value: d, label: t(`difficulty.${d}`) }))}
-              testId="filter-difficulty"
-            />
-            <SelectField
-              label={t('field.status')}
-              value={String(filters.status ?? '')}
-              placeholder={t('list.any')}
-              onValueChange={(value) => filter('status', value)}
-              options={statusOptions.map((s) => ({ value: s, label: statusName(s) }))}
-              testId="filter-status"
-            />
-            <SelectField
-              label={t('list.language')}
-              value={String(filters.language ?? '')}
-              placeholder={t('list.any')}
-              onValueChange={(value) => filter('language', value)}
-              options={workspace.languages.map((l) => ({ value: l, label: t(`language.${l}`, { defaultValue: l }) }))}
-              testId="filter-language"
-            />
-            <SelectField
-              label={t('list.variant')}
-              value={String(filters.languagePresent ?? '')}
-              placeholder={t('list.any')}
-              disabled={!filters.language}
-              onValueChange={(value) => filter('languagePresent', value)}
-              options={[
-                { value: 'present', label: t('list.variantPresent') },
-                { value: 'missing', label: t('list.variantMissing') },
-              ]}
-              testId="filter-variant"
-            />
-            <SelectField
-              label={t('field.author')}
-              value={filters.authorId ? (filters.authorId === me ? 'me' : 'other') : ''}
-              placeholder={t('list.anyone')}
-              onValueChange={(value) => filter('authorId', value === 'me' ? me : null)}
-              options={[
-                { value: 'me', label: t('list.me') },
-                ...(filters.authorId && filters.authorId !== me ? [{ value: 'other', label: t('list.someoneElse') }] : []),
-              ]}
-              testId="filter-author"
-            />
-          </div>
+          <FilterFold active={activeFilters}>
+            <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: 'repeat(auto-fill, minmax(11rem, 1fr))' })}>
+              <SelectField
+                label={t('field.kind')}
+                value={String(filters.kind ?? '')}
+                placeholder={t('list.any')}
+                onValueChange={(value) => filter('kind', value)}
+                options={ITEM_KINDS.map((k) => ({ value: k, label: t(`kinds.${k}`) }))}
+                testId="filter-kind"
+              />
+              <TreeSelectField
+                label={t('field.category')}
+                value={filters.categoryId ? String(filters.categoryId) : ''}
+                placeholder={t('list.anyCategory')}
+                treeLabel={t('list.categoryTree')}
+                onValueChange={(value) => filter('categoryId', value ? Number(value) : null)}
+                nodes={workspace.categoryTree}
+                hint={t('list.categoryHint')}
+                testId="filter-category"
+              />
+              <SelectField
+                label={t('field.difficulty')}
+                value={String(filters.difficulty ?? '')}
+                placeholder={t('list.any')}
+                onValueChange={(value) => filter('difficulty', value)}
+                options={DIFFICULTIES.map((d) => ({ value: d, label: t(`difficulty.${d}`) }))}
+                testId="filter-difficulty"
+              />
+              <SelectField
+                label={t('field.status')}
+                value={String(filters.status ?? '')}
+                placeholder={t('list.any')}
+                onValueChange={(value) => filter('status', value)}
+                options={statusOptions.map((s) => ({ value: s, label: statusName(s) }))}
+                testId="filter-status"
+              />
+              <SelectField
+                label={t('list.language')}
+                value={String(filters.language ?? '')}
+                placeholder={t('list.any')}
+                onValueChange={(value) => filter('language', value)}
+                options={workspace.languages.map((l) => ({ value: l, label: t(`language.${l}`, { defaultValue: l }) }))}
+                testId="filter-language"
+              />
+              <SelectField
+                label={t('list.variant')}
+                value={String(filters.languagePresent ?? '')}
+                placeholder={t('list.any')}
+                disabled={!filters.language}
+                onValueChange={(value) => filter('languagePresent', value)}
+                options={[
+                  { value: 'present', label: t('list.variantPresent') },
+                  { value: 'missing', label: t('list.variantMissing') },
+                ]}
+                testId="filter-variant"
+              />
+              <SelectField
+                label={t('field.author')}
+                value={filters.authorId ? (filters.authorId === me ? 'me' : 'other') : ''}
+                placeholder={t('list.anyone')}
+                onValueChange={(value) => filter('authorId', value === 'me' ? me : null)}
+                options={[
+                  { value: 'me', label: t('list.me') },
+                  ...(filters.authorId && filters.authorId !== me ? [{ value: 'other', label: t('list.someoneElse') }] : []),
+                ]}
+                testId="filter-author"
+              />
+            </div>
+          </FilterFold>
         </div>
         {chosen.size ? (
           <div

@@ -8,6 +8,15 @@ import { examsApi } from './api/projects-api.ts';
  */
 export async function chooseExam(exam: { examId: number } & Record<string, unknown>): Promise<void> {
   selectExam(exam);
+  await loadExamPermissions();
+}
+
+/**
+ * The caller's exam permissions on the selected exam, read again into the examPermissions slice.
+ * That slice is not kept over a reload (spec §4 persists the selection, not the grants), so the
+ * screens that act on an exam (papers) ask for it when they open.
+ */
+export async function loadExamPermissions(): Promise<void> {
   try {
     const mine = await examsApi.myPermissions();
     examPermissionsStore.trigger.update({ permissions: mine.permissions });

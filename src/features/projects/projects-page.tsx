@@ -2,7 +2,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
-import { projectActions } from '#machines/exams/project-status.machine.ts';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
@@ -14,6 +13,7 @@ import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -196,7 +196,10 @@ function ProjectsPage() {
 
   const actionsOf = (project: ProjectSummary): MenuAction[] => {
     const actions: MenuAction[] = [{ id: 'open', label: t('action.open'), onSelect: () => open(project) }];
-    if (['Draft', 'Setup', 'Active'].includes(project.status))
+    // The server lists what the project-status machine lets this caller do here (decision 0167):
+    // the set-up only for whoever may configure it, archive and restore only for tenant managers.
+    const allowed = project.actions;
+    if (allowed.includes('project.configure'))
       actions.push({
         id: 'setup',
         label: t('action.setup'),
@@ -205,8 +208,6 @@ function ProjectsPage() {
           navigate('/projects/setup');
         },
       });
-    // What the project-status machine lets this caller do from here (archive: Draft or Closed; restore: Archived).
-    const allowed = projectActions(project.status, { tenantManager: manager });
     if (project.status === 'Archived') actions.splice(0, actions.length);
     for (const event of projectStatusEvents.filter((e) => allowed.includes(e)))
       actions.push({ id: event, label: t(`projectEvent.${event}`), onSelect: () => void move(project, event) });
@@ -266,12 +267,14 @@ function ProjectsPage() {
           />
           {manager ? (
             <div className={css({ pt: '3' })}>
-              <Switch
-                label={t('projects.showArchived')}
-                checked={showArchived}
-                onChange={(on) => search.send({ type: 'search.filter', filters: { includeArchived: on ? true : '' } })}
-                testId="show-archived"
-              />
+              <FilterFold active={showArchived ? 1 : 0}>
+                <Switch
+                  label={t('projects.showArchived')}
+                  checked={showArchived}
+                  onChange={(on) => search.send({ type: 'search.filter', filters: { includeArchived: on ? true : '' } })}
+                  testId="show-archived"
+                />
+              </FilterFold>
             </div>
           ) : null}
         </div>

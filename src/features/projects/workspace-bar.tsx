@@ -5,10 +5,11 @@ import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { defaultQuery } from '#machines/paged-search.machine.ts';
 import { examStore, paperStore, projectStore } from '#src/app/stores/slices.ts';
-import { selectProject } from '#src/app/stores/workspace-selection.ts';
+import { selectPaper, selectProject } from '#src/app/stores/workspace-selection.ts';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuSeparator, MenuTrigger } from '#src/components/ui/menu.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { papersApi } from '#src/features/papers/index.ts';
 import { examsApi, projectsApi } from './api/projects-api.ts';
 import { chooseExam } from './choose-exam.ts';
 import { slicesOf, sliceTitleKey, workspaceLevels } from './workspace-slices.ts';
@@ -200,13 +201,19 @@ export function WorkspaceBar() {
       {exam ? (
         <>
           {chevron}
-          {/* Papers come with issue 17: the menu is there, listing none until their screen exists. */}
           <SwitchMenu
             testId="workspace-paper"
             label={t('bar.paper')}
-            current={paper ? String(paper.title ?? paper.code ?? '') : t('bar.none')}
-            load={async () => []}
-            onChoose={() => undefined}
+            current={paper ? String(paper.code ?? paper.title ?? '') : t('bar.none')}
+            load={async () => {
+              // The exam's papers: asked without a paper in the header (the list is of the exam).
+              const papers = await papersApi.list();
+              return papers.map((p) => ({ id: p.paperId, label: `${p.code} · ${p.title}`, record: { paperId: p.paperId, code: p.code, title: p.title } }));
+            }}
+            onChoose={(choice) => {
+              selectPaper(choice.record);
+              navigate(`/workspace/papers/${choice.id}`);
+            }}
             more={{ label: t('bar.allPapers'), onSelect: () => navigate('/workspace/papers') }}
           />
         </>

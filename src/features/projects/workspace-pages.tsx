@@ -19,6 +19,7 @@ import { CategoriesEditor } from './components/categories-editor.tsx';
 import { FlowsEditor } from './components/flows-editor.tsx';
 import { ItemTypesEditor } from './components/item-types-editor.tsx';
 import { NoProjectState } from './components/no-grant.tsx';
+import { ExamDetails, ProjectHistory } from './exam-details-page.tsx';
 import { useProjectConfig } from './use-project-config.ts';
 import { sliceAt, slicesOf, sliceTitleKey, workspaceLevels, type WorkspaceLevel, type WorkspaceSlice } from './workspace-slices.ts';
 
@@ -274,6 +275,33 @@ function Templates() {
   );
 }
 
+/** /workspace/exam: the selected exam's details, pass rules, status actions and history. */
+function ExamDetailsSlice() {
+  const { t } = useTranslation('projects');
+  const missing = useMissingSelection('exam');
+  const exam = useStoreValue(examStore, (s) => s.context.selected);
+  const examId = typeof exam?.examId === 'number' ? exam.examId : null;
+  if (missing || examId === null) {
+    if (missing === 'project') return <NoProjectState />;
+    return (
+      <section aria-labelledby="exam-details-title">
+        <PageHeader id="exam-details-title" title={t('nav.examDetails', { ns: 'common' })} description={t('sliceHint.examDetails')} />
+        <div className={card}>
+          <ChooseFirst missing="exam" />
+        </div>
+      </section>
+    );
+  }
+  return <ExamDetails key={examId} examId={examId} />;
+}
+
+function ProjectHistorySlice() {
+  const project = useStoreValue(projectStore, (s) => s.context.selected);
+  const projectId = typeof project?.projectId === 'number' ? project.projectId : null;
+  if (projectId === null) return <NoProjectState />;
+  return <ProjectHistory key={projectId} projectId={projectId} name={String(project?.name ?? '')} />;
+}
+
 export const WorkspaceOverviewPage = () => gated(<WorkspaceOverview />);
 export const WorkspacePlaceholderPage = () => gated(<SlicePlaceholderPage />);
 export const ItemTypesPage = () => gated(<ConfigPage part="itemTypes" />);
@@ -281,3 +309,5 @@ export const CategoriesPage = () => gated(<ConfigPage part="categories" />);
 export const FlowsPage = () => gated(<ConfigPage part="flows" />);
 export const MyPermissionsPage = () => gated(<MyPermissions />);
 export const TemplatesPage = () => gated(<Templates />);
+export const ExamDetailsPage = () => gated(<ExamDetailsSlice />);
+export const ProjectHistoryPage = () => gated(<ProjectHistorySlice />);

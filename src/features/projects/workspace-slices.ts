@@ -29,14 +29,16 @@ export const workspaceSlices: readonly WorkspaceSlice[] = [
   { id: 'categories', path: '/workspace/categories', level: 'project', available: true },
   { id: 'flows', path: '/workspace/flows', level: 'project', available: true },
   { id: 'items', path: '/items', level: 'project', available: true },
+  { id: 'history', path: '/workspace/history', level: 'project', available: true },
   { id: 'seasons', path: '/workspace/seasons', level: 'project', available: false, issue: 18 },
   { id: 'exportTemplates', path: '/workspace/export-templates', level: 'project', available: false, issue: 20 },
+  { id: 'examDetails', path: '/workspace/exam', level: 'exam', available: true },
   { id: 'examPermissions', path: '/workspace/my-permissions', level: 'exam', available: true },
-  { id: 'papers', path: '/workspace/papers', level: 'exam', available: false, issue: 17 },
+  { id: 'papers', path: '/workspace/papers', level: 'exam', available: true },
   { id: 'registrations', path: '/workspace/registrations', level: 'exam', available: false, issue: 18 },
   { id: 'results', path: '/workspace/results', level: 'exam', available: false, issue: 20 },
-  { id: 'sections', path: '/workspace/sections', level: 'paper', available: false, issue: 17 },
-  { id: 'sets', path: '/workspace/sets', level: 'paper', available: false, issue: 17 },
+  { id: 'sections', path: '/workspace/sections', level: 'paper', available: true },
+  { id: 'sets', path: '/workspace/sets', level: 'paper', available: true },
   { id: 'delivery', path: '/workspace/delivery', level: 'paper', available: false, issue: 19 },
   { id: 'templates', path: '/workspace/templates', level: 'tenant', available: true },
   { id: 'centers', path: '/workspace/centers', level: 'tenant', available: false, issue: 18 },
@@ -47,7 +49,7 @@ export const workspaceLevels: readonly WorkspaceLevel[] = ['project', 'exam', 'p
 /** The slices of one level, in menu order. */
 export const slicesOf = (level: WorkspaceLevel) => workspaceSlices.filter((slice) => slice.level === level);
 
-const navKeys: Record<string, string> = { overview: 'workspace', setup: 'projectSetup', team: 'projectTeam' };
+const navKeys: Record<string, string> = { overview: 'workspace', setup: 'projectSetup', team: 'projectTeam', history: 'projectHistory' };
 
 /** The slice's name: a `nav.*` key of the common namespace (the route title and breadcrumb use it too). */
 export const sliceTitleKey = (slice: Pick<WorkspaceSlice, 'id'>) => `nav.${navKeys[slice.id] ?? slice.id}`;

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -58,12 +59,14 @@ export default function MyTicketsPage() {
       />
       <div className={card}>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
-          <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
           <SearchInput
             label={t('searchLabel')}
             value={search.query.keyword}
             onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
           />
+          <FilterFold active={statusId === null ? 0 : 1}>
+            <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
+          </FilterFold>
         </div>
         {search.error ? (
           <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />

@@ -8,7 +8,8 @@ import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Button } from '#src/components/ui/button.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
+import { DeferredSelectField } from '#src/components/ui/deferred-select.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -77,17 +78,13 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   return (
     <div className={card}>
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' })}>
-        {kind !== 'forOthers' ? (
-          <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
-        ) : null}
-        <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'center' })}>
-          <SearchInput
-            className={css({ flex: '1 1 14rem' })}
-            label={t('searchLabel')}
-            value={search.query.keyword}
-            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
-          />
-          <SelectField
+        <SearchInput label={t('searchLabel')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        {/* Phones: the status chips and the group fold behind one button (issue 23). */}
+        <FilterFold active={(kind !== 'forOthers' && statusId !== null ? 1 : 0) + (groupId == null ? 0 : 1)}>
+          {kind !== 'forOthers' ? (
+            <StatusFilter value={statusId} counts={counts} onChange={(id) => search.send({ type: 'search.filter', filters: { statusId: id } })} />
+          ) : null}
+          <DeferredSelectField
             layout="inline"
             label={t('field.group')}
             value={groupId == null ? '' : String(groupId)}
@@ -95,7 +92,7 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
             options={groups.map((g) => ({ value: String(g.supportGroupId), label: g.name }))}
             onValueChange={(chosen) => search.send({ type: 'search.filter', filters: { supportGroupId: chosen ? Number(chosen) : null } })}
           />
-        </div>
+        </FilterFold>
       </div>
       {search.error ? (
         <ErrorState message={errorText} onRetry={() => search.send({ type: 'search.reload' })} />

@@ -21,7 +21,7 @@ import { ticketsApi, type TicketDetail } from './api/tickets-api.ts';
 import { PriorityBadge, StatusBadge } from './components/ticket-badges.tsx';
 import { TicketActionDialog, TicketActionsBar } from './components/ticket-actions.tsx';
 import { TicketDocuments } from './components/ticket-documents.tsx';
-import { TicketHistory } from './components/ticket-history.tsx';
+import { HistoryEntryText, TicketHistory, useTicketHistory } from './components/ticket-history.tsx';
 import { useRealtime, useRealtimeUserId } from '#src/app/realtime/use-realtime.ts';
 import { ChatPanel } from '#src/features/chat/index.ts';
 
@@ -94,6 +94,22 @@ function TicketView({ ticketId }: { ticketId: number }) {
   const ticket = snapshot.context.ticket as TicketDetail | null;
   const hubUserId = useRealtimeUserId();
   const canChat = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportChat.Use));
+  // The history, woven into the chat as one timeline (issue 23); reloaded when the ticket changes.
+  const history = useTicketHistory(ticketId, ticket?.version ?? null);
+  const timeline = useMemo(
+    () => (history ?? []).map((entry) => ({ key: String(entry.id), at: entry.createdOn, item: <HistoryEntryText entry={entry} /> })),
+    [history],
+  );
+  const participants = useMemo(
+    () =>
+      ticket
+        ? [
+            { userId: ticket.loginUserId, name: ticket.requesterName },
+            ...(ticket.assigneeId ? [{ userId: ticket.assigneeId, name: ticket.assigneeName ?? '' }] : []),
+          ]
+        : [],
+    [ticket],
+  );
 
   // Someone else changed this ticket (status, assignment, documents): show it as it is now —
   // unless the change took it out of this viewer's reach (moved to another group or agent): then
@@ -124,10 +140,12 @@ function TicketView({ ticketId }: { ticketId: number }) {
     if (snapshot.context.changedTo) void notify.warning(t('conflict', { status: t(`status.${snapshot.context.changedTo}`) }), { id: 'ticket-conflict' });
   }, [snapshot.context.changedTo, t]);
 
-  // A failed direct action (claim, release, resume) shows why.
+  // A failed direct action (claim, release, resume) shows why, once per failure.
+  const idle = snapshot.matches({ ready: 'idle' });
+  const failedAction = snapshot.context.actionError;
   useEffect(() => {
-    if (snapshot.matches({ ready: 'idle' }) && snapshot.context.actionError) void notify.error(snapshot.context.actionError);
-  }, [snapshot]);
+    if (idle && failedAction) void notify.error(failedAction, { id: 'ticket-action-error' });
+  }, [idle, failedAction]);
 
   if (snapshot.matches('loading')) return <PageSkeleton />;
   if (snapshot.matches('failed') || !ticket) {
@@ -215,8 +233,9 @@ function TicketView({ ticketId }: { ticketId: number }) {
         </div>
       ) : null}
 
-      {/* Conversation first (issue 23): the chat and the history in the main column, beside the
-          details; at 1440×900 the chat is on screen without scrolling. */}
+      {/* Conversation first (issue 23): the chat and the history as one timeline in the main column,
+          beside the details; at 1440×900 the chat is on screen without scrolling. Without the
+          chat the history is shown on its own. */}
       <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', lg: 'minmax(0, 3fr) minmax(18rem, 2fr)' }, gap: '4', alignItems: 'start' })}>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })} data-testid="ticket-conversation">
           {canChat && !movedAway ? (
@@ -227,13 +246,17 @@ function TicketView({ ticketId }: { ticketId: number }) {
                   ticketId={ticket.ticketId}
                   status={ticket.status}
                   userId={hubUserId ?? (ticket.viewer.requester ? ticket.loginUserId : null)}
+                  timeline={timeline}
+                  participants={participants}
+                  defaultRecipientId={ticket.viewer.requester ? ticket.assigneeId : ticket.loginUserId}
                 />
               </Suspense>
             </div>
-          ) : null}
-          <div className={`${card} ${section}`}>
-            <TicketHistory ticketId={ticket.ticketId} version={ticket.version} />
-          </div>
+          ) : (
+            <div className={`${card} ${section}`}>
+              <TicketHistory entries={history} />
+            </div>
+          )}
         </div>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })} data-testid="ticket-details">
           <div className={card}>

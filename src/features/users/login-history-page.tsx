@@ -5,6 +5,7 @@ import { useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -72,13 +73,15 @@ export function LoginHistory({ scope }: { scope: LoginHistoryScope }) {
           value={search.query.keyword}
           onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
         />
-        <SelectField
-          label={t('history.event')}
-          value={event}
-          placeholder={t('filter.any')}
-          options={events.map((value) => ({ value, label: t(`history.events.${value}`) }))}
-          onValueChange={(value) => search.send({ type: 'search.filter', filters: { event: value } })}
-        />
+        <FilterFold active={event ? 1 : 0}>
+          <SelectField
+            label={t('history.event')}
+            value={event}
+            placeholder={t('filter.any')}
+            options={events.map((value) => ({ value, label: t(`history.events.${value}`) }))}
+            onValueChange={(value) => search.send({ type: 'search.filter', filters: { event: value } })}
+          />
+        </FilterFold>
       </div>
       <PagedTable
         search={search}

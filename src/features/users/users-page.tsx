@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionGate } from './components/permission-gate.tsx';
 import { Link, useNavigate } from 'react-router-dom';
@@ -11,7 +11,7 @@ import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { RowMenu, type MenuAction } from '#src/components/ui/menu.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
+import { DeferredSelectField } from '#src/components/ui/deferred-select.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { InfoPopover } from '#src/components/ui/popover.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
@@ -21,14 +21,20 @@ import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useRoleText } from './role-text.ts';
 import { appConfig } from '#src/lib/config.ts';
-import { Collapsible } from '@ark-ui/react/collapsible';
-import { breakpoints, useMediaQuery } from '#src/lib/use-media-query.ts';
+import { FilterFold } from '#src/components/ui/filter-fold.tsx';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { Tooltip } from '#src/components/ui/tooltip.tsx';
 import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts';
 import { DownloadButton } from './components/export-button.tsx';
 import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
-import { DirectoryImportDialog, RolesDialog, UserDialog } from './components/user-dialogs.tsx';
+import { loadChunk } from '#src/lib/lazy-chunk.ts';
+
+// The dialogs (Ark Dialog, DatePicker, Checkbox, the role Select) load when one is first opened,
+// not with the list (docs/decisions/0162).
+const dialogs = () => loadChunk(() => import('./components/user-dialogs.tsx'));
+const UserDialog = lazy(async () => ({ default: (await dialogs()).UserDialog }));
+const RolesDialog = lazy(async () => ({ default: (await dialogs()).RolesDialog }));
+const DirectoryImportDialog = lazy(async () => ({ default: (await dialogs()).DirectoryImportDialog }));
 
 const filterRow = css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: '2fr 1fr 1fr 1fr' }, gap: '3', alignItems: 'end', p: '4' });
 
@@ -38,7 +44,6 @@ type Open = { kind: 'create' } | { kind: 'edit'; user: UserDetail } | { kind: 'r
 function UsersPage() {
   const { t } = useTranslation('users');
   const roleText = useRoleText();
-  const phone = useMediaQuery(`(max-width: ${breakpoints.sm - 0.02}px)`);
   const navigate = useNavigate();
   const { confirm, element: confirmation } = useConfirm();
   const search = usePagedSearch<UserDetail>(
@@ -217,21 +222,21 @@ function UsersPage() {
   const activeFilters = [filters.isActive, filters.roleId, filters.emailConfirmed].filter(Boolean).length;
   const filterFields = (
     <>
-      <SelectField
+      <DeferredSelectField
         label={t('filter.status')}
         value={filters.isActive ?? ''}
         placeholder={t('filter.any')}
         options={yesNo(t('status.active'), t('status.inactive'))}
         onValueChange={(value) => search.send({ type: 'search.filter', filters: { isActive: value } })}
       />
-      <SelectField
+      <DeferredSelectField
         label={t('filter.role')}
         value={filters.roleId ?? ''}
         placeholder={t('filter.any')}
         options={roles.map((r) => ({ value: r.id, label: roleText.roleName(r.name) }))}
         onValueChange={(value) => search.send({ type: 'search.filter', filters: { roleId: value } })}
       />
-      <SelectField
+      <DeferredSelectField
         label={t('filter.emailConfirmed')}
         value={filters.emailConfirmed ?? ''}
         placeholder={t('filter.any')}
@@ -286,21 +291,7 @@ function UsersPage() {
             value={search.query.keyword}
             onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
           />
-          {phone ? (
-            // Phones (issue 23): the filters fold away behind one button that says how many are on.
-            <Collapsible.Root>
-              <Collapsible.Trigger asChild>
-                <Button variant="outline" size="sm" data-testid="filters-toggle">
-                  {t('filter.toggle', { count: activeFilters })}
-                </Button>
-              </Collapsible.Trigger>
-              <Collapsible.Content className={css({ display: 'grid', gap: '3', mt: '3' })} data-testid="filters-panel">
-                {filterFields}
-              </Collapsible.Content>
-            </Collapsible.Root>
-          ) : (
-            filterFields
-          )}
+          <FilterFold active={activeFilters}>{filterFields}</FilterFold>
         </div>
         <PagedTable
           search={search}
@@ -312,36 +303,38 @@ function UsersPage() {
           testId="users-table"
         />
       </div>
-      {open?.kind === 'create' || open?.kind === 'edit' ? (
-        <UserDialog
-          user={open.kind === 'edit' ? open.user : null}
-          roles={roles}
-          onClose={() => setOpen(null)}
-          onSaved={() => {
-            setOpen(null);
-            reload();
-          }}
-        />
-      ) : null}
-      {open?.kind === 'roles' ? (
-        <RolesDialog
-          user={open.user}
-          onClose={() => setOpen(null)}
-          onSaved={() => {
-            setOpen(null);
-            reload();
-          }}
-        />
-      ) : null}
-      {open?.kind === 'directory' ? (
-        <DirectoryImportDialog
-          onClose={() => setOpen(null)}
-          onImported={() => {
-            setOpen(null);
-            reload();
-          }}
-        />
-      ) : null}
+      <Suspense fallback={null}>
+        {open?.kind === 'create' || open?.kind === 'edit' ? (
+          <UserDialog
+            user={open.kind === 'edit' ? open.user : null}
+            roles={roles}
+            onClose={() => setOpen(null)}
+            onSaved={() => {
+              setOpen(null);
+              reload();
+            }}
+          />
+        ) : null}
+        {open?.kind === 'roles' ? (
+          <RolesDialog
+            user={open.user}
+            onClose={() => setOpen(null)}
+            onSaved={() => {
+              setOpen(null);
+              reload();
+            }}
+          />
+        ) : null}
+        {open?.kind === 'directory' ? (
+          <DirectoryImportDialog
+            onClose={() => setOpen(null)}
+            onImported={() => {
+              setOpen(null);
+              reload();
+            }}
+          />
+        ) : null}
+      </Suspense>
       {confirmation}
     </section>
   );

@@ -160,18 +160,30 @@ export const auditedScreens: AuditedScreen[] = [
     },
   },
   {
-    name: 'ticket chat panel (a message sent)',
+    name: 'ticket conversation (chat and history in one timeline, a message sent)',
     path: '/tickets/1',
     prepare: withTicket,
     ready: async (page) => {
       await heading('Audit ticket')(page);
-      await page.getByRole('log', { name: 'Chat messages' }).waitFor();
+      await page.getByRole('log', { name: 'Messages and ticket changes' }).getByTestId('timeline-event').first().waitFor();
     },
     act: async (page) => {
       const panel = page.getByTestId('chat-panel');
       await panel.getByLabel('Message', { exact: true }).fill('A message for the accessibility audit.');
       await panel.getByLabel('Message', { exact: true }).press('Enter');
       await panel.getByTestId('chat-delivery').last().filter({ hasText: 'Sent' }).waitFor();
+    },
+  },
+  {
+    // Issue 23: on a phone the list's filters fold behind one button; audited opened.
+    name: 'my tickets on a phone, filters unfolded',
+    path: '/tickets',
+    prepare: asAdmin,
+    viewport: { width: 390, height: 844 },
+    ready: heading('My tickets'),
+    act: async (page) => {
+      await page.getByTestId('filters-toggle').click();
+      await page.getByTestId('status-filter').waitFor({ state: 'visible' });
     },
   },
   { name: 'support desk', path: '/support', prepare: asAdmin, ready: heading('Support desk') },
@@ -234,6 +246,33 @@ export const auditedScreens: AuditedScreen[] = [
     act: async (page) => {
       await page.getByRole('button', { name: 'Create user' }).click();
       await page.getByRole('dialog', { name: 'Create a user' }).waitFor();
+    },
+  },
+  {
+    // Issue 23: the server's verdict on the address (validateemail) shown on the field.
+    name: 'create user dialog, the e-mail refused',
+    path: '/users',
+    prepare: asAdmin,
+    ready: async (page) => page.getByTestId('users-table').waitFor(),
+    act: async (page) => {
+      await page.getByRole('button', { name: 'Create user' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Create a user' });
+      await dialog.getByRole('textbox', { name: /E-mail address/ }).fill('asha@example');
+      await dialog.getByRole('textbox', { name: /User name/ }).focus();
+      await dialog.getByText('This is not a valid e-mail address.').waitFor();
+    },
+  },
+  {
+    // Issue 23: the roles dialog says what the user holds now (activeroles).
+    name: 'roles dialog of a user',
+    path: '/users',
+    prepare: asAdmin,
+    ready: async (page) => page.getByTestId('users-table').waitFor(),
+    act: async (page) => {
+      const trigger = page.getByRole('button', { name: /^Actions for / }).first();
+      await trigger.click();
+      await page.getByRole('menuitem', { name: 'Roles', exact: true }).click();
+      await page.getByTestId('roles-dialog').getByTestId('active-roles').waitFor();
     },
   },
   { name: 'roles', path: '/roles', prepare: asAdmin, ready: async (page) => page.getByTestId('roles-table').waitFor() },
@@ -315,6 +354,33 @@ export const auditedScreens: AuditedScreen[] = [
       await page.goto('/workspace/flows');
       await heading('Review flows')(page);
       await page.getByTestId('flows-editor').getByRole('form').first().waitFor();
+    }),
+  },
+  {
+    name: 'exam details, pass rules and history',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.getByTestId('select-exam-A11Y-EX').click();
+      await page.getByTestId('exam-current-A11Y-EX').waitFor();
+      await page.goto('/workspace/exam');
+      await heading('Exam: A11y exam')(page);
+      await page.getByTestId('exam-rules-form').waitFor();
+      await page.getByTestId('exam-history').getByRole('row').nth(1).waitFor();
+    }),
+  },
+  {
+    name: 'project history',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/history');
+      await heading('History of A11y active')(page);
+      await page.getByTestId('project-history').getByRole('row').nth(1).waitFor();
     }),
   },
 ];

@@ -14,8 +14,11 @@ import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 
 const projectParties: ProjectParty[] = ['tenantManager', 'projectAdmin'];
 const examParties: ExamParty[] = ['examManager', 'projectAdmin', 'moderator'];
-const projectEvent = (type: ProjectEvent['type'], party: ProjectParty) =>
-  ({ ...projectModelEvents.find((e) => e.type === type)!, by: { [party]: true } }) as ProjectEvent;
+/** Whether an event says the project has an item type and a category (read here, not by the machine's own helper). */
+const setUpOf = (event: ProjectEvent) => !('setup' in event) || (event.setup.itemTypes > 0 && event.setup.categories > 0);
+const projectEvent = (type: ProjectEvent['type'], party: ProjectParty, setUp = true) =>
+  ({ ...projectModelEvents.find((e) => e.type === type && setUpOf(e) === setUp)!, by: { [party]: true } }) as ProjectEvent;
+const edgeOf = (from: string, type: string, setUp: boolean | undefined) => `${from} ${type}${setUp === undefined ? '' : setUp ? ' (set up)' : ' (not set up)'}`;
 const examEvent = (type: ExamEvent['type'], party: ExamParty) => ({ ...examModelEvents.find((e) => e.type === type)!, by: { [party]: true } }) as ExamEvent;
 
 describe('project-status machine', () => {
@@ -29,8 +32,8 @@ describe('project-status machine', () => {
     for (const from of projectStatusNames) {
       for (const row of projectTransitionTable) {
         for (const party of projectParties) {
-          const decision = decideProject(from, projectEvent(row.event, party));
-          const expected = row.who.includes(party) ? expectedProjectStatus(from, row.event) : undefined;
+          const decision = decideProject(from, projectEvent(row.event, party, row.setUp ?? true));
+          const expected = row.who.includes(party) ? expectedProjectStatus(from, row.event, row.setUp ?? true) : undefined;
           const got = decision.accepted ? decision.to : undefined;
           if (got !== expected) wrong.push(`${row.event} from ${from} by ${party}: ${got} (expected ${expected})`);
           if (!decision.accepted) {
@@ -59,6 +62,29 @@ describe('project-status machine', () => {
     });
   });
 
+  it('should reopen a Closed project to Active only when it is set up, and to Setup otherwise (decision 0165)', () => {
+    const by = { projectAdmin: true };
+    expect(decideProject('Closed', { type: 'project.reopen', by, setup: { itemTypes: 2, categories: 5 } })).toEqual({
+      accepted: true,
+      from: 'Closed',
+      to: 'Active',
+    });
+    expect(decideProject('Closed', { type: 'project.reopen', by, setup: { itemTypes: 0, categories: 5 } })).toEqual({
+      accepted: true,
+      from: 'Closed',
+      to: 'Setup',
+    });
+    expect(decideProject('Closed', { type: 'project.reopen', by, setup: { itemTypes: 1, categories: 0 } })).toEqual({
+      accepted: true,
+      from: 'Closed',
+      to: 'Setup',
+    });
+    expect(decideProject('Closed', { type: 'project.reopen', by: {}, setup: { itemTypes: 1, categories: 1 } })).toMatchObject({
+      accepted: false,
+      reason: 'role',
+    });
+  });
+
   it('should offer a project admin no archive or restore, and a tenant manager both', () => {
     expect(projectActions('Closed', { projectAdmin: true })).toEqual(['project.reopen']);
     expect(projectActions('Closed', { tenantManager: true })).toEqual(['project.reopen', 'project.archive']);
@@ -73,11 +99,14 @@ describe('project-status machine', () => {
       for (let i = 1; i < path.steps.length; i += 1) {
         const from = path.steps[i - 1].state.value as (typeof projectStatusNames)[number];
         const event = path.steps[i].event as ProjectEvent;
-        expect(path.steps[i].state.value, `${path.description} at ${event.type}`).toBe(expectedProjectStatus(from, event.type));
-        walked.add(`${from} ${event.type}`);
+        expect(path.steps[i].state.value, `${path.description} at ${event.type}`).toBe(expectedProjectStatus(from, event.type, setUpOf(event)));
+        const row = projectTransitionTable.find(
+          (r) => r.event === event.type && r.from.includes(from) && (r.setUp === undefined || r.setUp === setUpOf(event)),
+        );
+        walked.add(edgeOf(from, event.type, row?.setUp));
       }
     }
-    const tableEdges = projectTransitionTable.flatMap((row) => row.from.map((from) => `${from} ${row.event}`));
+    const tableEdges = projectTransitionTable.flatMap((row) => row.from.map((from) => edgeOf(from, row.event, row.setUp)));
     expect([...walked].sort()).toEqual(tableEdges.sort());
     const report = reportMachineCoverage(projectStatusMachine, paths);
     expect(report.transitions.covered).toEqual(report.transitions.total);

@@ -63,7 +63,20 @@ describeEachDatabase('demo data', (get) => {
     expect((await call(app, anil, 'GET', `/api/v1/project/${olympiad.projectId}`, { project: olympiad.projectId })).statusCode).toBe(404);
     const board = projects.data[0].projectId as number;
     const detail = (await call(app, meera, 'GET', `/api/v1/project/${board}`, { project: board })).json();
-    expect(detail.setup).toEqual({ itemTypes: 6, categories: 23, flows: 2, team: 8, exams: 2 });
+    expect(detail.setup).toEqual({ itemTypes: 6, categories: 23, flows: 2, team: 8, exams: 3 });
+    // The exam screen and the histories have something to show (decision 0169).
+    const english = (await call(app, meera, 'POST', '/api/v1/exam/search', { project: board, body: { keyword: 'ENG-10' } })).json().data[0];
+    expect([english.status, english.actions]).toEqual(['Evaluation', ['exam.publishResults']]);
+    const examHistory = (await call(app, meera, 'GET', `/api/v1/exam/${english.examId}/history`, { project: board })).json();
+    expect(examHistory.totalCount).toBe(7);
+    expect(examHistory.data[0]).toMatchObject({
+      event: 'exam.withdrawResults',
+      reason: 'Answer key error in Q14; re-marking section B',
+      by: { name: 'Arjun Shah' },
+    });
+    expect(examHistory.data.find((h: { event: string }) => h.event === 'exam.edit').fields).toEqual(['passRules']);
+    const boardHistory = (await call(app, meera, 'GET', `/api/v1/project/${board}/history`, { project: board })).json();
+    expect(boardHistory.data[0]).toMatchObject({ event: 'project.reopen', reason: 'Revised syllabus published; work resumes' });
     const categories = (await call(app, meera, 'GET', '/api/v1/category', { project: board })).json() as Array<{ name: string; parentId: number | null }>;
     expect(categories.filter((c) => c.parentId === null).map((c) => c.name)).toEqual(['Mathematics', 'Science']);
 
@@ -115,8 +128,14 @@ describeEachDatabase('demo data', (get) => {
       setCount: number;
       actions: string[];
     }>;
-    expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']]]);
-    const paperId = papers[0].paperId;
+    expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([
+      ['MATH-UT-2', 'Draft', 0, []],
+      ['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']],
+    ]);
+    // The draft for the builder: its sections offer 8 of the 10 marks it declares.
+    const draft = (await call(app, fatima, 'GET', `/api/v1/paper/${papers[0].paperId}/blueprint`, { exam: examId })).json();
+    expect([draft.computedMarks, draft.warnings.map((w: { code: string }) => w.code)]).toEqual([8, ['totalMismatch']]);
+    const paperId = papers[1].paperId;
     const blueprint = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/blueprint`, { exam: examId })).json();
     expect([blueprint.computedMarks, blueprint.blocking, blueprint.languages.map((l: { language: string }) => l.language)]).toEqual([
       10,
@@ -174,5 +193,33 @@ describeEachDatabase('demo data', (get) => {
       payload: { email: `vikram.rao@${DEMO_EMAIL_DOMAIN}`, password: 'demo pass phrase 2027' },
     });
     expect(signIn.statusCode).toBeLessThan(300);
+
+    // The support ticket (issue 23): raised, claimed, a conversation of three people, one message
+    // addressed to the agent; the candidate reads it in her own view, history included.
+    const asha = await signInDirect(app, {
+      id: await userId('asha.menon'),
+      email: '',
+      password: '',
+      firstName: 'Asha',
+      lastName: 'Menon',
+      userName: '',
+      roles: ['Candidate'],
+    });
+    const ashaTickets = (await call(app, asha, 'POST', '/api/v1/supportticket/searchbyuser', { body: {} })).json();
+    expect(ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName])).toEqual([
+      ['The mock test freezes after question 12', 'InProgress', 'Ravi Verma'],
+    ]);
+    const ticketId = ashaTickets.data[0].ticketId as number;
+    const chat = (await call(app, asha, 'POST', '/api/supportchat/chatdetails', { body: { supportTicketId: ticketId, pageNumber: 1, pageSize: 20 } })).json();
+    expect(chat.data.map((m: { fromUserName: string }) => m.fromUserName).reverse()).toEqual([
+      'Asha Menon',
+      'Ravi Verma',
+      'Asha Menon',
+      'Lata Shah',
+      'Asha Menon',
+    ]);
+    expect(chat.data[0].toUserId).toBe(await userId('ravi.verma'));
+    const history = (await call(app, asha, 'GET', `/api/v1/supportticket/tickethistory?ticketId=${ticketId}`)).json();
+    expect(history.map((h: { event: string }) => h.event)).toEqual(['ticket.created', 'ticket.claim']);
   });
 });

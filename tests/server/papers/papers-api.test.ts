@@ -146,6 +146,14 @@ describeEachDatabase('papers API', (get) => {
     ]);
     expect(blueprint.warnings.map((w: { code: string }) => w.code).sort()).toEqual(['duplicateItem', 'languageMissing', 'notApproved', 'totalMismatch']);
     expect(blueprint.blocking).toBe(3);
+    // What the builder shows of the pinned versions: code, version, status, languages.
+    const pinned = await paperCall(app, world, world.setter, 'GET', `/api/v1/paper/${paper.paperId}/items`);
+    expect(pinned.statusCode).toBe(200);
+    const rows = pinned.json() as Array<{ versionId: string; approved: boolean; languages: string[]; code: string; versionNumber: number }>;
+    expect(rows.map((r) => r.versionId).sort()).toEqual([approved[0], approved[1], draft, englishOnly].map((i) => String(i.versionId)).sort());
+    expect(rows.find((r) => r.versionId === String(draft.versionId))).toMatchObject({ approved: false, versionNumber: 1 });
+    expect(rows.find((r) => r.versionId === String(englishOnly.versionId))?.languages).toEqual(['en']);
+    expect(rows.every((r) => r.code.length > 0)).toBe(true);
   });
 
   it('should lock a clean paper (snapshot of exact versions), answer 409 to every edit until a project admin unlocks it with a reason', async () => {

@@ -39,8 +39,9 @@ export const chatApi = {
       ...(beforeSeq ? { beforeSeq } : {}),
     }),
   /** The failure is shown on the message itself (failed, with retry), not in a toast. */
-  send: (ticketId: number, message: string, messageId: string) =>
-    api.post<ChatMessage>('/supportchat', { ticketId, message, messageId }, { showErrors: false }),
+  /** toUserId (spec §3): a participant the message is addressed to; omitted, the server picks the assignee or the requester. */
+  send: (ticketId: number, message: string, messageId: string, toUserId?: string | null) =>
+    api.post<ChatMessage>('/supportchat', toUserId ? { toUserId, ticketId, message, messageId } : { ticketId, message, messageId }, { showErrors: false }),
   markRead: (ticketId: number, seq: number) => api.post<UnreadState>('/supportchat/markread', { ticketId, seq }, { showErrors: false }),
   unreadCounts: (ticketIds: number[]) =>
     api.post<{ items: UnreadState[] }>('/supportchat/unreadcounts', { ticketIds: [...new Set(ticketIds)].slice(0, 100) }, { showErrors: false }),

@@ -42,7 +42,8 @@ const lightVars = {
 
 const frame = css({ bg: 'bg.surface', color: 'fg.default', borderWidth: '1px', borderColor: 'border', borderRadius: 'lg', p: '4', display: 'grid', gap: '3' });
 
-function ResponseInput({
+/** The response control of one item kind, in one language (the set preview reuses it). */
+export function ResponseInput({
   content,
   language,
   media,

@@ -1,4 +1,5 @@
 import type { Category } from '#src/features/projects/index.ts';
+import type { TreeOption } from '#src/components/ui/tree-select.tsx';
 
 export interface CategoryOption {
   value: string;
@@ -34,4 +35,19 @@ export function categoryOptions(categories: readonly Category[]): CategoryOption
   };
   walk(null, 0, []);
   return out;
+}
+
+/** The same tree, nested, for the tree picker of the list's category filter. */
+export function categoryTree(categories: readonly Category[]): TreeOption[] {
+  const roots: TreeOption[] = [];
+  const stack: TreeOption[] = [];
+  for (const option of categoryOptions(categories)) {
+    const node: TreeOption = { value: option.value, label: option.label.replace(/^\u2003+/, '') };
+    stack.length = option.depth;
+    const parent = stack[option.depth - 1];
+    if (parent) parent.children = [...(parent.children ?? []), node];
+    else roots.push(node);
+    stack.push(node);
+  }
+  return roots;
 }

@@ -2,7 +2,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { projectStore } from '#src/app/stores/slices.ts';
 import { projectsApi, type Category, type Flow, type ItemType } from '#src/features/projects/index.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { categoryOptions, type CategoryOption } from './category-tree.ts';
+import { categoryOptions, categoryTree, type CategoryOption } from './category-tree.ts';
+import type { TreeOption } from '#src/components/ui/tree-select.tsx';
 
 /** The base content languages every board prints (en, hi, gu), then the project's others. */
 export const BASE_LANGUAGES = ['en', 'hi', 'gu'] as const;
@@ -18,6 +19,8 @@ export interface ItemWorkspace {
   languages: string[];
   categories: Category[];
   categoryOptions: CategoryOption[];
+  /** The same categories nested, for the tree picker. */
+  categoryTree: TreeOption[];
   itemTypes: ItemType[];
   /** Statuses of the project's item flows in their order: Draft, each stage, Approved, Retired (stage id → its name). */
   statuses: { value: string; name: string | null }[];
@@ -53,6 +56,7 @@ export function useItemWorkspace(): ItemWorkspace {
     };
   }, [projectId]);
   const options = useMemo(() => categoryOptions(categories), [categories]);
+  const tree = useMemo(() => categoryTree(categories), [categories]);
   const languages = useMemo(() => projectLanguages(project), [project]);
   const statuses = useMemo(() => {
     const stages = flows.filter((f) => f.recordKind === 'item').flatMap((f) => f.definition.stages);
@@ -65,5 +69,5 @@ export function useItemWorkspace(): ItemWorkspace {
     }
     return [...list, { value: 'Approved', name: null }, { value: 'Retired', name: null }];
   }, [flows]);
-  return { project, projectId, languages, categories, categoryOptions: options, itemTypes, statuses, failed };
+  return { project, projectId, languages, categories, categoryOptions: options, categoryTree: tree, itemTypes, statuses, failed };
 }

@@ -51,6 +51,18 @@ export interface NewProject {
   templateId?: number | null;
 }
 
+/** Pass rules of an exam: the pass mark, and optionally a minimum in every section (percent). */
+export interface PassRules {
+  passPercent: number;
+  sectionMinimumPercent?: number | null;
+}
+
+/** A grade band: the grade from `minPercent` up to the band above it (highest first). */
+export interface GradeBand {
+  grade: string;
+  minPercent: number;
+}
+
 export interface Exam {
   examId: number;
   projectId: number;
@@ -58,10 +70,33 @@ export interface Exam {
   name: string;
   description: string;
   status: string;
+  passRules: PassRules;
+  gradeBands: GradeBand[];
   version: number;
   actions: string[];
   createdOn: string;
   updatedOn: string;
+  updatedBy: { userId: string; name: string } | null;
+}
+
+export interface ExamEdit {
+  code?: string;
+  name?: string;
+  description?: string;
+  passRules?: PassRules;
+  gradeBands?: GradeBand[];
+  version: number;
+}
+
+/** One line of a project's or an exam's history (docs/decisions/0166): newest first, paged. */
+export interface HistoryEntry {
+  event: string;
+  fromStatus: string | null;
+  toStatus: string | null;
+  by: { userId: string; name: string } | null;
+  reason: string | null;
+  fields: string[];
+  at: string;
 }
 
 export interface MyExamPermissions {
@@ -152,12 +187,18 @@ export const projectsApi = {
   get: (projectId: number) => projects().get<ProjectDetail>(`/v1/project/${projectId}`, aboutProject(projectId)),
   edit: (projectId: number, body: Partial<NewProject> & { version: number }) =>
     projects().put<ProjectDetail>(`/v1/project/${projectId}`, body, aboutProject(projectId)),
-  transition: (projectId: number, event: ProjectEventName, version?: number) =>
+  transition: (projectId: number, event: ProjectEventName, version?: number, reason?: string) =>
     projects().post<{ fromStatus: string; toStatus: string; record: ProjectDetail }>(
       `/v1/project/${projectId}/status`,
-      { event, version },
+      { event, version, ...(reason ? { reason } : {}) },
       aboutProject(projectId),
     ),
+  /** What happened to the project, newest first (a page of spec §3's paged answer). */
+  history: (projectId: number, query: Pick<PagedQuery, 'pageNumber' | 'pageSize'>) =>
+    projects().get<PagedResult<HistoryEntry>>(`/v1/project/${projectId}/history`, {
+      ...aboutProject(projectId),
+      params: { pageNumber: query.pageNumber, pageSize: query.pageSize },
+    }),
   templates: () => projects().get<ProjectTemplate[]>('/v1/projecttemplate', global),
   saveTemplate: (projectId: number, body: { name: string; description?: string }) =>
     projects().post<ProjectTemplate>(`/v1/project/${projectId}/savetemplate`, body, aboutProject(projectId)),
@@ -203,9 +244,22 @@ export const projectsApi = {
 export const examsApi = {
   search: (query: PagedQuery) => exams().post<PagedResult<Exam>>('/v1/exam/search', searchBody(query), projectCall),
   create: (body: { code: string; name: string; description?: string }) => exams().post<Exam>('/v1/exam', body, projectCall),
-  /** A status change the exam machine decides (schedule, start, end, publish results, close …). */
-  transition: (examId: number, event: string, version: number) =>
-    exams().post<{ fromStatus: string; toStatus: string; record: Exam }>(`/v1/exam/${examId}/status`, { event, version }, projectCall),
+  get: (examId: number) => exams().get<Exam>(`/v1/exam/${examId}`, projectCall),
+  /** Details, pass rules and grade bands, saved on the version they were loaded at (409 when someone saved first). */
+  edit: (examId: number, body: ExamEdit) => exams().put<Exam>(`/v1/exam/${examId}`, body, projectCall),
+  /** A status change the exam machine decides (schedule, start, end, publish results, close …); withdrawing results needs a reason. */
+  transition: (examId: number, event: string, version: number, reason?: string) =>
+    exams().post<{ fromStatus: string; toStatus: string; record: Exam }>(
+      `/v1/exam/${examId}/status`,
+      { event, version, ...(reason ? { reason } : {}) },
+      projectCall,
+    ),
+  /** What happened to the exam, newest first (paged). */
+  history: (examId: number, query: Pick<PagedQuery, 'pageNumber' | 'pageSize'>) =>
+    exams().get<PagedResult<HistoryEntry>>(`/v1/exam/${examId}/history`, {
+      ...projectCall,
+      params: { pageNumber: query.pageNumber, pageSize: query.pageSize },
+    }),
   /** The caller's exam permissions on the selected exam: a paper call (ExamId). */
   myPermissions: () => exams().get<MyExamPermissions>('/v1/exam/mypermissions', { ...quiet, workspace: 'paper' }),
 };

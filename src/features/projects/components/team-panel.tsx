@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { examPermissionNames, type ExamPermission } from '#machines/permissions.ts';
@@ -8,48 +8,66 @@ import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
-import { fieldError, TextField } from '#src/components/ui/field.tsx';
+import { ComboboxField } from '#src/components/ui/combobox.tsx';
+import { fieldError } from '#src/components/ui/field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { EmptyState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useServerSearch } from '#src/lib/use-server-search.ts';
 import { usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { usersApi, type UserDetail } from '#src/features/users/index.ts';
 import { examsApi, projectsApi, type Exam, type Grant } from '../api/projects-api.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 
-/** Grant an exam permission on the project or one exam: find the user by name or e-mail, pick the permission. */
+const userLabel = (user: UserDetail) => `${user.firstName} ${user.lastName} <${user.email}>`;
+
+/** The users whose name or e-mail contains the text (the users search, first ten). */
+const findUsers = async (keyword: string) =>
+  // An explicit order: the server refuses `orderBy: null` (it coerces it to [""]).
+  (await usersApi.search({ ...defaultQuery, keyword, pageSize: 10, orderBy: ['lastName asc'] })).data;
+
+/**
+ * Grant an exam permission on the project or one exam: type a name or e-mail and choose the user
+ * from the server's matches (Ark Combobox), then the permission and where it applies.
+ */
 function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (grant: Grant) => void }) {
   const { t } = useTranslation('projects');
-  const [keyword, setKeyword] = useState('');
-  const [found, setFound] = useState<UserDetail[] | null>(null);
+  const [text, setText] = useState('');
+  const users = useServerSearch(findUsers);
   const [exams, setExams] = useState<Exam[]>([]);
   const [draft, setDraft] = useState({ userId: '', permission: 'ItemReviewer' as ExamPermission, examId: '' });
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const failureText = useErrorText(failure);
+  const searchFailureText = useErrorText(users.status === 'failed' ? users.error : null);
 
-  const findUsers = async () => {
-    setFailure(null);
-    try {
-      const [users, examPage] = await Promise.all([
-        // An explicit order: the server refuses `orderBy: null` (it coerces it to [""]).
-        usersApi.search({ ...defaultQuery, keyword, pageSize: 10, orderBy: ['createdOn desc'] }),
-        exams.length ? Promise.resolve(null) : examsApi.search({ ...defaultQuery, pageSize: 50, orderBy: ['code asc'] }),
-      ]);
-      setFound(users.data);
-      if (examPage) setExams(examPage.data);
-      if (users.data[0]) setDraft((d) => ({ ...d, userId: users.data[0].id }));
-    } catch (error) {
-      setFailure(error);
-    }
-  };
+  useEffect(() => {
+    let live = true;
+    examsApi.search({ ...defaultQuery, pageSize: 50, orderBy: ['code asc'] }).then(
+      (page) => live && setExams(page.data),
+      (error: unknown) => live && setFailure(error),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const userItems = useMemo(() => users.items.map((user) => ({ value: user.id, label: userLabel(user) })), [users.items]);
+  const status =
+    users.status === 'searching'
+      ? t('team.searching')
+      : users.status === 'failed'
+        ? searchFailureText
+        : users.status === 'done' && users.items.length === 0
+          ? t('team.noUsers')
+          : null;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!draft.userId) return void findUsers();
+    if (!draft.userId) return;
     setBusy(true);
     try {
       onGranted(await projectsApi.grant({ userId: draft.userId, permission: draft.permission, examId: draft.examId ? Number(draft.examId) : null }));
@@ -79,29 +97,27 @@ function GrantDialog({ onClose, onGranted }: { onClose: () => void; onGranted: (
         </>
       }
     >
-      <div className={css({ display: 'flex', gap: '2', alignItems: 'end' })}>
-        <TextField
-          className={css({ flex: '1' })}
-          label={t('team.findUser')}
-          value={keyword}
-          onChange={(e) => setKeyword(e.target.value)}
-          autoFocus
-          data-testid="grant-user-search"
-        />
-        <Button variant="outline" onClick={() => void findUsers()} data-testid="grant-find">
-          {t('team.find')}
-        </Button>
-      </div>
-      {found && found.length === 0 ? <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t('team.noUsers')}</p> : null}
-      {found && found.length > 0 ? (
-        <SelectField
-          label={t('team.user')}
-          value={draft.userId}
-          onValueChange={(value) => setDraft((d) => ({ ...d, userId: value }))}
-          options={found.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName} <${u.email}>` }))}
-          error={fieldError(errors, 'userId')}
-        />
-      ) : null}
+      <ComboboxField
+        label={t('team.user')}
+        placeholder={t('team.findUser')}
+        hint={t('team.findUserHint')}
+        items={userItems}
+        filtering="server"
+        allowCustomValue={false}
+        inputValue={text}
+        onInputValueChange={(value, typed) => {
+          setText(value);
+          // Typing searches again (and drops the chosen user); choosing one leaves the matches as they are.
+          if (typed) users.search(value);
+        }}
+        value={draft.userId || null}
+        onValueChange={(value) => setDraft((d) => ({ ...d, userId: value ?? '' }))}
+        status={status}
+        statusIsError={users.status === 'failed'}
+        error={fieldError(errors, 'userId')}
+        autoFocus
+        testId="grant-user-search"
+      />
       <SelectField
         label={t('team.permission')}
         value={draft.permission}

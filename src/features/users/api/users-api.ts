@@ -216,6 +216,12 @@ export const usersApi = {
     api().post<UserLanguage>('/v1/userlanguage', userId ? { userId, languageCode } : { languageCode }, { showErrors: false }),
   removeLanguage: (id: string) => api().delete<void>(`/v1/userlanguage/${encodeURIComponent(id)}`, { showErrors: false }),
 
+  /** The roles a user holds now (spec §7 activeroles): oneself, or someone in scope with UserRoles.View. */
+  activeRoles: (id: string) =>
+    api().get<Array<{ roleId: string; roleName: string; description: string }>>(`/users/${encodeURIComponent(id)}/activeroles`, { showErrors: false }),
+  /** One directory entry by its exact user name (spec §7 getusersfromad); 404 when there is none. */
+  directoryLookup: (userName: string) =>
+    api().get<DirectoryUser>(`/users/getusersfromad?userName=${encodeURIComponent(userName.trim())}`, { showErrors: false }),
   directorySearch: (keyword: string) =>
     api().post<PagedResult<DirectoryUser>>('/users/searchusersfromad', { keyword: keyword.trim() || null, pageNumber: 1, pageSize: 25 }, { showErrors: false }),
 

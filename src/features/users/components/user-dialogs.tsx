@@ -10,6 +10,7 @@ import { DateField, today } from '#src/components/ui/date-field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';
+import { useEmailCheck } from '#src/lib/use-email-check.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useRoleText } from '../role-text.ts';
 import { usersApi, type DirectoryUser, type RoleSummary, type UserDetail, type UserRoleEntry } from '../api/users-api.ts';
@@ -79,6 +80,8 @@ export function UserDialog({
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const set = (name: keyof Draft) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
+  // The server's word on the address once the field is left (spec §7 validateemail).
+  const emailCheck = useEmailCheck(draft.email);
 
   const check = (): FieldErrors => {
     const found: Record<string, string[]> = {};
@@ -174,7 +177,9 @@ export function UserDialog({
           onChange={set('email')}
           required
           maxLength={256}
-          error={fieldError(errors, 'email')}
+          error={fieldError(errors, 'email') ?? emailCheck.error}
+          hint={emailCheck.hint}
+          onBlur={(event) => void emailCheck.check(event.target.value)}
         />
         <TextField
           label={t('field.userName')}
@@ -256,6 +261,13 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
   const [enabled, setEnabled] = useState<Set<string>>(new Set());
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // What the user holds now, as the server says it (spec §7 activeroles): the line above the
+  // choices, and what the changes are measured against. null while loading; failed: not shown.
+  const [active, setActive] = useState<Array<{ roleId: string; roleName: string }> | null | 'failed'>(null);
+
+  useEffect(() => {
+    usersApi.activeRoles(user.id).then(setActive, () => setActive('failed'));
+  }, [user.id]);
 
   useEffect(() => {
     usersApi.roles(user.id).then(
@@ -286,6 +298,11 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
     }
   };
 
+  const activeIds = Array.isArray(active) ? new Set(active.map((r) => r.roleId)) : null;
+  const adds = roles && activeIds ? roles.filter((r) => enabled.has(r.roleId) && !activeIds.has(r.roleId)) : [];
+  const removes = roles && activeIds ? roles.filter((r) => !enabled.has(r.roleId) && activeIds.has(r.roleId)) : [];
+  const names = (list: ReadonlyArray<{ roleName: string }>) => list.map((r) => roleText.roleName(r.roleName)).join(', ');
+
   return (
     <Dialog
       title={t('roles.dialogTitle', { name: user.userName })}
@@ -305,6 +322,11 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
         </>
       }
     >
+      {Array.isArray(active) ? (
+        <p className={css({ fontSize: 'sm', mb: '2' })} data-testid="active-roles">
+          {active.length ? t('roles.holdsNow', { roles: names(active) }) : t('roles.holdsNone')}
+        </p>
+      ) : null}
       {roles === null ? (
         <LoadingState />
       ) : (
@@ -329,6 +351,13 @@ export function RolesDialog({ user, onClose, onSaved }: { user: UserDetail; onCl
           ))}
         </fieldset>
       )}
+      {adds.length || removes.length ? (
+        <p role="status" className={css({ fontSize: 'sm', color: 'fg.muted', mt: '2' })} data-testid="role-changes">
+          {[adds.length ? t('roles.adds', { roles: names(adds) }) : null, removes.length ? t('roles.removes', { roles: names(removes) }) : null]
+            .filter(Boolean)
+            .join(' ')}
+        </p>
+      ) : null}
       <Failure error={failure} />
     </Dialog>
   );
@@ -342,15 +371,38 @@ export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => 
   const [searching, setSearching] = useState(false);
   const [importing, setImporting] = useState<string | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  /** What the list shows: a keyword search, or the look-up of one exact user name (spec §7 getusersfromad). */
+  const [mode, setMode] = useState<{ kind: 'search' } | { kind: 'lookup'; userName: string }>({ kind: 'search' });
 
   const search = async () => {
     setSearching(true);
     setFailure(null);
+    setMode({ kind: 'search' });
     try {
       setEntries((await usersApi.directorySearch(keyword)).data);
     } catch (error) {
       setEntries(null);
       setFailure(error);
+    } finally {
+      setSearching(false);
+    }
+  };
+
+  const lookup = async () => {
+    const userName = keyword.trim();
+    if (!userName) return;
+    setSearching(true);
+    setFailure(null);
+    setMode({ kind: 'lookup', userName });
+    try {
+      setEntries([await usersApi.directoryLookup(userName)]);
+    } catch (error) {
+      // No such user name is an answer, not a failure.
+      if ((error as { statusCode?: number } | null)?.statusCode === 404) setEntries([]);
+      else {
+        setEntries(null);
+        setFailure(error);
+      }
     } finally {
       setSearching(false);
     }
@@ -387,10 +439,20 @@ export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => 
     >
       <div className={css({ display: 'flex', gap: '2', alignItems: 'flex-end' })}>
         <SearchInput label={t('directory.searchLabel')} value={keyword} onChange={(e) => setKeyword(e.target.value)} autoFocus className={css({ flex: '1' })} />
-        <Button type="submit" loading={searching}>
+        <Button type="submit" loading={searching && mode.kind === 'search'}>
           {t('directory.search')}
         </Button>
+        <Button
+          variant="outline"
+          onClick={() => void lookup()}
+          disabled={!keyword.trim() || searching}
+          loading={searching && mode.kind === 'lookup'}
+          data-testid="directory-lookup"
+        >
+          {t('directory.lookup')}
+        </Button>
       </div>
+      <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('directory.lookupHint')}</p>
       {(failure as { reason?: string } | null)?.reason === 'directoryNotConfigured' ? (
         <p role="alert" className={alertText} data-testid="directory-not-configured">
           {t('directory.notConfigured')}
@@ -399,7 +461,9 @@ export function DirectoryImportDialog({ onClose, onImported }: { onClose: () => 
         <Failure error={failure} />
       )}
       {searching && !entries ? <LoadingState /> : null}
-      {entries && entries.length === 0 ? <EmptyState title={t('directory.none')} /> : null}
+      {entries && entries.length === 0 ? (
+        <EmptyState title={mode.kind === 'lookup' ? t('directory.lookupNone', { name: mode.userName }) : t('directory.none')} />
+      ) : null}
       {entries && entries.length > 0 ? (
         <ul className={css({ display: 'flex', flexDirection: 'column', gap: '2' })} data-testid="directory-results">
           {entries.map((entry) => (

@@ -13,7 +13,7 @@ const crumbsAt = (pathname: string) => crumbsOf(matchesOf(pathname)).map((c) => 
 describe('the route table', () => {
   it('should give the drawer every entry, grouped in order, with the full path of its route', () => {
     expect(drawerOf(routes).map((g) => `${g.id}: ${g.items.map((i) => i.url).join(' ')}`)).toEqual([
-      'overview: / /projects /exams /items /workspace',
+      'overview: / /projects /exams /items /workspace /workspace/papers',
       'support: /tickets /support /support/groups',
       'administration: /users /roles /login-history',
       'quality: /machines',
@@ -41,7 +41,9 @@ describe('the route table', () => {
       expect(inWorkspace(matches), slice.path).toBe(true);
       expect(accessOf(matches).permissions.length, slice.path).toBeGreaterThan(0);
     }
-    expect(currentDrawerEntry(matchesOf('/workspace/papers'))?.id).toBe('workspace');
+    expect(currentDrawerEntry(matchesOf('/workspace/papers'))?.id).toBe('papers');
+    expect(currentDrawerEntry(matchesOf('/workspace/papers/4/sets/C'))?.id).toBe('papers');
+    expect(currentDrawerEntry(matchesOf('/workspace/flows'))?.id).toBe('workspace');
     expect(crumbsAt('/workspace/papers')).toEqual(['nav.groupOverview', 'nav.workspace → /workspace', 'nav.papers → /workspace/papers']);
     expect(titleOf(matchesOf('/workspace/no-such-slice'))).toEqual({ key: 'notFound.title' });
   });

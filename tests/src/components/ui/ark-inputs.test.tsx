@@ -110,7 +110,7 @@ describe('Pagination (Ark Pagination)', () => {
     );
     const user = userEvent.setup();
     expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    await chooseOption(user, screen.getByRole('combobox', { name: 'Rows per page' }), '25');
+    await chooseOption(user, await screen.findByRole('combobox', { name: 'Rows per page' }), '25');
     expect(onPageSize).toHaveBeenCalledWith(25);
     rerender(
       <I18nextProvider i18n={i18n}>

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import { accessClaims, fakeJwt } from '#machines/auth-session.model.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -34,6 +34,7 @@ const { default: ResetPasswordPage } = await import('#src/features/auth/reset-pa
 const { default: FirstLoginPage } = await import('#src/features/auth/first-login-page.tsx');
 const { default: ConfirmEmailPage } = await import('#src/features/auth/confirm-email-page.tsx');
 const { default: RegisterPage } = await import('#src/features/auth/register-page.tsx');
+const { emailCheckApi } = await import('#src/lib/use-email-check.ts');
 const { default: ChangePasswordPage } = await import('#src/features/auth/change-password-page.tsx');
 const { RequireSession } = await import('#src/app/auth/require-session.tsx');
 const { loadAuthSession, rememberRedirect } = await import('#src/app/auth/auth-session-loader.ts');
@@ -274,6 +275,31 @@ describe('confirm e-mail', () => {
 });
 
 describe('self-registration', () => {
+  beforeEach(() => {
+    // POST /users/validateemail (spec §7): syntax and length only, lower-cased.
+    vi.spyOn(emailCheckApi, 'validate').mockImplementation(async (email: string) => ({
+      email: email.toLowerCase(),
+      isValid: /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email),
+      message: '',
+    }));
+  });
+
+  it("should give the server's verdict on the address as soon as the field is left (issue 23)", async () => {
+    const { user } = renderAt('/register', <Route path="/register" element={<RegisterPage />} />);
+    const email = await screen.findByLabelText(/^E-mail address/);
+    await user.type(email, 'asha@patel');
+    await user.tab();
+    expect(await screen.findByText('This is not a valid e-mail address.')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    await user.clear(email);
+    await user.type(email, 'asha.patel@example.com');
+    await user.tab();
+    expect(await screen.findByText('The address is accepted.')).toBeInTheDocument();
+    expect(email).not.toHaveAttribute('aria-invalid', 'true');
+    expect(emailCheckApi.validate).toHaveBeenCalledTimes(2);
+    expect(account.selfRegister).not.toHaveBeenCalled();
+  });
+
   it('should check the form, show the server’s field errors, then confirm the mail is sent', async () => {
     account.selfRegister
       .mockRejectedValueOnce({ status: 400, title: 'One or more validation errors occurred.', errors: { userName: ['This user name is already taken.'] } })

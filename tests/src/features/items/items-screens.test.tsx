@@ -263,11 +263,37 @@ describe('the item list', { timeout: 30_000 }, () => {
     expect(items.search.mock.calls[0][0].filters).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: 'missing' });
     expect(itemSearchBody(items.search.mock.calls[0][0])).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: false });
     expect(screen.getByTestId('duplicate-ITM-2')).toHaveTextContent('Like ITM-1 (91 %)');
-    // The category picker lists the tree in order, indented, without the retired unit.
+    // The category filter is a tree: subjects first, a branch opens with the Right arrow, Enter
+    // chooses (a branch stands for its subtree); the retired unit is not offered.
     await waitFor(() => expect(projects.categories).toHaveBeenCalled());
-    await chooseOption(user, within(screen.getByTestId('filter-category')).getByRole('combobox'), /Algebra/);
+    const picker = within(screen.getByTestId('filter-category')).getByRole('button', { name: 'Category Any category' });
+    picker.focus();
+    await user.keyboard('{Enter}');
+    const tree = await screen.findByRole('tree', { name: 'Category tree' });
+    expect(
+      within(tree)
+        .getAllByRole('treeitem')
+        .map((node) => node.getAttribute('aria-expanded')),
+    ).toEqual(['false']);
+    within(tree).getByRole('button', { name: 'Mathematics' }).focus();
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toBeVisible());
+    expect(within(tree).queryByText('Old unit')).toBeNull();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toHaveFocus());
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(location.current()).toContain('categoryId=2'));
     expect(items.search.mock.lastCall?.[0].filters.categoryId).toBe(2);
+    await waitFor(() => expect(screen.queryByRole('tree')).toBeNull());
+    expect(picker).toHaveAccessibleName('Category Mathematics › Algebra');
+    await waitFor(() => expect(picker).toHaveFocus());
+    // Opened again, the way to the choice is open and the choice is marked; "Any category" clears it.
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('tree', { name: 'Category tree' });
+    expect(within(again).getByRole('button', { name: 'Algebra' }).closest('[role=treeitem]')).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('button', { name: 'Any category' }));
+    await waitFor(() => expect(location.current()).not.toContain('categoryId'));
+    expect(picker).toHaveAccessibleName('Category Any category');
     await chooseOption(user, within(screen.getByTestId('filter-status')).getByRole('combobox'), 'Peer review');
     await waitFor(() => expect(location.current()).toContain('status=review'));
   });

@@ -4,6 +4,7 @@ import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { examPermissionsStore, examStore, projectStore, showProjectConfigStepperStore, userPermissionsStore } from '#src/app/stores/slices.ts';
@@ -49,7 +50,9 @@ const { default: ProjectSetupPage } = await import('#src/features/projects/proje
 const { WorkspaceBar } = await import('#src/features/projects/workspace-bar.tsx');
 const { searchBody } = await import('#src/features/projects/api/projects-api.ts');
 
+/** A listed project; its actions are those the server gives a tenant manager (decision 0167) unless overridden. */
 const summary = (n: number, overrides: Partial<ProjectSummary> = {}): ProjectSummary => ({
+  actions: projectActions(overrides.status ?? 'Active', { tenantManager: true }),
   projectId: n,
   code: `P-${n}`,
   name: `Project ${n}`,
@@ -80,10 +83,13 @@ const exam = (n: number): Exam => ({
   name: `Exam ${n}`,
   description: '',
   status: 'Draft',
+  passRules: { passPercent: 33 },
+  gradeBands: [],
   version: 1,
   actions: [],
   createdOn: '',
   updatedOn: '',
+  updatedBy: null,
 });
 
 const page = <T,>(rows: T[], query: PagedQuery) => ({

@@ -4,6 +4,7 @@ import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slices.ts';
@@ -54,6 +55,8 @@ vi.mock('#src/features/projects/api/projects-api.ts', async (importOriginal) => 
   examsApi: examsMock,
 }));
 vi.mock('#src/app/notifications/notify.ts', () => ({ notify: toasts }));
+const papersMock = vi.hoisted(() => ({ list: vi.fn() }));
+vi.mock('#src/features/papers/api/papers-api.ts', () => ({ papersApi: papersMock }));
 
 const { BasicsEditor } = await import('#src/features/projects/components/basics-editor.tsx');
 const { ItemTypesEditor, checkItemTypeDraft } = await import('#src/features/projects/components/item-types-editor.tsx');
@@ -86,7 +89,15 @@ const detail = (overrides: Partial<ProjectDetail> = {}): ProjectDetail => ({
   canConfigure: true,
   ...overrides,
 });
-const summary = (n: number, status: ProjectSummary['status']): ProjectSummary => ({ ...detail(), projectId: n, code: `P-${n}`, name: `Project ${n}`, status });
+/** A listed project with the actions the server gives its caller (decision 0167): a tenant manager's unless given. */
+const summary = (n: number, status: ProjectSummary['status'], actions: string[] = projectActions(status, { tenantManager: true })): ProjectSummary => ({
+  ...detail(),
+  projectId: n,
+  code: `P-${n}`,
+  name: `Project ${n}`,
+  status,
+  actions,
+});
 const stale = {
   statusCode: 409,
   messages: ['This project was changed by Asha Rao at 2026-11-25T09:00:00.000Z (version 4; your edit was made on version 3).'],
@@ -411,8 +422,7 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
     );
     api.transition.mockResolvedValue({ fromStatus: 'Archived', toStatus: 'Closed', record: detail() });
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
-    const actionsOf = async (code: string) =>
-      readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
+    const actionsOf = async (code: string) => readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
     expect(await actionsOf('P-1')).toEqual(['Open', 'Set up', 'Start the set-up', 'Archive']);
     expect(await actionsOf('P-2')).toEqual(['Open', 'Set up', 'Close']);
     expect(await actionsOf('P-3')).toEqual(['Open', 'Reopen', 'Archive']);
@@ -440,7 +450,7 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
 
   it('should offer neither archive nor the archived list to someone who is not an exam manager', async () => {
     allow([P.Projects.View, P.Exams.View]);
-    api.search.mockImplementation(async (query: PagedQuery) => page([summary(1, 'Draft'), summary(3, 'Closed')], query));
+    api.search.mockImplementation(async (query: PagedQuery) => page([summary(1, 'Draft', []), summary(3, 'Closed', [])], query));
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
     within(await screen.findByTestId('project-actions-P-3'))
       .getByRole('button')
@@ -456,6 +466,32 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
   });
 });
 
+describe('status actions only for those the machine names', { timeout: 20_000 }, () => {
+  it('should offer a project admin reopening and the set-up but never archive, and an item author nothing but Open', async () => {
+    allow([P.Projects.View, P.Exams.View]);
+    api.search.mockImplementation(async (query: PagedQuery) =>
+      page(
+        [
+          summary(1, 'Closed', projectActions('Closed', { projectAdmin: true })),
+          summary(2, 'Active', projectActions('Active', { projectAdmin: true })),
+          summary(3, 'Active', []),
+        ],
+        query,
+      ),
+    );
+    api.transition.mockResolvedValue({ fromStatus: 'Closed', toStatus: 'Setup', record: detail() });
+    const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
+    const actionsOf = async (code: string) => readMenuItems(user, within(await screen.findByTestId(`project-actions-${code}`)).getByRole('button'));
+    expect(await actionsOf('P-1')).toEqual(['Open', 'Reopen']);
+    expect(await actionsOf('P-2')).toEqual(['Open', 'Set up', 'Close']);
+    expect(await actionsOf('P-3')).toEqual(['Open']);
+    // Reopening a project that lacks its set-up lands it in Setup (decision 0165): the toast says so.
+    await chooseMenuItem(user, within(screen.getByTestId('project-actions-P-1')).getByRole('button'), 'Reopen');
+    await waitFor(() => expect(api.transition).toHaveBeenCalledWith(1, 'project.reopen', 3));
+    expect(toasts.success).toHaveBeenCalledWith('Project 1 is now Being set up.');
+  });
+});
+
 describe('the workspace navigation', { timeout: 20_000 }, () => {
   it('should list every slice in the bar menu, grouped, and go to the one chosen', async () => {
     act(() => selectProject(detail() as unknown as Record<string, unknown>));
@@ -464,7 +500,8 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     const menu = await screen.findByTestId('workspace-goto-menu');
     for (const slice of workspaceSlices) expect(within(menu).getByTestId(`goto-${slice.id}`)).toBeInTheDocument();
-    expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(later)');
+    expect(within(menu).getByTestId('goto-seasons')).toHaveTextContent('Seasons(later)');
+    expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(choose an exam)');
     expect(within(menu).getAllByRole('group').length).toBe(4);
     await user.keyboard('{Escape}');
     await chooseMenuItem(user, screen.getByTestId('workspace-goto'), /^Item types/);
@@ -476,11 +513,13 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
       selectProject(detail() as unknown as Record<string, unknown>);
       selectExam({ examId: 8, name: 'Physics' });
     });
+    papersMock.list.mockResolvedValueOnce([]);
     const { user, location } = renderAt('/exams', { '*': <WorkspaceBar /> });
     screen.getByTestId('workspace-paper').focus();
     await user.keyboard('{Enter}');
     const menu = await screen.findByTestId('workspace-paper-menu');
     await within(menu).findByText('Nothing to switch to');
+    expect(papersMock.list).toHaveBeenCalledTimes(1);
     const all = within(menu).getByRole('menuitem', { name: 'All papers…' });
     await user.keyboard('{End}');
     await waitFor(() => expect(menu).toHaveAttribute('aria-activedescendant', all.id));
@@ -499,15 +538,15 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
   });
 
   it('should ask for a project, then an exam, before saying a later slice is not available yet', async () => {
-    const { location } = renderAt('/workspace/papers', { '/workspace/papers': <pages.WorkspacePlaceholderPage /> });
+    const { location } = renderAt('/workspace/registrations', { '/workspace/registrations': <pages.WorkspacePlaceholderPage /> });
     await screen.findByText('No project selected');
     act(() => selectProject(detail() as unknown as Record<string, unknown>));
     await screen.findByTestId('choose-exam');
     expect(screen.getByRole('link', { name: 'Choose an exam' })).toHaveAttribute('href', '/exams');
     act(() => selectExam({ examId: 8, name: 'Physics' }));
-    expect(await screen.findByText('Papers is not available yet')).toBeInTheDocument();
-    expect(screen.getByText(/This screen comes with issue 17/)).toBeInTheDocument();
-    expect(location.current()).toBe('/workspace/papers');
+    expect(await screen.findByText('Registrations is not available yet')).toBeInTheDocument();
+    expect(screen.getByText(/This screen comes with issue 18/)).toBeInTheDocument();
+    expect(location.current()).toBe('/workspace/registrations');
   });
 
   it("should show the caller's exam permissions on the selected exam, or say there are none", async () => {

@@ -226,6 +226,46 @@ describe('the support desk', () => {
   });
 });
 
+describe('on a phone (issue 23)', () => {
+  beforeEach(() => {
+    // 390 px: max-width queries below it match.
+    vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) =>
+        ({
+          matches: /max-width:\s*([\d.]+)px/.test(query) ? 390 <= Number(/max-width:\s*([\d.]+)px/.exec(query)![1]) : false,
+          media: query,
+          addEventListener: () => {},
+          removeEventListener: () => {},
+        }) as unknown as MediaQueryList,
+    );
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('should fold the status filter of my tickets behind one button, the search still in view', async () => {
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(1)], query));
+    const { user } = renderAt('/tickets?statusId=5', <MyTicketsPage />);
+    const toggle = await screen.findByRole('button', { name: 'Filters (1 on)' });
+    expect(screen.getByRole('searchbox', { name: 'Search tickets by words or number' })).toBeVisible();
+    expect(screen.queryByRole('group', { name: 'Filter by status' })).toBeNull();
+    await user.click(toggle);
+    expect(await screen.findByTestId('status-filter')).toBeVisible();
+    await user.click(within(screen.getByTestId('status-filter')).getByRole('button', { name: /^All/ }));
+    expect(await screen.findByRole('button', { name: 'Filters (0 on)' })).toHaveAttribute('aria-expanded', 'true');
+  });
+
+  it('should fold the desk’s status and group behind one button that counts both', async () => {
+    userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.Work'] });
+    api.search.mockImplementation(async (_kind: string, query: PagedQuery) => page([summary(5)], query));
+    const { user } = renderAt('/support?supportGroupId=1', <SupportDeskPage />);
+    // The queue's default (Open) and the group from the link.
+    const toggle = await screen.findByRole('button', { name: 'Filters (2 on)' });
+    expect(screen.queryByRole('combobox', { name: 'Support group' })).toBeNull();
+    await user.click(toggle);
+    expect(await screen.findByRole('combobox', { name: 'Support group' })).toBeVisible();
+    expect(screen.getByTestId('status-filter')).toBeVisible();
+  });
+});
+
 describe('support groups', () => {
   it('should list groups, deactivate one and choose its agents', async () => {
     api.update.mockResolvedValue({});

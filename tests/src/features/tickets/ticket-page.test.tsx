@@ -7,6 +7,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { TicketDetail } from '#src/features/tickets/api/tickets-api.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { chooseOption } from '#tests/src/support/select.ts';
 
 const api = vi.hoisted(() => ({
   get: vi.fn(),
@@ -15,6 +16,9 @@ const api = vi.hoisted(() => ({
   list: vi.fn(),
   agents: vi.fn(),
 }));
+
+const chat = vi.hoisted(() => ({ history: vi.fn(), send: vi.fn(), markRead: vi.fn(), unreadCounts: vi.fn() }));
+vi.mock('#src/features/chat/api/chat-api.ts', () => ({ chatApi: chat, CHAT_PAGE_SIZE: 20, MAX_MESSAGE_LENGTH: 4000 }));
 
 vi.mock('#src/features/tickets/api/tickets-api.ts', () => ({
   ticketsApi: { get: api.get, perform: api.perform, history: api.history },
@@ -57,7 +61,7 @@ function ticket(overrides: Partial<TicketDetail> = {}): TicketDetail {
 
 beforeAll(async () => {
   await initI18n('en-US');
-  await i18n.loadNamespaces(['tickets', 'ui', 'errors']);
+  await i18n.loadNamespaces(['tickets', 'chat', 'ui', 'errors']);
 });
 
 beforeEach(() => {
@@ -94,6 +98,136 @@ const actionButtons = () =>
   within(screen.getByTestId('ticket-actions'))
     .getAllByRole('button')
     .map((b) => b.textContent);
+
+const chatPage = (messages: Array<{ seq: number; from: string; name: string; to: string | null; at: string; text: string }>) => ({
+  data: [...messages]
+    .sort((a, b) => b.seq - a.seq)
+    .map((m) => ({
+      messageId: `10000000-0000-4000-8000-${String(m.seq).padStart(12, '0')}`,
+      ticketId: 42,
+      seq: m.seq,
+      fromUserId: m.from,
+      fromUserName: m.name,
+      toUserId: m.to,
+      message: m.text,
+      createdOn: m.at,
+    })),
+  currentPage: 1,
+  totalPages: 1,
+  totalCount: messages.length,
+  pageSize: 20,
+  hasPreviousPage: false,
+  hasNextPage: false,
+  lastSeq: messages.length,
+  lastReadSeq: messages.length,
+  unreadCount: 0,
+  readOnly: false,
+});
+
+describe('the ticket page with its chat (issue 23)', () => {
+  const requesterView = ticket({
+    statusId: 2,
+    status: 'InProgress',
+    assigneeId: 'u-agent',
+    assigneeName: 'Chen Agent',
+    viewer: { requester: true, agent: false, assignee: false, supportAdmin: false },
+  });
+  const history = [
+    {
+      id: 1,
+      event: 'ticket.created',
+      fromStatusId: null,
+      fromStatus: null,
+      toStatusId: 1,
+      toStatus: 'Open',
+      actorId: 'u-requester',
+      actorName: 'Asha Candidate',
+      actorKind: 'user',
+      reason: null,
+      details: {},
+      createdOn: '2026-11-20T10:00:00.000Z',
+    },
+    {
+      id: 2,
+      event: 'ticket.claim',
+      fromStatusId: 1,
+      fromStatus: 'Open',
+      toStatusId: 2,
+      toStatus: 'InProgress',
+      actorId: 'u-agent',
+      actorName: 'Chen Agent',
+      actorKind: 'user',
+      reason: null,
+      details: {},
+      createdOn: '2026-11-20T10:10:00.000Z',
+    },
+  ];
+  const messages = [
+    { seq: 1, from: 'u-requester', name: 'Asha Candidate', to: null, at: '2026-11-20T10:05:00.000Z', text: 'Any news?' },
+    { seq: 2, from: 'u-agent', name: 'Chen Agent', to: 'u-requester', at: '2026-11-20T10:15:00.000Z', text: 'Looking at it.' },
+    { seq: 3, from: 'u-admin', name: 'Priya Admin', to: 'u-requester', at: '2026-11-20T10:20:00.000Z', text: 'I am following this one too.' },
+  ];
+
+  beforeEach(() => {
+    userPermissionsStore.trigger.update({ permissions: ['Permissions.SupportTickets.View', 'Permissions.SupportChat.Use'] });
+    api.get.mockResolvedValue(requesterView);
+    api.history.mockResolvedValue(history);
+    chat.history.mockResolvedValue(chatPage(messages));
+    chat.markRead.mockResolvedValue({ ticketId: 42, lastSeq: 3, lastReadSeq: 3, unreadCount: 0 });
+  });
+
+  it('should show the chat and the history as one timeline, each change at its moment between the messages', async () => {
+    renderPage();
+    const log = await screen.findByRole('log', { name: 'Messages and ticket changes' });
+    await within(log).findByText('Any news?');
+    await waitFor(() => expect(within(log).getAllByTestId('timeline-event')).toHaveLength(2));
+    const order = [...log.querySelectorAll('[data-testid="chat-text"], [data-testid="timeline-event"]')].map((el) =>
+      el.getAttribute('data-testid') === 'timeline-event' ? `event: ${el.querySelector('strong')?.textContent}` : el.textContent,
+    );
+    expect(order).toEqual(['event: Asha Candidate', 'Any news?', 'event: Chen Agent', 'Looking at it.', 'I am following this one too.']);
+    expect(screen.getByRole('heading', { level: 2, name: 'Conversation' })).toBeInTheDocument();
+    // Not a second list of the same history below.
+    expect(screen.queryByRole('region', { name: 'History' })).toBeNull();
+    expect(api.history).toHaveBeenCalledTimes(1);
+  });
+
+  it('should let the requester address one of several staff who take part (toUserId), the assignee by default', async () => {
+    chat.send.mockImplementation(async (ticketId: number, message: string, messageId: string, toUserId?: string) => ({
+      messageId,
+      ticketId,
+      seq: 4,
+      fromUserId: 'u-requester',
+      fromUserName: 'Asha Candidate',
+      toUserId: toUserId ?? 'u-agent',
+      message,
+      createdOn: '2026-11-20T10:30:00.000Z',
+    }));
+    const user = renderPage();
+    const log = await screen.findByRole('log');
+    await within(log).findByText('I am following this one too.');
+    // Messages name whom they were for, now that more than two people take part.
+    expect(
+      within(log)
+        .getAllByTestId('chat-to')
+        .map((el) => el.textContent),
+    ).toEqual(['to You', 'to You']);
+    const to = screen.getByRole('combobox', { name: 'To' });
+    expect(to).toHaveTextContent('Chen Agent');
+    await chooseOption(user, to, 'Priya Admin');
+    await user.type(screen.getByRole('textbox', { name: 'Message' }), 'Thank you, Priya{Enter}');
+    await waitFor(() => expect(chat.send).toHaveBeenCalledWith(42, 'Thank you, Priya', expect.any(String), 'u-admin'));
+    expect(await within(log).findByText('to Priya Admin')).toBeInTheDocument();
+  });
+
+  it('should offer no choice of recipient while only two people take part', async () => {
+    chat.history.mockResolvedValue(chatPage(messages.slice(0, 2)));
+    renderPage();
+    const log = await screen.findByRole('log');
+    await within(log).findByText('Looking at it.');
+    expect(screen.queryByRole('combobox', { name: 'To' })).toBeNull();
+    expect(within(log).queryByTestId('chat-to')).toBeNull();
+  });
+});
 
 describe('the ticket page', () => {
   it('should put the conversation (history here, chat with its permission) beside the details (issue 23)', async () => {

@@ -34,6 +34,8 @@ const api = vi.hoisted(() => ({
   addLanguage: vi.fn(),
   removeLanguage: vi.fn(),
   directorySearch: vi.fn(),
+  directoryLookup: vi.fn(),
+  activeRoles: vi.fn(),
   downloadTemplate: vi.fn(),
   uploadUsers: vi.fn(),
   jobs: vi.fn(),
@@ -49,6 +51,7 @@ vi.mock('#src/features/users/api/users-api.ts', async (importOriginal) => ({
   usersApi: api,
 }));
 
+const { emailCheckApi } = await import('#src/lib/use-email-check.ts');
 const { default: UsersPage } = await import('#src/features/users/users-page.tsx');
 const { default: RolesPage } = await import('#src/features/users/roles-page.tsx');
 const { default: BulkUploadPage } = await import('#src/features/users/bulk-upload-page.tsx');
@@ -101,6 +104,12 @@ beforeAll(async () => {
 beforeEach(() => {
   grant(allPermissions);
   api.allRoles.mockResolvedValue({ data: roles });
+  api.activeRoles.mockResolvedValue([]);
+  // The server's address check (spec §7 validateemail): syntax only, lower-cased.
+  vi.spyOn(emailCheckApi, 'validate').mockImplementation(async (email: string) => {
+    const isValid = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+    return { email: email.toLowerCase(), isValid, message: '' };
+  });
 });
 afterEach(() => {
   vi.clearAllMocks();
@@ -311,11 +320,19 @@ describe('users screen', () => {
       { roleId: 'r-cand', roleName: 'Candidate', description: 'Takes exams', enabled: true },
       { roleId: 'r-tester', roleName: 'Tester', description: 'Audits', enabled: false },
     ]);
+    api.activeRoles.mockResolvedValue([{ roleId: 'r-cand', roleName: 'Candidate', description: 'Takes exams' }]);
     api.setRoles.mockResolvedValue([]);
     const { user: u } = renderAt('/users', <UsersPage />);
     await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user1' }), 'Roles');
     const dialog = await screen.findByTestId('roles-dialog');
+    // What the user holds now, from GET /users/{id}/activeroles (spec §7).
+    expect(await within(dialog).findByTestId('active-roles')).toHaveTextContent('Holds now: Candidate.');
+    expect(api.activeRoles).toHaveBeenCalledWith(user(1).id);
     await u.click(await within(dialog).findByRole('checkbox', { name: /Tester/ }));
+    await u.click(within(dialog).getByRole('checkbox', { name: /Candidate/ }));
+    expect(within(dialog).getByTestId('role-changes')).toHaveTextContent('Saving adds: Tester. Saving removes: Candidate.');
+    await u.click(within(dialog).getByRole('checkbox', { name: /Candidate/ }));
+    expect(within(dialog).getByTestId('role-changes')).toHaveTextContent(/^Saving adds: Tester\.$/);
     await u.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(api.setRoles).toHaveBeenCalledWith(user(1).id, [{ roleId: 'r-tester', enabled: true }]));
   });
@@ -359,6 +376,60 @@ describe('users screen', () => {
     expect(within(dialog).queryByRole('button', { name: 'Import mina' })).toBeNull();
     await u.click(within(dialog).getByRole('button', { name: 'Import ravi' }));
     await waitFor(() => expect(api.create).toHaveBeenCalledWith({ userName: 'ravi', loginType: 'directory' }));
+  });
+
+  it('should look up one exact directory user name, and say when there is none (spec §7 getusersfromad)', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    appConfig.directoryConfigured = true;
+    onTestFinished(() => {
+      appConfig.directoryConfigured = false;
+    });
+    api.directoryLookup.mockRejectedValueOnce({ statusCode: 404, messages: ['No directory user has this user name.'] });
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Import from directory' }));
+    const dialog = await screen.findByTestId('directory-dialog');
+    expect(within(dialog).getByRole('button', { name: 'Look up user name' })).toBeDisabled();
+    await u.type(within(dialog).getByRole('searchbox'), ' kiran ');
+    await u.click(within(dialog).getByRole('button', { name: 'Look up user name' }));
+    expect(api.directoryLookup).toHaveBeenCalledWith('kiran');
+    expect(await within(dialog).findByText('No directory user has the user name kiran.')).toBeInTheDocument();
+    expect(within(dialog).queryByTestId('dialog-error')).toBeNull();
+    expect(api.directorySearch).not.toHaveBeenCalled();
+
+    api.directoryLookup.mockResolvedValueOnce({
+      userName: 'kiran',
+      email: 'kiran@corp.test',
+      firstName: 'Kiran',
+      lastName: 'M',
+      displayName: 'Kiran M',
+      alreadyImported: false,
+    });
+    api.create.mockResolvedValue(user(6));
+    await u.click(within(dialog).getByRole('button', { name: 'Look up user name' }));
+    expect(await within(dialog).findByText('Kiran M')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Import kiran' }));
+    await waitFor(() => expect(api.create).toHaveBeenCalledWith({ userName: 'kiran', loginType: 'directory' }));
+  });
+
+  it("should give the server's verdict on the e-mail address when the field is left (spec §7 validateemail)", async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([], query));
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Create user' }));
+    const dialog = await screen.findByTestId('user-dialog');
+    const email = within(dialog).getByRole('textbox', { name: /E-mail address/ });
+    await u.type(email, 'asha@example');
+    await u.tab();
+    expect(await within(dialog).findByText('This is not a valid e-mail address.')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(emailCheckApi.validate).toHaveBeenLastCalledWith('asha@example');
+    // Typing again drops the verdict until the field is left again.
+    await u.type(email, '.test');
+    expect(within(dialog).queryByText('This is not a valid e-mail address.')).toBeNull();
+    await u.clear(email);
+    await u.type(email, 'Asha@Example.test');
+    await u.tab();
+    expect(await within(dialog).findByText('The address is accepted, and saved as asha@example.test.')).toBeInTheDocument();
+    expect(email).not.toHaveAttribute('aria-invalid', 'true');
   });
 
   it('should export the list with the current filters, showing progress until the file is saved', async () => {

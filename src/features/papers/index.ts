@@ -1,0 +1,2 @@
+// The papers feature's public entry (eslint.config.js, `features/public-entry`).
+export { papersApi, type PaperRecord } from './api/papers-api.ts';

@@ -1,0 +1,410 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { css } from '#styled-system/css';
+import { P } from '#machines/permissions.ts';
+import type { SaveSectionRequest } from '#machines/papers/section-builder.machine.ts';
+import { notify } from '#src/app/notifications/notify.ts';
+import { examStore } from '#src/app/stores/slices.ts';
+import { selectedPaper, selectPaper } from '#src/app/stores/workspace-selection.ts';
+import { Badge } from '#src/components/ui/badge.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { Tabs } from '#src/components/ui/tabs.tsx';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { useItemWorkspace, type ItemWorkspace } from '#src/features/items/index.ts';
+import { NoProjectState } from '#src/features/projects/index.ts';
+import { PermissionGate } from '#src/features/users/index.ts';
+import { papersApi, type HistoryEntry, type PaperRecord, type PinnedItem, type SectionRecord } from './api/papers-api.ts';
+import { BlueprintView } from './components/blueprint-view.tsx';
+import { ChooseExamState } from './components/choose-exam-state.tsx';
+import { FlowActions, FlowSteps } from './components/flow-actions.tsx';
+import { PaperFormDialog } from './components/paper-form-dialog.tsx';
+import { SectionEditor, sectionBody } from './components/section-editor.tsx';
+import { SetsPanel } from './components/sets-panel.tsx';
+import { paperCallFailure, statusTone, type PaperCallFailure } from './lib/paper-errors.ts';
+
+export const PAPER_TABS = ['sections', 'blueprint', 'sets', 'history'] as const;
+export type PaperTab = (typeof PAPER_TABS)[number];
+
+const link = css({ color: 'primary.dark', textDecoration: 'underline' });
+
+/** The paper's sections in order, each with its rule and marks; a Draft paper's can be added, edited and removed. */
+function SectionsPanel({
+  paper,
+  editable,
+  labels,
+  onEdit,
+  onRemove,
+  onAdd,
+}: {
+  paper: PaperRecord;
+  editable: boolean;
+  labels: ReadonlyMap<string, string>;
+  onEdit: (section: SectionRecord) => void;
+  onRemove: (section: SectionRecord) => void;
+  onAdd: () => void;
+}) {
+  const { t } = useTranslation('papers');
+  const sections = [...paper.sections].sort((a, b) => a.order - b.order);
+  return (
+    <div className={css({ display: 'grid', gap: '3' })} data-testid="sections-panel">
+      {sections.length === 0 ? (
+        <EmptyState title={t('builder.noSections')} action={editable ? <Button onClick={onAdd}>{t('builder.addSection')}</Button> : undefined}>
+          {editable ? t('builder.noSectionsHint') : t('builder.noSectionsReader')}
+        </EmptyState>
+      ) : (
+        <ol className={css({ display: 'grid', gap: '3', listStyle: 'none', p: 0, m: 0 })}>
+          {sections.map((section, index) => (
+            <li
+              key={section.sectionId}
+              className={css({ borderWidth: '1px', borderColor: 'border', borderRadius: 'md', p: '3', display: 'grid', gap: '2' })}
+              data-testid={`section-${index + 1}`}
+            >
+              <div className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+                <h3 className={css({ fontWeight: 'semibold', flex: '1' })}>{section.title}</h3>
+                <Badge tone="info">{section.rule.kind === 'fixed' ? t('builder.ruleFixedShort') : t('builder.ruleDrawShort')}</Badge>
+                {editable ? (
+                  <>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => onEdit(section)}
+                      aria-label={t('builder.editNamed', { title: section.title })}
+                      data-testid={`edit-section-${index + 1}`}
+                    >
+                      {t('builder.edit')}
+                    </Button>
+                    <Button size="sm" variant="ghost" onClick={() => onRemove(section)} aria-label={t('builder.removeSectionNamed', { title: section.title })}>
+                      {t('builder.remove')}
+                    </Button>
+                  </>
+                ) : null}
+              </div>
+              <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+                {[
+                  t('builder.sectionFacts', { count: section.itemCount, each: section.marksPerItem, marks: section.marks }),
+                  section.attemptAny ? t('builder.attemptAnyOf', { n: section.attemptAny, of: section.itemCount }) : null,
+                  section.timeLimitMinutes ? t('builder.timeLimitOf', { count: section.timeLimitMinutes }) : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+              </p>
+              {section.rule.kind === 'fixed' ? (
+                <ol className={css({ fontSize: 'sm', ps: '5', listStyle: 'decimal' })}>
+                  {(section.rule.items ?? []).map((id) => (
+                    <li key={id}>{labels.get(String(id)) ?? `#${id}`}</li>
+                  ))}
+                </ol>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      )}
+      {editable && sections.length > 0 ? (
+        <div>
+          <Button onClick={onAdd} data-testid="add-section">
+            {t('builder.addSection')}
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function HistoryPanel({ paper }: { paper: PaperRecord }) {
+  const { t } = useTranslation('papers');
+  const [entries, setEntries] = useState<HistoryEntry[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const errorText = useErrorText(error);
+  const load = useCallback(() => {
+    setError(null);
+    papersApi.history(paper.paperId).then(setEntries, (failure: unknown) => setError(failure ?? new Error('failed')));
+  }, [paper.paperId]);
+  useEffect(() => {
+    load();
+  }, [load, paper.version]);
+  if (error) return <ErrorState message={errorText ?? t('history.failed')} onRetry={load} />;
+  if (!entries) return <LoadingState />;
+  if (entries.length === 0) return <EmptyState title={t('history.none')} />;
+  return (
+    <ol className={css({ display: 'grid', gap: '2', listStyle: 'none', p: 0, m: 0 })} data-testid="paper-history">
+      {[...entries].reverse().map((entry, index) => (
+        <li key={`${entry.at}-${index}`} className={css({ borderBottomWidth: '1px', borderColor: 'border', pb: '2' })}>
+          <p>
+            <strong>{t(`history.event.${entry.event.replace('paper.', '')}`, { defaultValue: entry.event })}</strong>
+            {entry.toStatus ? ` → ${t(`status.${entry.toStatus}`, { defaultValue: entry.toStatus })}` : ''}
+          </p>
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            {t('history.byAt', { name: entry.by?.name ?? t('history.someone'), at: new Date(entry.at).toLocaleString() })}
+          </p>
+          {entry.reason ? <p className={css({ fontSize: 'sm' })}>{t('history.reason', { reason: entry.reason })}</p> : null}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * One paper (issue 17, docs/decisions/0142): its flow, the builder of its sections, the
+ * blueprint, its sets (generate, compare, preview, print) and its history. Opening it selects it,
+ * so its calls carry `ExamId: exam&paper`. An edit refused because the paper moved on or was
+ * changed first (409) says so and reloads it.
+ */
+function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemWorkspace }) {
+  const { t } = useTranslation('papers');
+  const [params, setParams] = useSearchParams();
+  const tab: PaperTab = (PAPER_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as PaperTab) : 'sections';
+  const [paper, setPaper] = useState<PaperRecord | null>(null);
+  const [pinned, setPinned] = useState<PinnedItem[]>([]);
+  const [error, setError] = useState<unknown>(null);
+  const errorText = useErrorText(error);
+  const [conflict, setConflict] = useState<PaperCallFailure | null>(null);
+  const [editing, setEditing] = useState<SectionRecord | 'new' | null>(null);
+  const [editingDetails, setEditingDetails] = useState(false);
+  const { confirm, element: confirmation } = useConfirm();
+
+  const adopt = useCallback((record: PaperRecord) => {
+    setPaper(record);
+    selectPaper({ paperId: record.paperId, code: record.code, title: record.title, status: record.status });
+    papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
+  }, []);
+  const load = useCallback(() => {
+    setError(null);
+    if (selectedPaper()?.paperId !== paperId) selectPaper({ paperId });
+    return papersApi.get(paperId).then(adopt, (failure: unknown) => setError(failure ?? new Error('failed')));
+  }, [paperId, adopt]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const labels = useMemo(() => new Map(pinned.map((p) => [p.versionId, `${p.code} · ${p.stemText}`])), [pinned]);
+  const onConflict = useCallback(
+    (failure: PaperCallFailure) => {
+      setConflict(failure);
+      void load();
+    },
+    [load],
+  );
+
+  const save = useCallback(
+    async (request: SaveSectionRequest) => {
+      if (!paper) throw new Error('no paper');
+      const body = sectionBody(request.draft);
+      const answer =
+        request.sectionId === null
+          ? await papersApi.addSection(paper.paperId, body)
+          : await papersApi.editSection(paper.paperId, request.sectionId, { ...body, version: request.version ?? 1 });
+      const stored =
+        request.sectionId === null
+          ? [...answer.sections].sort((a, b) => b.sectionId - a.sectionId)[0]
+          : answer.sections.find((s) => s.sectionId === request.sectionId)!;
+      adopt(answer);
+      return { sectionId: stored.sectionId, version: stored.version };
+    },
+    [paper, adopt],
+  );
+
+  if (error) return <ErrorState message={errorText ?? t('paper.failed')} onRetry={() => void load()} />;
+  if (!paper) return <LoadingState />;
+  const editable = paper.status === 'Draft' && paper.actions.includes('paper.edit');
+  const sectionMarks = paper.sections.reduce((sum, s) => sum + s.marks, 0);
+
+  const removeSection = async (section: SectionRecord) => {
+    if (
+      !(await confirm({
+        title: t('builder.removeSectionTitle'),
+        message: t('builder.removeSectionMessage', { title: section.title }),
+        confirmLabel: t('builder.remove'),
+      }))
+    )
+      return;
+    try {
+      adopt(await papersApi.removeSection(paper.paperId, section.sectionId));
+      void notify.success(t('builder.sectionRemoved', { title: section.title }));
+    } catch (failure) {
+      const refused = await paperCallFailure(failure);
+      if (refused.conflict) onConflict(refused);
+      else void notify.error(failure);
+    }
+  };
+
+  return (
+    <section aria-labelledby="paper-title" className={css({ display: 'grid', gap: '4' })}>
+      <PageHeader
+        id="paper-title"
+        title={t('paper.title', { code: paper.code, title: paper.title })}
+        description={
+          <span className={css({ display: 'inline-flex', gap: '2', flexWrap: 'wrap', alignItems: 'center' })}>
+            <Badge tone={statusTone(paper.status)} testId="paper-status">
+              {t(`status.${paper.status}`)}
+            </Badge>
+            <span>
+              {t('paper.facts', {
+                minutes: paper.durationMinutes,
+                marks: paper.totalMarks,
+                computed: sectionMarks,
+                mode: t(`mode.${paper.mode}`),
+                navigation: t(`navigation.${paper.navigation}`),
+              })}
+            </span>
+            {paper.calculator ? <Badge tone="neutral">{t('paper.calculator')}</Badge> : null}
+          </span>
+        }
+        actions={
+          <div className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
+            <Link to="/workspace/papers" className={link}>
+              {t('paper.allPapers')}
+            </Link>
+            {editable ? (
+              <Button variant="outline" onClick={() => setEditingDetails(true)} data-testid="edit-paper">
+                {t('paper.editDetails')}
+              </Button>
+            ) : null}
+          </div>
+        }
+      />
+      {conflict ? (
+        <div
+          role="alert"
+          className={css({
+            borderWidth: '1px',
+            borderColor: 'warning.main',
+            bg: 'warning.lighter',
+            color: 'warning.darker',
+            borderRadius: 'md',
+            p: '3',
+            display: 'grid',
+            gap: '1',
+          })}
+          data-testid={`paper-conflict-${conflict.conflict ?? 'other'}`}
+        >
+          <p className={css({ fontWeight: 'semibold' })}>
+            {conflict.conflict === 'locked' ? t('conflict.locked', { status: t(`status.${conflict.currentStatus ?? paper.status}`) }) : t('conflict.stale')}
+          </p>
+          {conflict.messages.map((m) => (
+            <p key={m}>{m}</p>
+          ))}
+          <div>
+            <Button size="sm" variant="ghost" onClick={() => setConflict(null)}>
+              {t('conflict.dismiss')}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      <div className={`${card} ${css({ p: '4', display: 'grid', gap: '3' })}`}>
+        <FlowSteps paper={paper} />
+        {paper.status === 'Locked' && paper.lockedBy ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            {t('paper.lockedBy', { name: paper.lockedBy.name, at: new Date(paper.lockedAt ?? '').toLocaleString() })}
+          </p>
+        ) : null}
+        {!editable && paper.status !== 'Draft' ? <p className={css({ fontSize: 'sm' })}>{t(`paper.readOnly.${paper.status}`)}</p> : null}
+        <FlowActions
+          paper={paper}
+          onChanged={(next) => {
+            setConflict(null);
+            adopt(next);
+          }}
+          onConflict={onConflict}
+        />
+      </div>
+      <div className={`${card} ${css({ p: '4' })}`}>
+        <Tabs<PaperTab>
+          label={t('paper.tabs')}
+          value={tab}
+          onChange={(next) =>
+            setParams(
+              (current) => {
+                const out = new URLSearchParams(current);
+                out.set('tab', next);
+                return out;
+              },
+              { replace: true },
+            )
+          }
+          tabs={PAPER_TABS.map((value) => ({ value, label: t(`tab.${value}`) }))}
+        >
+          {(value) =>
+            value === 'sections' ? (
+              <SectionsPanel
+                paper={paper}
+                editable={editable}
+                labels={labels}
+                onEdit={setEditing}
+                onRemove={(s) => void removeSection(s)}
+                onAdd={() => setEditing('new')}
+              />
+            ) : value === 'blueprint' ? (
+              <BlueprintView paper={paper} labels={labels} />
+            ) : value === 'sets' ? (
+              <SetsPanel paper={paper} languages={workspace.languages} labels={labels} onGenerated={() => void load()} onConflict={onConflict} />
+            ) : (
+              <HistoryPanel paper={paper} />
+            )
+          }
+        </Tabs>
+      </div>
+      {editing ? (
+        <SectionEditor
+          section={editing === 'new' ? null : editing}
+          labels={labels}
+          workspace={workspace}
+          save={save}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            void notify.success(t('builder.sectionSaved'));
+            setEditing(null);
+          }}
+          onLocked={() => void load()}
+        />
+      ) : null}
+      {editingDetails ? (
+        <PaperFormDialog
+          paper={paper}
+          languages={workspace.languages}
+          onClose={() => setEditingDetails(false)}
+          onSave={async (body) => {
+            try {
+              adopt(await papersApi.edit(paper.paperId, { ...body, version: paper.version }));
+              setEditingDetails(false);
+              void notify.success(t('form.saved', { code: body.code }));
+            } catch (failure) {
+              const refused = await paperCallFailure(failure);
+              if (refused.conflict) {
+                setEditingDetails(false);
+                onConflict(refused);
+                return;
+              }
+              throw failure;
+            }
+          }}
+        />
+      ) : null}
+      {confirmation}
+    </section>
+  );
+}
+
+function PaperPage() {
+  const { t } = useTranslation('papers');
+  const params = useParams();
+  const workspace = useItemWorkspace();
+  const exam = useStoreValue(examStore, (s) => s.context.selected);
+  const paperId = Number(params.paperId);
+  if (!workspace.project) return <NoProjectState />;
+  if (!exam) return <ChooseExamState />;
+  if (!Number.isSafeInteger(paperId) || paperId < 1) return <EmptyState title={t('paper.notFound')} />;
+  return <PaperScreen key={paperId} paperId={paperId} workspace={workspace} />;
+}
+
+export default function GatedPaperPage() {
+  return (
+    <PermissionGate permission={P.Projects.View}>
+      <PaperPage />
+    </PermissionGate>
+  );
+}
