@@ -171,6 +171,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['PUT', '/api/v1/paper/:id/section/:sectionId', P.Exams.View],
   ['DELETE', '/api/v1/paper/:id/section/:sectionId', P.Exams.View],
   ['GET', '/api/v1/paper/:id/blueprint', P.Exams.View],
+  ['GET', '/api/v1/paper/:id/items', P.Exams.View],
   ['POST', '/api/v1/paper/:id/status', P.Exams.View],
   ['GET', '/api/v1/paper/:id/history', P.Exams.View],
   ['POST', '/api/v1/paper/:id/sets', P.Exams.View],
