@@ -34,12 +34,12 @@ export function accessClaims(overrides: Record<string, unknown> = {}): Record<st
 }
 
 export const modelTokens = {
-  first: { token: fakeJwt(accessClaims({ jti: 'a' })), refreshToken: 'refresh-a', refreshTokenExpiryTime: '2026-11-29T10:00:00.000Z' },
+  first: { token: fakeJwt(accessClaims({ jti: 'a' })), refreshToken: 'refresh-a', refreshTokenExpiryTime: '2099-11-29T10:00:00.000Z' },
   /** The refreshed pair: the new token says userType 'staff', which the refresh must not take over. */
   second: {
     token: fakeJwt(accessClaims({ jti: 'b', userType: 'staff', instituteId: null })),
     refreshToken: 'refresh-b',
-    refreshTokenExpiryTime: '2026-11-29T10:00:00.000Z',
+    refreshTokenExpiryTime: '2099-11-29T10:00:00.000Z',
   },
 } satisfies Record<string, TokenPair>;
 
@@ -61,7 +61,7 @@ export const authSessionModelEvents: Array<AuthSessionEvent | (EventObject & Rec
       isLoggedIn: false,
       token: null,
       refreshToken: 'refresh-a',
-      refreshTokenExpiryTime: '2026-11-29T10:00:00.000Z',
+      refreshTokenExpiryTime: '2099-11-29T10:00:00.000Z',
       expiredToken: modelTokens.first.token,
     },
   },

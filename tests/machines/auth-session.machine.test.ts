@@ -86,7 +86,7 @@ describe('auth-session machine', () => {
     expect(context.authenticated).toBe(true);
     expect(context.token).toBe(modelTokens.first.token);
     expect(context.refreshToken).toBe('refresh-a');
-    expect(context.refreshTokenExpiryTime).toBe('2026-11-29T10:00:00.000Z');
+    expect(context.refreshTokenExpiryTime).toBe('2099-11-29T10:00:00.000Z');
     expect(context.user?.user_id).toBe('7f1c4a52-0d7e-4c8e-9a51-3f2b6c1d9e01');
     // The password does not outlive the sign-in.
     expect(context.password).toBeNull();

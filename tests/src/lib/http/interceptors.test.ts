@@ -92,7 +92,7 @@ function tokenServer(state: TokenState): FakeHandler {
       if (state.refreshBody !== undefined) return { status: 401, data: state.refreshBody };
       state.next = (state.next ?? 2) + 1;
       state.valid = `token-${state.next - 1}`;
-      return { status: 200, data: { token: state.valid, refreshToken: 'refresh-2', refreshTokenExpiryTime: '2026-11-29T10:00:00Z' } };
+      return { status: 200, data: { token: state.valid, refreshToken: 'refresh-2', refreshTokenExpiryTime: '2099-11-29T10:00:00Z' } };
     }
     const auth = lowerKeys(request.headers).authorization;
     if (!state.valid || auth !== `Bearer ${state.valid}`) return { status: 401, data: state.unauthorizedBody ?? unauthorizedBody };
