@@ -97,7 +97,7 @@ const label = (index: number) => String.fromCharCode(65 + index);
 
 let fontCss: string | undefined;
 /** The Noto faces as data URLs (read once): a printed page must not fetch anything. */
-function fonts(): string {
+export function fonts(): string {
   if (fontCss) return fontCss;
   const require = createRequire(import.meta.url);
   const face = (family: string, pkg: string, subset: string, weight: number) => {
@@ -315,7 +315,8 @@ export class PdfPrinter {
     };
   }
 
-  async print(html: string, header: { left: string; right: string }): Promise<Buffer> {
+  /** `header` null: no header or footer, the page's own CSS sets the margins (admit cards, issue 18). */
+  async print(html: string, header: { left: string; right: string } | null): Promise<Buffer> {
     this.browser ??= this.launch().catch((error) => {
       this.browser = undefined;
       throw error;
@@ -328,6 +329,7 @@ export class PdfPrinter {
       await page.route('**/*', (route) => route.abort());
       await page.setContent(html, { waitUntil: 'load' });
       const text = (s: string) => escapeHtml(s);
+      if (header === null) return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
       return await page.pdf({
         format: 'A4',
         printBackground: true,
