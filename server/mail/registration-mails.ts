@@ -165,13 +165,7 @@ export function candidateMailLanguage(preferredLanguage: string | null | undefin
   return matchLanguage(preferredLanguage) ?? pickMailLanguage(null, medium ?? undefined);
 }
 
-export function registrationMail(
-  kind: RegistrationMailKind,
-  language: MailLanguage,
-  to: Recipient,
-  data: RegistrationMailData,
-  publicUrl: string,
-): Mail {
+export function registrationMail(kind: RegistrationMailKind, language: MailLanguage, to: Recipient, data: RegistrationMailData, publicUrl: string): Mail {
   const c = catalogs[language];
   const m = c[kind];
   const link = clientLink(publicUrl, clientRoutes.myRegistrations, {});

@@ -95,19 +95,28 @@ const ui = (language: string, key: string) => UI[language]?.[key] ?? UI.en[key];
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const label = (index: number) => String.fromCharCode(65 + index);
 
-let fontCss: string | undefined;
-/** The Noto faces as data URLs (read once): a printed page must not fetch anything. */
-export function fonts(): string {
-  if (fontCss) return fontCss;
+const fontCss = new Map<string, string>();
+const FACES = {
+  devanagari: ['Noto Sans Devanagari', 'noto-sans-devanagari'],
+  gujarati: ['Noto Sans Gujarati', 'noto-sans-gujarati'],
+} as const;
+export type IndicScript = keyof typeof FACES;
+/**
+ * The Noto faces as data URLs (read once): a printed page must not fetch anything. `scripts`
+ * narrows them (an admit card needs only its medium's script: a smaller page prints faster).
+ */
+export function fonts(scripts: readonly IndicScript[] = ['devanagari', 'gujarati']): string {
+  const key = scripts.join(',');
+  const cached = fontCss.get(key);
+  if (cached !== undefined) return cached;
   const require = createRequire(import.meta.url);
   const face = (family: string, pkg: string, subset: string, weight: number) => {
     const file = require.resolve(`@fontsource/${pkg}/files/${pkg}-${subset}-${weight}-normal.woff2`);
     return `@font-face{font-family:'${family}';font-weight:${weight};font-style:normal;src:url(data:font/woff2;base64,${readFileSync(file).toString('base64')}) format('woff2');}`;
   };
-  fontCss = [400, 700]
-    .flatMap((w) => [face('Noto Sans Devanagari', 'noto-sans-devanagari', 'devanagari', w), face('Noto Sans Gujarati', 'noto-sans-gujarati', 'gujarati', w)])
-    .join('\n');
-  return fontCss;
+  const css = [400, 700].flatMap((w) => scripts.map((script) => face(FACES[script][0], FACES[script][1], script, w))).join('\n');
+  fontCss.set(key, css);
+  return css;
 }
 
 const styles = () => `

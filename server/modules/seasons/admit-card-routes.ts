@@ -14,12 +14,7 @@ import { admitCardPdf, listBatches, queueBatch, type AdmitCardDeps } from './adm
 import { PrintUnavailable } from '#server/modules/papers/paper-print.ts';
 import { rollNumber } from './allocation.ts';
 import { findRegistration, registrationActor, REGISTRATION_NOT_FOUND } from './registrations-routes.ts';
-import {
-  acceptRegistrationUpload,
-  buildRegistrationTemplate,
-  registrationErrorFile,
-  searchRegistrationUploads,
-} from './registrations-bulk.ts';
+import { acceptRegistrationUpload, buildRegistrationTemplate, registrationErrorFile, searchRegistrationUploads } from './registrations-bulk.ts';
 import { findSeason } from './seasons-repository.ts';
 import * as S from './seasons-schemas.ts';
 
@@ -102,7 +97,8 @@ export async function admitCardRoutes(fastify: FastifyInstance, deps: AdmitCardD
       const p = requirePrincipal(request);
       const row = await findRegistration(db, request.params.id, { tenantId: p.tenantId, candidateId: p.userId });
       if (!row) throw notFound(REGISTRATION_NOT_FOUND);
-      if (row.status !== 'AdmitCardIssued') throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
+      if (row.status !== 'AdmitCardIssued')
+        throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
       return pdfAnswer(reply, row.registrationId);
     },
   );
@@ -114,7 +110,8 @@ export async function admitCardRoutes(fastify: FastifyInstance, deps: AdmitCardD
       schema: {
         tags,
         security,
-        summary: 'Attach the supporting document of the accommodations you asked for (multipart, field "file": PDF, PNG or JPEG, ≤ 5 MB); replaces an earlier one',
+        summary:
+          'Attach the supporting document of the accommodations you asked for (multipart, field "file": PDF, PNG or JPEG, ≤ 5 MB); replaces an earlier one',
         consumes: ['multipart/form-data'],
         params: S.IdParams,
         response: { 201: S.DocumentInfo },
@@ -203,7 +200,8 @@ export async function admitCardRoutes(fastify: FastifyInstance, deps: AdmitCardD
     async (request, reply) => {
       const { row, actor } = await inReach(request, request.params.id);
       if (!actor.registrar && !actor.centerManager && !actor.invigilator) throw forbidden('You may not read admit cards of this project.');
-      if (row.status !== 'AdmitCardIssued') throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
+      if (row.status !== 'AdmitCardIssued')
+        throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
       return pdfAnswer(reply, row.registrationId);
     },
   );

@@ -4,8 +4,8 @@ import { getOrCreateSecret } from '#server/db/seed.ts';
 import { enqueueJob, JOB_LEASE_SECONDS, type Job } from '#server/lib/jobs.ts';
 import type { MailDispatcher } from '#server/mail/mail-dispatcher.ts';
 import { candidateMailLanguage, registrationMail, type RegistrationMailKind } from '#server/mail/registration-mails.ts';
-import { fonts, type PdfPrinter } from '#server/modules/papers/paper-print.ts';
-import { admitCardHtml, qrDataUrl, type AdmitCardPrint } from './admit-card-print.ts';
+import { fonts, type IndicScript, type PdfPrinter } from '#server/modules/papers/paper-print.ts';
+import { admitCardHtml, cardTexts, qrDataUrl, type AdmitCardPrint } from './admit-card-print.ts';
 import { signAdmitToken } from './admit-token.ts';
 
 /**
@@ -94,7 +94,9 @@ export async function admitCardFor(db: Db, registrationId: number): Promise<(Adm
 
 /** Renders one card to PDF (no storing). */
 export async function renderAdmitCard(printer: PdfPrinter, card: AdmitCardPrint): Promise<Buffer> {
-  return printer.print(admitCardHtml(card, await qrDataUrl(card.token), fonts()), null);
+  const { language } = cardTexts(card.medium);
+  const scripts: IndicScript[] = language === 'hi' ? ['devanagari'] : language === 'gu' ? ['gujarati'] : [];
+  return printer.print(admitCardHtml(card, await qrDataUrl(card.token), fonts(scripts)), null);
 }
 
 /**
@@ -260,10 +262,12 @@ export async function runAdmitCardBatch(deps: AdmitCardDeps, job: Job<{ batchId:
       }),
     );
     const elapsed = Math.round(performance.now() - started);
-    await db.query(
-      `update admit_card_batches set issued = issued + $2, failed = failed + $3, elapsed_ms = elapsed_ms + $4 where id = $1`,
-      [batch.id, outcomes.filter((o) => o === 'issued').length, outcomes.filter((o) => o === 'failed').length, elapsed],
-    );
+    await db.query(`update admit_card_batches set issued = issued + $2, failed = failed + $3, elapsed_ms = elapsed_ms + $4 where id = $1`, [
+      batch.id,
+      outcomes.filter((o) => o === 'issued').length,
+      outcomes.filter((o) => o === 'failed').length,
+      elapsed,
+    ]);
     await db.query(`update jobs set locked_until = now() + make_interval(secs => $2) where id = $1`, [job.id, JOB_LEASE_SECONDS]);
   }
   const { rows: done } = await db.query<{ issued: number; failed: number; elapsed: number }>(

@@ -42,7 +42,10 @@ export async function buildRegistrationTemplate(): Promise<Buffer> {
   sheet.getRow(1).font = { bold: true };
   sheet.addRow(exampleRow);
   const notes = workbook.addWorksheet('Notes');
-  notes.columns = [{ header: 'column', key: 'c', width: 18 }, { header: 'meaning', key: 'm', width: 90 }];
+  notes.columns = [
+    { header: 'column', key: 'c', width: 18 },
+    { header: 'meaning', key: 'm', width: 90 },
+  ];
   for (const [c, m] of [
     ['email', 'The candidate’s account e-mail (upload them as users first).'],
     ['exam', 'The exam’s code.'],
@@ -371,7 +374,10 @@ export async function searchRegistrationUploads(
   const where = `u.project_id = $1 and ($2::bigint is null or u.season_id = $2)`;
   const order = orderByClause(body.orderBy, { createdOn: 'u.created_at', fileName: 'lower(u.file_name)', state: 'u.state' }, 'u.created_at desc', 'u.id desc');
   const [page, count] = await Promise.all([
-    db.query<UploadStatusRow>(`select ${statusColumns} from registration_uploads u where ${where} order by ${order} limit ${window.limit} offset ${window.offset}`, params),
+    db.query<UploadStatusRow>(
+      `select ${statusColumns} from registration_uploads u where ${where} order by ${order} limit ${window.limit} offset ${window.offset}`,
+      params,
+    ),
     db.query<{ n: number }>(`select count(*)::int as n from registration_uploads u where ${where}`, params),
   ]);
   return paged(page.rows.map(toStatus), count.rows[0].n, window);

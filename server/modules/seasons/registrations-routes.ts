@@ -477,7 +477,6 @@ export async function registrationRoutes(fastify: FastifyInstance, deps: Registr
     return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };
   }
 
-
   app.get(
     '/v1/registration/mine/:id/admitcard',
     {
@@ -657,7 +656,14 @@ export async function registrationRoutes(fastify: FastifyInstance, deps: Registr
       });
       if (!ok) throw changedMeanwhile();
       // The candidate hears of it in their language (docs/decisions/0231).
-      const mailKind = type === 'registration.approve' ? 'approved' : type === 'registration.reject' ? 'rejected' : type === 'registration.issueAdmitCard' ? 'admitCardIssued' : null;
+      const mailKind =
+        type === 'registration.approve'
+          ? 'approved'
+          : type === 'registration.reject'
+            ? 'rejected'
+            : type === 'registration.issueAdmitCard'
+              ? 'admitCardIssued'
+              : null;
       if (mailKind) await mailCandidate(deps, mailKind, row.registrationId);
       const fresh = (await findRegistration(db, row.registrationId, { tenantId: p.tenantId }))!;
       return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };
