@@ -90,9 +90,30 @@ function CenterDialog({ center, onClose, onSaved }: { center: Center | null; onC
       }
     >
       <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', sm: '1fr 2fr' } })}>
-        <TextField label={t('center.code')} value={form.code} onChange={(e) => set('code', e.target.value)} error={show(errors.code)} required data-testid="center-code" />
-        <TextField label={t('center.name')} value={form.name} onChange={(e) => set('name', e.target.value)} error={show(errors.name)} required data-testid="center-name" />
-        <TextField label={t('center.city')} value={form.city} onChange={(e) => set('city', e.target.value)} error={show(errors.city)} required data-testid="center-city" />
+        <TextField
+          label={t('center.code')}
+          value={form.code}
+          onChange={(e) => set('code', e.target.value)}
+          error={show(errors.code)}
+          required
+          data-testid="center-code"
+        />
+        <TextField
+          label={t('center.name')}
+          value={form.name}
+          onChange={(e) => set('name', e.target.value)}
+          error={show(errors.name)}
+          required
+          data-testid="center-name"
+        />
+        <TextField
+          label={t('center.city')}
+          value={form.city}
+          onChange={(e) => set('city', e.target.value)}
+          error={show(errors.city)}
+          required
+          data-testid="center-city"
+        />
         <TextField label={t('center.address')} value={form.address} onChange={(e) => set('address', e.target.value)} />
         <TextField label={t('center.state')} value={form.state} onChange={(e) => set('state', e.target.value)} />
         <TextField
@@ -162,7 +183,16 @@ function ImportDialog({ onClose, onImported }: { onClose: () => void; onImported
         </>
       }
     >
-      <FileUpload label={t('import.file')} hint={t('import.fileHint')} files={files} onChange={setFiles} maxFiles={1} maxBytes={5 * 1024 * 1024} accept={XLSX} disabled={busy} />
+      <FileUpload
+        label={t('import.file')}
+        hint={t('import.fileHint')}
+        files={files}
+        onChange={setFiles}
+        maxFiles={1}
+        maxBytes={5 * 1024 * 1024}
+        accept={XLSX}
+        disabled={busy}
+      />
       {failure ? (
         <p role="alert" className={css({ color: 'error.dark' })}>
           {failure}
@@ -198,13 +228,17 @@ function CentersPage() {
   const examsManage = useHasPermission(P.Exams.Manage);
   const projectsManage = useHasPermission(P.Projects.Manage);
   const canManage = examsManage || projectsManage;
-  const search = usePagedSearch<Center>((query) => centersApi.search(query), { orderBy: ['city asc'] }, {
-    city: 'string',
-    state: 'string',
-    cbtCapable: 'string',
-    isActive: 'string',
-    minCapacity: 'string',
-  });
+  const search = usePagedSearch<Center>(
+    (query) => centersApi.search(query),
+    { orderBy: ['city asc'] },
+    {
+      city: 'string',
+      state: 'string',
+      cbtCapable: 'string',
+      isActive: 'string',
+      minCapacity: 'string',
+    },
+  );
   const errorText = useErrorText(search.error);
   const [open, setOpen] = useState<{ kind: 'create' } | { kind: 'edit'; center: Center } | { kind: 'import' } | null>(null);
   const filters = search.query.filters as { city?: string; state?: string; cbtCapable?: string; isActive?: string; minCapacity?: string };

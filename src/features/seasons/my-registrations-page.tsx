@@ -28,7 +28,16 @@ function DocumentUpload({ registration, onDone }: { registration: Registration; 
   const [busy, setBusy] = useState(false);
   return (
     <div className={css({ display: 'grid', gap: '2' })}>
-      <FileUpload label={t('acc.document')} hint={t('acc.documentHint')} files={files} onChange={setFiles} maxFiles={1} maxBytes={5 * 1024 * 1024} accept={DOCUMENT} disabled={busy} />
+      <FileUpload
+        label={t('acc.document')}
+        hint={t('acc.documentHint')}
+        files={files}
+        onChange={setFiles}
+        maxFiles={1}
+        maxBytes={5 * 1024 * 1024}
+        accept={DOCUMENT}
+        disabled={busy}
+      />
       <div>
         <Button
           size="sm"
@@ -79,7 +88,11 @@ function MyRegistrationsPage() {
         title={t('mine.title')}
         description={t('mine.intro')}
         actions={
-          <Link to="/registrations/register" className={css({ color: 'primary.dark', textDecoration: 'underline', fontWeight: 'semibold' })} data-testid="register-link">
+          <Link
+            to="/registrations/register"
+            className={css({ color: 'primary.dark', textDecoration: 'underline', fontWeight: 'semibold' })}
+            data-testid="register-link"
+          >
             {t('mine.register')}
           </Link>
         }

@@ -126,7 +126,13 @@ function RegisterPage() {
     <section aria-labelledby="register-title">
       <PageHeader id="register-title" title={t('register.title')} description={t('register.intro')} />
       <div className={card}>
-        <Steps.Root count={registerSteps.length} step={step} onStepChange={(d) => setStep(d.step)} linear className={css({ p: '4', display: 'grid', gap: '4' })}>
+        <Steps.Root
+          count={registerSteps.length}
+          step={step}
+          onStepChange={(d) => setStep(d.step)}
+          linear
+          className={css({ p: '4', display: 'grid', gap: '4' })}
+        >
           <Steps.List className={css({ display: 'flex', flexWrap: 'wrap', gap: '2' })} aria-label={t('register.steps')}>
             {registerSteps.map((name, index) => (
               <Steps.Item key={name} index={index} asChild>
@@ -145,7 +151,10 @@ function RegisterPage() {
               label={t('register.examSeason')}
               value={choice.key}
               placeholder={t('register.chooseExam')}
-              options={options.map((o) => ({ value: o.key, label: t('register.examOption', { exam: o.exam.name, season: o.season.name, project: o.season.projectName }) }))}
+              options={options.map((o) => ({
+                value: o.key,
+                label: t('register.examOption', { exam: o.exam.name, season: o.season.name, project: o.season.projectName }),
+              }))}
               onValueChange={(key) => {
                 const o = options.find((x) => x.key === key);
                 setChoice({ key, papers: o ? o.exam.papers.map((p) => p.seasonPaperId) : [], medium: '', city: '' });
@@ -155,7 +164,10 @@ function RegisterPage() {
             {chosen ? (
               <>
                 <p className={css({ fontSize: 'sm' })}>
-                  {t('register.window', { opens: format.dateTime(chosen.season.registrationOpensAt), closes: format.dateTime(chosen.season.registrationClosesAt) })}
+                  {t('register.window', {
+                    opens: format.dateTime(chosen.season.registrationOpensAt),
+                    closes: format.dateTime(chosen.season.registrationClosesAt),
+                  })}
                 </p>
                 <fieldset className={css({ display: 'grid', gap: '2' })}>
                   <legend className={css({ fontWeight: 'semibold', mb: '1' })}>{t('register.papers')}</legend>
@@ -163,7 +175,9 @@ function RegisterPage() {
                     <Checkbox
                       key={p.seasonPaperId}
                       checked={choice.papers.includes(p.seasonPaperId)}
-                      onChange={(on) => setChoice((c) => ({ ...c, papers: on ? [...c.papers, p.seasonPaperId] : c.papers.filter((id) => id !== p.seasonPaperId) }))}
+                      onChange={(on) =>
+                        setChoice((c) => ({ ...c, papers: on ? [...c.papers, p.seasonPaperId] : c.papers.filter((id) => id !== p.seasonPaperId) }))
+                      }
                       testId={`register-paper-${p.paperCode}`}
                     >
                       {t('register.paperOption', { code: p.paperCode, title: p.paperTitle, date: format.date(`${p.sitsOn}T12:00:00`), time: p.startsAt })}
@@ -218,7 +232,15 @@ function RegisterPage() {
               {t('acc.largePrint')}
             </Checkbox>
             {asked ? (
-              <FileUpload label={t('acc.document')} hint={t('acc.documentHint')} files={files} onChange={setFiles} maxFiles={1} maxBytes={5 * 1024 * 1024} accept={DOCUMENT} />
+              <FileUpload
+                label={t('acc.document')}
+                hint={t('acc.documentHint')}
+                files={files}
+                onChange={setFiles}
+                maxFiles={1}
+                maxBytes={5 * 1024 * 1024}
+                accept={DOCUMENT}
+              />
             ) : null}
           </Steps.Content>
 
@@ -241,7 +263,12 @@ function RegisterPage() {
                 <dt className={css({ fontWeight: 'semibold' })}>{t('queue.accommodations')}</dt>
                 <dd>
                   {asked
-                    ? [extra ? t('acc.extraTimeShort', { percent: extra }) : '', scribe ? t('acc.scribe') : '', largePrint ? t('acc.largePrint') : '', files[0] ? t('acc.withDocument', { name: files[0].name }) : '']
+                    ? [
+                        extra ? t('acc.extraTimeShort', { percent: extra }) : '',
+                        scribe ? t('acc.scribe') : '',
+                        largePrint ? t('acc.largePrint') : '',
+                        files[0] ? t('acc.withDocument', { name: files[0].name }) : '',
+                      ]
                         .filter(Boolean)
                         .join(', ')
                     : t('acc.none')}

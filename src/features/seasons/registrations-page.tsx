@@ -26,7 +26,15 @@ import { usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { useItemWorkspace } from '#src/features/items/index.ts';
 import { NoProjectState } from '#src/features/projects/index.ts';
 import { DownloadButton, PermissionGate } from '#src/features/users/index.ts';
-import { registrationsApi, seasonsApi, type Registration, type RegistrationEventName, type RegistrationUpload, type Season, type SeasonCenter } from './api/seasons-api.ts';
+import {
+  registrationsApi,
+  seasonsApi,
+  type Registration,
+  type RegistrationEventName,
+  type RegistrationUpload,
+  type Season,
+  type SeasonCenter,
+} from './api/seasons-api.ts';
 import { ReasonDialog } from './components/reason-dialog.tsx';
 import { failureText } from './lib/call-failure.ts';
 import { useLanguageName } from './lib/language-name.ts';
@@ -64,7 +72,11 @@ function CenterDialog({
   const [failure, setFailure] = useState<string | null>(null);
   const options = centers
     .filter((c) => c.centerId !== registration.center?.centerId)
-    .map((c) => ({ value: String(c.centerId), label: t('allocate.centerOption', { code: c.code, name: c.name, city: c.city, free: c.seats - c.allocated }), disabled: c.seats <= c.allocated }));
+    .map((c) => ({
+      value: String(c.centerId),
+      label: t('allocate.centerOption', { code: c.code, name: c.name, city: c.city, free: c.seats - c.allocated }),
+      disabled: c.seats <= c.allocated,
+    }));
   return (
     <Dialog
       title={move ? t('allocate.moveTitle', { name: registration.candidate.name }) : t('allocate.manualTitle', { name: registration.candidate.name })}
@@ -98,7 +110,14 @@ function CenterDialog({
         </>
       }
     >
-      <SelectField label={t('allocate.center')} value={centerId} placeholder={t('centers.choose')} options={options} onValueChange={setCenterId} testId="center-choice-select" />
+      <SelectField
+        label={t('allocate.center')}
+        value={centerId}
+        placeholder={t('centers.choose')}
+        options={options}
+        onValueChange={setCenterId}
+        testId="center-choice-select"
+      />
       {failure ? (
         <p role="alert" className={css({ color: 'error.dark' })}>
           {failure}
@@ -117,7 +136,14 @@ function BulkDialog({ season, onClose, onDone }: { season: Season; onClose: () =
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [jobs, setJobs] = useState<RegistrationUpload[]>([]);
-  const load = useCallback(() => registrationsApi.uploads(season.seasonId).then((page) => setJobs(page.data), () => setJobs([])), [season.seasonId]);
+  const load = useCallback(
+    () =>
+      registrationsApi.uploads(season.seasonId).then(
+        (page) => setJobs(page.data),
+        () => setJobs([]),
+      ),
+    [season.seasonId],
+  );
   useEffect(() => void load(), [load]);
   const working = jobs.some((j) => j.state === 'queued' || j.state === 'running');
   useEffect(() => {
@@ -139,7 +165,13 @@ function BulkDialog({ season, onClose, onDone }: { season: Season; onClose: () =
       header: <span className={css({ srOnly: true })}>{t('bulk.errorFile')}</span>,
       cell: (j) =>
         j.hasErrorFile ? (
-          <DownloadButton size="sm" label={t('bulk.errorFile')} ariaLabel={t('bulk.errorFileOf', { name: j.fileName })} fallbackName="registration-errors.xlsx" fetchFile={(p) => registrationsApi.uploadErrors(j.jobId, p)} />
+          <DownloadButton
+            size="sm"
+            label={t('bulk.errorFile')}
+            ariaLabel={t('bulk.errorFileOf', { name: j.fileName })}
+            fallbackName="registration-errors.xlsx"
+            fetchFile={(p) => registrationsApi.uploadErrors(j.jobId, p)}
+          />
         ) : null,
     },
   ];
@@ -147,9 +179,23 @@ function BulkDialog({ season, onClose, onDone }: { season: Season; onClose: () =
     <Dialog title={t('bulk.title', { season: season.name })} description={t('bulk.intro')} onClose={onClose} busy={busy} size="lg" testId="bulk-registration">
       <div className={css({ display: 'grid', gap: '3' })}>
         <div>
-          <DownloadButton label={t('bulk.template')} fallbackName="registration-template.xlsx" fetchFile={(p) => registrationsApi.uploadTemplate(p)} variant="ghost" />
+          <DownloadButton
+            label={t('bulk.template')}
+            fallbackName="registration-template.xlsx"
+            fetchFile={(p) => registrationsApi.uploadTemplate(p)}
+            variant="ghost"
+          />
         </div>
-        <FileUpload label={t('import.file')} hint={t('import.fileHint')} files={files} onChange={setFiles} maxFiles={1} maxBytes={5 * 1024 * 1024} accept={XLSX} disabled={busy} />
+        <FileUpload
+          label={t('import.file')}
+          hint={t('import.fileHint')}
+          files={files}
+          onChange={setFiles}
+          maxFiles={1}
+          maxBytes={5 * 1024 * 1024}
+          accept={XLSX}
+          disabled={busy}
+        />
         <Checkbox checked={approve} onChange={setApprove} testId="bulk-approve">
           {t('bulk.approve')}
         </Checkbox>
@@ -238,7 +284,13 @@ function RollPatternDialog({ onClose }: { onClose: () => void }) {
         </>
       }
     >
-      <TextField label={t('season.rollPattern')} hint={t('season.rollPatternHint')} value={pattern} onChange={(e) => setPattern(e.target.value)} className={css({ fontFamily: 'mono' })} />
+      <TextField
+        label={t('season.rollPattern')}
+        hint={t('season.rollPatternHint')}
+        value={pattern}
+        onChange={(e) => setPattern(e.target.value)}
+        className={css({ fontFamily: 'mono' })}
+      />
       {example ? <p className={css({ fontSize: 'sm' })}>{t('roll.example', { example })}</p> : null}
       {failure ? (
         <p role="alert" className={css({ color: 'error.dark' })}>
@@ -265,11 +317,15 @@ function RegistrationsList() {
   const { t } = useTranslation('seasons');
   const languageName = useLanguageName();
   const [seasons, setSeasons] = useState<Season[]>([]);
-  const search = usePagedSearch<Registration>((query) => registrationsApi.search(query), { orderBy: ['createdOn asc'], filters: { status: 'Submitted' } }, {
-    seasonId: 'number',
-    status: 'string',
-    accommodationStatus: 'string',
-  });
+  const search = usePagedSearch<Registration>(
+    (query) => registrationsApi.search(query),
+    { orderBy: ['createdOn asc'], filters: { status: 'Submitted' } },
+    {
+      seasonId: 'number',
+      status: 'string',
+      accommodationStatus: 'string',
+    },
+  );
   const errorText = useErrorText(search.error);
   const filters = search.query.filters as { seasonId?: number | null; status?: string | null; accommodationStatus?: string | null };
   const season = seasons.find((s) => s.seasonId === filters.seasonId) ?? null;
@@ -279,7 +335,10 @@ function RegistrationsList() {
   const reload = useCallback(() => search.send({ type: 'search.reload' }), [search]);
 
   useEffect(() => {
-    seasonsApi.all().then((page) => setSeasons(page.data), () => setSeasons([]));
+    seasonsApi.all().then(
+      (page) => setSeasons(page.data),
+      () => setSeasons([]),
+    );
   }, []);
   useEffect(() => {
     if (season) seasonsApi.centers(season.seasonId).then(setCenters, () => setCenters([]));
@@ -301,11 +360,21 @@ function RegistrationsList() {
   const actionsOf = (r: Registration): MenuAction[] => {
     const list: MenuAction[] = [];
     const name = r.candidate.name;
-    if (r.actions.includes('registration.approve')) list.push({ id: 'approve', label: t('queue.approve'), onSelect: () => void act(event(r, 'registration.approve'), t('queue.approved', { name })) });
-    if (r.actions.includes('registration.reject')) list.push({ id: 'reject', label: t('queue.reject'), tone: 'danger', onSelect: () => setOpen({ kind: 'reject', registration: r }) });
+    if (r.actions.includes('registration.approve'))
+      list.push({ id: 'approve', label: t('queue.approve'), onSelect: () => void act(event(r, 'registration.approve'), t('queue.approved', { name })) });
+    if (r.actions.includes('registration.reject'))
+      list.push({ id: 'reject', label: t('queue.reject'), tone: 'danger', onSelect: () => setOpen({ kind: 'reject', registration: r }) });
     if (r.accommodationStatus === 'requested') {
-      list.push({ id: 'acc-approve', label: t('queue.accommodationsApprove'), onSelect: () => void act(() => registrationsApi.accommodations(r.registrationId, 'approved'), t('queue.accommodationsDone', { name })) });
-      list.push({ id: 'acc-reject', label: t('queue.accommodationsReject'), onSelect: () => void act(() => registrationsApi.accommodations(r.registrationId, 'rejected'), t('queue.accommodationsDone', { name })) });
+      list.push({
+        id: 'acc-approve',
+        label: t('queue.accommodationsApprove'),
+        onSelect: () => void act(() => registrationsApi.accommodations(r.registrationId, 'approved'), t('queue.accommodationsDone', { name })),
+      });
+      list.push({
+        id: 'acc-reject',
+        label: t('queue.accommodationsReject'),
+        onSelect: () => void act(() => registrationsApi.accommodations(r.registrationId, 'rejected'), t('queue.accommodationsDone', { name })),
+      });
     }
     if (r.document)
       list.push({
@@ -318,7 +387,11 @@ function RegistrationsList() {
           ),
       });
     if (r.actions.includes('registration.allocate')) {
-      list.push({ id: 'allocate', label: t('queue.allocateAuto'), onSelect: () => void act(() => registrationsApi.allocate(r.registrationId), t('queue.allocated', { name })) });
+      list.push({
+        id: 'allocate',
+        label: t('queue.allocateAuto'),
+        onSelect: () => void act(() => registrationsApi.allocate(r.registrationId), t('queue.allocated', { name })),
+      });
       list.push({ id: 'allocate-manual', label: t('queue.allocateManual'), onSelect: () => setOpen({ kind: 'allocate', registration: r }) });
     }
     if (r.actions.includes('registration.move')) list.push({ id: 'move', label: t('queue.move'), onSelect: () => setOpen({ kind: 'move', registration: r }) });
@@ -334,15 +407,22 @@ function RegistrationsList() {
             async (error: unknown) => void notify.error(await failureText(error, t('action.failed'))),
           ),
       });
-    if (r.actions.includes('registration.markAttended')) list.push({ id: 'attended', label: t('queue.attended'), onSelect: () => void act(event(r, 'registration.markAttended'), t('queue.marked', { name })) });
-    if (r.actions.includes('registration.markAbsent')) list.push({ id: 'absent', label: t('queue.absent'), onSelect: () => void act(event(r, 'registration.markAbsent'), t('queue.marked', { name })) });
-    if (r.actions.includes('registration.cancel')) list.push({ id: 'cancel', label: t('queue.cancel'), tone: 'danger', onSelect: () => setOpen({ kind: 'cancel', registration: r }) });
+    if (r.actions.includes('registration.markAttended'))
+      list.push({ id: 'attended', label: t('queue.attended'), onSelect: () => void act(event(r, 'registration.markAttended'), t('queue.marked', { name })) });
+    if (r.actions.includes('registration.markAbsent'))
+      list.push({ id: 'absent', label: t('queue.absent'), onSelect: () => void act(event(r, 'registration.markAbsent'), t('queue.marked', { name })) });
+    if (r.actions.includes('registration.cancel'))
+      list.push({ id: 'cancel', label: t('queue.cancel'), tone: 'danger', onSelect: () => setOpen({ kind: 'cancel', registration: r }) });
     return list;
   };
 
   const accommodationText = (r: Registration) => {
     const a = r.accommodations;
-    const parts = [a.extraTimePercent ? t('acc.extraTimeShort', { percent: a.extraTimePercent }) : '', a.scribe ? t('acc.scribe') : '', a.largePrint ? t('acc.largePrint') : ''].filter(Boolean);
+    const parts = [
+      a.extraTimePercent ? t('acc.extraTimeShort', { percent: a.extraTimePercent }) : '',
+      a.scribe ? t('acc.scribe') : '',
+      a.largePrint ? t('acc.largePrint') : '',
+    ].filter(Boolean);
     return parts.join(', ');
   };
   const columns: Column<Registration>[] = [
@@ -368,7 +448,10 @@ function RegistrationsList() {
           '—'
         ) : (
           <span>
-            {accommodationText(r)} <Badge tone={r.accommodationStatus === 'approved' ? 'success' : r.accommodationStatus === 'rejected' ? 'error' : 'warning'}>{t(`accStatus.${r.accommodationStatus}`)}</Badge>
+            {accommodationText(r)}{' '}
+            <Badge tone={r.accommodationStatus === 'approved' ? 'success' : r.accommodationStatus === 'rejected' ? 'error' : 'warning'}>
+              {t(`accStatus.${r.accommodationStatus}`)}
+            </Badge>
           </span>
         ),
     },
@@ -387,7 +470,9 @@ function RegistrationsList() {
       key: 'actions',
       header: <span className={css({ srOnly: true })}>{t('field.actions')}</span>,
       align: 'end',
-      cell: (r) => <RowMenu label={t('queue.actionsOf', { name: r.candidate.name })} actions={actionsOf(r)} testId={`registration-actions-${r.registrationId}`} />,
+      cell: (r) => (
+        <RowMenu label={t('queue.actionsOf', { name: r.candidate.name })} actions={actionsOf(r)} testId={`registration-actions-${r.registrationId}`} />
+      ),
     },
   ];
 
@@ -431,8 +516,16 @@ function RegistrationsList() {
         }
       />
       <div className={card}>
-        <div role="search" aria-label={t('queue.filters')} className={css({ display: 'grid', gap: '3', p: '4', gridTemplateColumns: { base: '1fr', md: '2fr 1fr 1fr' }, alignItems: 'end' })}>
-          <SearchInput label={t('queue.search')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        <div
+          role="search"
+          aria-label={t('queue.filters')}
+          className={css({ display: 'grid', gap: '3', p: '4', gridTemplateColumns: { base: '1fr', md: '2fr 1fr 1fr' }, alignItems: 'end' })}
+        >
+          <SearchInput
+            label={t('queue.search')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+          />
           <SelectField
             label={t('queue.season')}
             value={filters.seasonId ? String(filters.seasonId) : ''}
@@ -472,7 +565,11 @@ function RegistrationsList() {
       </div>
       {open?.kind === 'reject' || open?.kind === 'cancel' ? (
         <ReasonDialog
-          title={open.kind === 'reject' ? t('queue.rejectTitle', { name: open.registration.candidate.name }) : t('queue.cancelTitle', { name: open.registration.candidate.name })}
+          title={
+            open.kind === 'reject'
+              ? t('queue.rejectTitle', { name: open.registration.candidate.name })
+              : t('queue.cancelTitle', { name: open.registration.candidate.name })
+          }
           label={t('queue.reason')}
           confirmLabel={open.kind === 'reject' ? t('queue.reject') : t('queue.cancel')}
           onClose={() => setOpen(null)}

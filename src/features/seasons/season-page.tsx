@@ -141,7 +141,14 @@ function SeasonPaperDialog({
       )}
       <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' } })}>
         <DateField label={t('schedule.date')} value={sitsOn} onChange={setSitsOn} />
-        <TextField label={t('schedule.start')} type="time" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={show(errors.startsAt)} required />
+        <TextField
+          label={t('schedule.start')}
+          type="time"
+          value={startsAt}
+          onChange={(e) => setStartsAt(e.target.value)}
+          error={show(errors.startsAt)}
+          required
+        />
         <TextField
           label={t('schedule.duration')}
           hint={t('schedule.durationHint')}
@@ -188,11 +195,17 @@ function Clashes({ clashes, schedule }: { clashes: Clash[]; schedule: Schedule }
   if (!clashes.length) return null;
   const code = (id: number) => schedule.papers.find((p) => p.seasonPaperId === id)?.paperCode ?? String(id);
   return (
-    <div role="alert" data-testid="schedule-clashes" className={css({ borderWidth: '1px', borderColor: 'warning.main', bg: 'warning.lighter', borderRadius: 'md', p: '3', mb: '3' })}>
+    <div
+      role="alert"
+      data-testid="schedule-clashes"
+      className={css({ borderWidth: '1px', borderColor: 'warning.main', bg: 'warning.lighter', borderRadius: 'md', p: '3', mb: '3' })}
+    >
       <p className={css({ fontWeight: 'semibold' })}>{t('schedule.clashesTitle', { count: clashes.length })}</p>
       <ul className={css({ listStyle: 'disc', ps: '5', fontSize: 'sm' })}>
         {clashes.map((c) => (
-          <li key={c.seasonPaperIds.join('-')}>{t('schedule.clash', { group: c.candidateGroup, date: c.sitsOn, a: code(c.seasonPaperIds[0]), b: code(c.seasonPaperIds[1]) })}</li>
+          <li key={c.seasonPaperIds.join('-')}>
+            {t('schedule.clash', { group: c.candidateGroup, date: c.sitsOn, a: code(c.seasonPaperIds[0]), b: code(c.seasonPaperIds[1]) })}
+          </li>
         ))}
       </ul>
     </div>
@@ -274,7 +287,9 @@ function ScheduleTab({ season, schedule, reload }: { season: Season; schedule: S
           <Button onClick={() => setOpen({ paper: null })} disabled={!unscheduled.length} data-testid="schedule-add">
             {t('schedule.add')}
           </Button>
-          <span className={css({ fontSize: 'sm', color: 'fg.muted' })}>{exam ? t('schedule.fromExam', { exam: String(exam.name ?? '') }) : t('schedule.chooseExam')}</span>
+          <span className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            {exam ? t('schedule.fromExam', { exam: String(exam.name ?? '') }) : t('schedule.chooseExam')}
+          </span>
         </div>
       ) : null}
       {schedule.papers.length ? (
@@ -310,7 +325,8 @@ function SetsTab({ season, schedule, reload }: { season: Season; schedule: Sched
     setBusy(p.seasonPaperId);
     try {
       let record = p;
-      if (assignment && assignment !== p.setAssignment) record = (await seasonsApi.editPaper(season.seasonId, p.seasonPaperId, { setAssignment: assignment, version: p.version })).record;
+      if (assignment && assignment !== p.setAssignment)
+        record = (await seasonsApi.editPaper(season.seasonId, p.seasonPaperId, { setAssignment: assignment, version: p.version })).record;
       else record = (await seasonsApi.liveSets(season.seasonId, p.seasonPaperId, chosen[p.seasonPaperId] ?? [], p.version)).record;
       seasonSetStore.trigger.update({ record: { seasonPaperId: record.seasonPaperId, letters: record.liveSets, setAssignment: record.setAssignment } });
       void notify.success(t('sets.saved', { code: p.paperCode }));
@@ -325,7 +341,11 @@ function SetsTab({ season, schedule, reload }: { season: Season; schedule: Sched
   return (
     <div className={css({ display: 'grid', gap: '4' })}>
       {schedule.papers.map((p) => (
-        <fieldset key={p.seasonPaperId} className={css({ borderWidth: '1px', borderColor: 'border', borderRadius: 'md', p: '3', display: 'grid', gap: '3' })} data-testid={`sets-${p.paperCode}`}>
+        <fieldset
+          key={p.seasonPaperId}
+          className={css({ borderWidth: '1px', borderColor: 'border', borderRadius: 'md', p: '3', display: 'grid', gap: '3' })}
+          data-testid={`sets-${p.paperCode}`}
+        >
           <legend className={css({ fontWeight: 'semibold', px: '1' })}>{t('sets.of', { code: p.paperCode, title: p.paperTitle })}</legend>
           {p.availableSets.length ? (
             <div className={css({ display: 'flex', gap: '4', flexWrap: 'wrap' })}>
@@ -377,7 +397,9 @@ function SectionsTab({ season, schedule, reload }: { season: Season; schedule: S
   const { t } = useTranslation('seasons');
   const [values, setValues] = useState<Record<string, { limit: string; note: string }>>(() =>
     Object.fromEntries(
-      schedule.papers.flatMap((p) => p.sections.map((s) => [`${p.seasonPaperId}:${s.sectionId}`, { limit: s.timeLimitMinutes === null ? '' : String(s.timeLimitMinutes), note: s.note }])),
+      schedule.papers.flatMap((p) =>
+        p.sections.map((s) => [`${p.seasonPaperId}:${s.sectionId}`, { limit: s.timeLimitMinutes === null ? '' : String(s.timeLimitMinutes), note: s.note }]),
+      ),
     ),
   );
   const [busy, setBusy] = useState<number | null>(null);
@@ -410,7 +432,10 @@ function SectionsTab({ season, schedule, reload }: { season: Season; schedule: S
               const key = `${p.seasonPaperId}:${s.sectionId}`;
               const v = values[key] ?? { limit: '', note: '' };
               return (
-                <div key={s.sectionId} className={css({ display: 'grid', gap: '2', gridTemplateColumns: { base: '1fr', md: '1fr 10rem 2fr' }, alignItems: 'end' })}>
+                <div
+                  key={s.sectionId}
+                  className={css({ display: 'grid', gap: '2', gridTemplateColumns: { base: '1fr', md: '1fr 10rem 2fr' }, alignItems: 'end' })}
+                >
                   <p className={css({ fontWeight: 'medium' })}>{s.title}</p>
                   <TextField
                     label={t('sections.limit')}
@@ -467,7 +492,10 @@ function CentersTab({ season, reloadSeason }: { season: Season; reloadSeason: ()
   }, [season.seasonId]);
   useEffect(() => {
     load();
-    centersApi.active().then((page) => setAll(page.data), () => setAll([]));
+    centersApi.active().then(
+      (page) => setAll(page.data),
+      () => setAll([]),
+    );
   }, [load]);
   const give = async (centerId: number, value: string, version?: number) => {
     try {
@@ -515,7 +543,12 @@ function CentersTab({ season, reloadSeason }: { season: Season; reloadSeason: ()
               value={seats[c.centerId] ?? ''}
               onChange={(e) => setSeats((s) => ({ ...s, [c.centerId]: e.target.value.replace(/\D/g, '') }))}
             />
-            <Button size="sm" variant="outline" onClick={() => void give(c.centerId, seats[c.centerId] ?? '0', c.version)} aria-label={t('centers.saveSeatsOf', { name: c.name })}>
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => void give(c.centerId, seats[c.centerId] ?? '0', c.version)}
+              aria-label={t('centers.saveSeatsOf', { name: c.name })}
+            >
               {t('action.save')}
             </Button>
             {c.allocated === 0 ? (
@@ -604,11 +637,20 @@ function AdmitCardsTab({ season }: { season: Season }) {
   }, [working, load]);
   const columns: Column<AdmitBatch>[] = [
     { key: 'created', header: t('batches.created'), cell: (b) => format.dateTime(b.createdOn) },
-    { key: 'state', header: t('batches.state'), cell: (b) => <Badge tone={b.state === 'finished' ? 'success' : b.state === 'failed' ? 'error' : 'info'}>{t(`jobState.${b.state}`)}</Badge> },
+    {
+      key: 'state',
+      header: t('batches.state'),
+      cell: (b) => <Badge tone={b.state === 'finished' ? 'success' : b.state === 'failed' ? 'error' : 'info'}>{t(`jobState.${b.state}`)}</Badge>,
+    },
     { key: 'total', header: t('batches.total'), align: 'end', cell: (b) => b.total },
     { key: 'issued', header: t('batches.issued'), align: 'end', cell: (b) => <span data-testid="batch-issued">{b.issued}</span> },
     { key: 'failed', header: t('batches.failed'), align: 'end', cell: (b) => b.failed },
-    { key: 'rate', header: t('batches.rate'), align: 'end', cell: (b) => (b.cardsPerSecond === null ? '—' : t('batches.perSecond', { rate: format.number(b.cardsPerSecond) })) },
+    {
+      key: 'rate',
+      header: t('batches.rate'),
+      align: 'end',
+      cell: (b) => (b.cardsPerSecond === null ? '—' : t('batches.perSecond', { rate: format.number(b.cardsPerSecond) })),
+    },
   ];
   return (
     <div className={css({ display: 'grid', gap: '3' })}>

@@ -113,8 +113,22 @@ export function SeasonDialog({ season, onClose, onSaved }: { season: Season | nu
       }
     >
       <div className={css({ display: 'grid', gap: '3', gridTemplateColumns: { base: '1fr', sm: '1fr 2fr' } })}>
-        <TextField label={t('season.code')} value={form.code} onChange={(e) => set('code', e.target.value)} error={show(errors.code)} required data-testid="season-code" />
-        <TextField label={t('season.name')} value={form.name} onChange={(e) => set('name', e.target.value)} error={show(errors.name)} required data-testid="season-name" />
+        <TextField
+          label={t('season.code')}
+          value={form.code}
+          onChange={(e) => set('code', e.target.value)}
+          error={show(errors.code)}
+          required
+          data-testid="season-code"
+        />
+        <TextField
+          label={t('season.name')}
+          value={form.name}
+          onChange={(e) => set('name', e.target.value)}
+          error={show(errors.name)}
+          required
+          data-testid="season-name"
+        />
         <DateField label={t('season.startsOn')} value={form.startsOn} onChange={(v) => set('startsOn', v)} error={show(errors.startsOn)} />
         <DateField label={t('season.endsOn')} value={form.endsOn} onChange={(v) => set('endsOn', v)} error={show(errors.endsOn)} />
         <TextField
@@ -141,7 +155,6 @@ export function SeasonDialog({ season, onClose, onSaved }: { season: Season | nu
         hint={t('season.rollPatternHint')}
         value={form.rollPattern}
         onChange={(e) => set('rollPattern', e.target.value)}
-        placeholder="{season}{center}{seq:5}"
         className={css({ fontFamily: 'mono' })}
       />
       {failure ? (
@@ -205,7 +218,12 @@ function SeasonsList() {
       ),
     },
     { key: 'code', header: t('season.code'), sortKey: 'code', cell: (s) => <span className={css({ fontFamily: 'mono' })}>{s.code}</span> },
-    { key: 'dates', header: t('season.dates'), sortKey: 'startsOn', cell: (s) => t('season.dateRange', { from: format.date(`${s.startsOn}T12:00:00`), to: format.date(`${s.endsOn}T12:00:00`) }) },
+    {
+      key: 'dates',
+      header: t('season.dates'),
+      sortKey: 'startsOn',
+      cell: (s) => t('season.dateRange', { from: format.date(`${s.startsOn}T12:00:00`), to: format.date(`${s.endsOn}T12:00:00`) }),
+    },
     {
       key: 'window',
       header: t('season.window'),
@@ -245,8 +263,16 @@ function SeasonsList() {
         }
       />
       <div className={card}>
-        <div role="search" aria-label={t('seasons.filters')} className={css({ display: 'grid', gap: '3', p: '4', gridTemplateColumns: { base: '1fr', md: '2fr 1fr' } })}>
-          <SearchInput label={t('seasons.search')} value={search.query.keyword} onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })} />
+        <div
+          role="search"
+          aria-label={t('seasons.filters')}
+          className={css({ display: 'grid', gap: '3', p: '4', gridTemplateColumns: { base: '1fr', md: '2fr 1fr' } })}
+        >
+          <SearchInput
+            label={t('seasons.search')}
+            value={search.query.keyword}
+            onChange={(e) => search.send({ type: 'search.keyword', keyword: e.target.value })}
+          />
           <SelectField
             label={t('season.status')}
             value={status}

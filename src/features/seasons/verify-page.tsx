@@ -95,7 +95,13 @@ function VerifyPage() {
       <div className={`${card} ${css({ p: '4', display: 'grid', gap: '3' })}`}>
         {cameraAvailable ? (
           <div className={css({ display: 'grid', gap: '2', justifyItems: 'start' })}>
-            <video ref={video} muted playsInline aria-label={t('verify.camera')} className={css({ maxWidth: 'sm', width: '100%', borderRadius: 'md', bg: 'black', display: scanning ? 'block' : 'none' })} />
+            <video
+              ref={video}
+              muted
+              playsInline
+              aria-label={t('verify.camera')}
+              className={css({ maxWidth: 'sm', width: '100%', borderRadius: 'md', bg: 'black', display: scanning ? 'block' : 'none' })}
+            />
             <Button
               variant="outline"
               data-testid="verify-scan"
@@ -181,7 +187,11 @@ function VerifyPage() {
               <dt className={css({ fontWeight: 'semibold' })}>{t('queue.center')}</dt>
               <dd>{t('verify.seat', { center: verdict.candidate.center, seat: verdict.candidate.seatNumber })}</dd>
               <dt className={css({ fontWeight: 'semibold' })}>{t('register.papers')}</dt>
-              <dd>{verdict.candidate.papers.map((p) => t('mine.paper', { code: p.paperCode, date: format.date(`${p.sitsOn}T12:00:00`), time: p.startsAt })).join('; ')}</dd>
+              <dd>
+                {verdict.candidate.papers
+                  .map((p) => t('mine.paper', { code: p.paperCode, date: format.date(`${p.sitsOn}T12:00:00`), time: p.startsAt }))
+                  .join('; ')}
+              </dd>
             </dl>
           ) : (
             <p>{t(`verify.explain.${verdict.verdict}`)}</p>

@@ -337,12 +337,8 @@ export const seasonsApi = {
   removePaper: (seasonId: number, seasonPaperId: number) => seasons().delete<{ deleted: boolean }>(`/v1/season/${seasonId}/paper/${seasonPaperId}`, project),
   liveSets: (seasonId: number, seasonPaperId: number, letters: string[], version: number) =>
     seasons().put<{ record: SeasonPaper; clashes: Clash[] }>(`/v1/season/${seasonId}/paper/${seasonPaperId}/sets`, { letters, version }, project),
-  sections: (
-    seasonId: number,
-    seasonPaperId: number,
-    sections: Array<{ sectionId: number; timeLimitMinutes: number | null; note: string }>,
-    version: number,
-  ) => seasons().put<{ record: SeasonPaper; clashes: Clash[] }>(`/v1/season/${seasonId}/paper/${seasonPaperId}/sections`, { sections, version }, project),
+  sections: (seasonId: number, seasonPaperId: number, sections: Array<{ sectionId: number; timeLimitMinutes: number | null; note: string }>, version: number) =>
+    seasons().put<{ record: SeasonPaper; clashes: Clash[] }>(`/v1/season/${seasonId}/paper/${seasonPaperId}/sections`, { sections, version }, project),
   centers: (seasonId: number) => seasons().get<SeasonCenter[]>(`/v1/season/${seasonId}/centers`, project),
   giveSeats: (seasonId: number, centerId: number, seats: number, version?: number) =>
     seasons().put<SeasonCenter>(`/v1/season/${seasonId}/center`, { centerId, seats, ...(version ? { version } : {}) }, project),
@@ -361,8 +357,7 @@ export const registrationsApi = {
   open: () => registrations().get<OpenSeason[]>('/v1/registration/open', global),
   register: (body: RegistrationBody) => registrations().post<Registration>('/v1/registration', body, global),
   mine: () => registrations().get<Registration[]>('/v1/registration/mine', global),
-  cancelMine: (id: number, reason: string) =>
-    registrations().post<{ record: Registration }>(`/v1/registration/mine/${id}/cancel`, { reason }, global),
+  cancelMine: (id: number, reason: string) => registrations().post<{ record: Registration }>(`/v1/registration/mine/${id}/cancel`, { reason }, global),
   admitCard: (id: number) => registrations().get<AdmitCard>(`/v1/registration/mine/${id}/admitcard`, global),
   admitCardPdf: (id: number, onProgress?: ProgressListener) =>
     download('registrationService', { url: `/v1/registration/mine/${id}/admitcard/pdf`, method: 'GET', onProgress, showErrors: false }),
