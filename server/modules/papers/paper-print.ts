@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import type { PaperSet, SetItem } from '#machines/papers/paper-sets.ts';
 import { sanitizeItemHtml } from '#server/lib/items/item-html.ts';
@@ -324,6 +324,18 @@ export class PdfPrinter {
     };
   }
 
+  /** Pages kept open between prints (JavaScript off, offline, every request refused): a new context per print costs more than the print. */
+  private readonly idle: Page[] = [];
+
+  private async pageOf(browser: Browser): Promise<Page> {
+    const kept = this.idle.pop();
+    if (kept && !kept.isClosed()) return kept;
+    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+    const page = await context.newPage();
+    await page.route('**/*', (route) => route.abort());
+    return page;
+  }
+
   /** `header` null: no header or footer, the page's own CSS sets the margins (admit cards, issue 18). */
   async print(html: string, header: { left: string; right: string } | null): Promise<Buffer> {
     this.browser ??= this.launch().catch((error) => {
@@ -332,23 +344,33 @@ export class PdfPrinter {
     });
     const browser = await this.browser;
     const release = await this.slot();
-    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+    let page: Page | undefined;
+    let reusable = false;
     try {
-      const page = await context.newPage();
-      await page.route('**/*', (route) => route.abort());
+      page = await this.pageOf(browser);
       await page.setContent(html, { waitUntil: 'load' });
       const text = (s: string) => escapeHtml(s);
-      if (header === null) return await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
-      return await page.pdf({
-        format: 'A4',
-        printBackground: true,
-        displayHeaderFooter: true,
-        margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
-        headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
-        footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
-      });
+      const pdf =
+        header === null
+          ? await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true })
+          : await page.pdf({
+              format: 'A4',
+              printBackground: true,
+              displayHeaderFooter: true,
+              margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
+              headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
+              footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
+            });
+      reusable = true;
+      return pdf;
     } finally {
-      await context.close().catch(() => {});
+      // A page that failed is not trusted again; a good one waits for the next print.
+      if (page && reusable) this.idle.push(page);
+      else
+        await page
+          ?.context()
+          .close()
+          .catch(() => {});
       release();
     }
   }
@@ -356,6 +378,7 @@ export class PdfPrinter {
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
+    this.idle.length = 0;
     if (pending) await (await pending.catch(() => undefined))?.close().catch(() => {});
   }
 }

@@ -38,13 +38,17 @@ export async function allocateSeason(db: Db, seasonId: number, userId: string): 
           [seasonId],
         );
         if (!season[0]) return null;
-        const { rows: regs } = await tx.query<{ id: number; city: string; version: number; online: boolean }>(
-          `select r.id::int as id, lower(r.preferred_city) as city, r.version,
-                exists (select 1 from season_papers sp where sp.id = any(r.season_paper_ids) and sp.mode = 'online') as online
-         from registrations r where r.season_id = $1 and r.status = 'Approved' and r.id > $2 order by r.id limit ${CHUNK}`,
+        const { rows: onlinePapers } = await tx.query<{ id: number }>(`select id::int as id from season_papers where season_id = $1 and mode = 'online'`, [
+          seasonId,
+        ]);
+        const online = new Set(onlinePapers.map((p) => p.id));
+        const { rows: found } = await tx.query<{ id: number; city: string; version: number; papers: number[] }>(
+          `select r.id::int as id, lower(r.preferred_city) as city, r.version, r.season_paper_ids::int[] as papers
+           from registrations r where r.season_id = $1 and r.status = 'Approved' and r.id > $2 order by r.id limit ${CHUNK}`,
           [seasonId, after],
         );
-        if (!regs.length) return null;
+        if (!found.length) return null;
+        const regs = found.map((r) => ({ ...r, online: online.size > 0 && r.papers.some((id) => online.has(id)) }));
         const { rows: centerRows } = await tx.query<{ centerId: number; code: string; city: string; cbt: boolean; free: number; lastSeq: number }>(
           `select sc.center_id::int as "centerId", c.code, lower(c.city) as city, c.cbt_capable as cbt, (sc.seats - sc.allocated)::int as free, sc.last_seq as "lastSeq"
          from season_centers sc join exam_centers c on c.id = sc.center_id
