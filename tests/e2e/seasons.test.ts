@@ -5,7 +5,7 @@ import { DEMO_EMAIL_DOMAIN } from '#server/db/demo-data.ts';
 import { qrTextsInPdf } from '#tests/fixtures/pdf-qr.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { expectAccessible } from './support/axe.ts';
-import { collectPageErrors, launchBrowser, newContext } from './support/browser.ts';
+import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signInContext } from './support/signed-in-page.ts';
 
@@ -130,7 +130,7 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
     await expectAccessible(page, 'my registrations with an admit card');
     const [download] = await Promise.all([
       page.waitForEvent('download', { timeout: 120_000 }),
-      page.getByRole('button', { name: /Download the admit card for/ }).click(),
+      page.getByRole('button', { name: /^Download admit card: / }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^admit-card-MAR27SUR-001\d{5}\.pdf$/);
     pdf = await readFile((await download.path())!);
@@ -161,8 +161,22 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
 
   it('should show centers, seasons and a season’s tabs, each accessible', async () => {
     const { page } = admin;
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('examcenter/search')) sent.push(`${request.postData()} ${JSON.stringify(request.headers())}`);
+    });
+    page.on('response', async (response) => {
+      if (response.url().includes('examcenter/search')) sent.push(`answer ${response.status()} ${(await response.text()).slice(0, 300)}`);
+    });
     await page.goto('/workspace/centers?city=Ahmedabad');
-    await page.getByTestId('centers-table').getByText('AHM-002').waitFor();
+    await page
+      .getByTestId('centers-table')
+      .getByText('AHM-002')
+      .waitFor()
+      .catch(async (error: unknown) => {
+        await screenshot(page, 'seasons-centers');
+        throw new Error(`${String(error)}\n${sent.join('\n')}\n${refused.join('\n')}\n${admin.errors.join('\n')}\n${(await page.content()).slice(0, 3000)}`);
+      });
     await expect.poll(() => page.getByTestId('centers-table').getByText('SUR-001').count()).toBe(0);
     await expectAccessible(page, 'exam centers filtered by city');
     await page.goto('/workspace/seasons');

@@ -279,6 +279,13 @@ const searchBody = (query: PagedQuery) => ({
   orderBy: query.orderBy,
 });
 
+/**
+ * A search body without the filters left empty: the server coerces types (ajv `coerceTypes`),
+ * and a `null` sent for a boolean-or-null filter would arrive as `false` — "inactive only".
+ */
+const compact = <T extends Record<string, unknown>>(body: T): Partial<T> =>
+  Object.fromEntries(Object.entries(body).filter(([, value]) => value !== null && value !== undefined)) as Partial<T>;
+
 /** A filter value from the URL: '' and null mean "any". */
 const filterValue = (value: unknown) => (value === '' || value === undefined || value === null ? null : value);
 const boolFilter = (value: unknown) => (value === 'true' ? true : value === 'false' ? false : null);
@@ -291,14 +298,14 @@ export const centersApi = {
   search: (query: PagedQuery) =>
     centers().post<PagedResult<Center>>(
       '/v1/examcenter/search',
-      {
+      compact({
         ...searchBody(query),
         city: filterValue(query.filters.city),
         state: filterValue(query.filters.state),
         cbtCapable: boolFilter(query.filters.cbtCapable),
         isActive: boolFilter(query.filters.isActive),
         minCapacity: numberFilter(query.filters.minCapacity),
-      },
+      }),
       global,
     ),
   /** Active centers (for giving seats), the first 100 by city and name. */
@@ -318,7 +325,7 @@ export const centersApi = {
 
 export const seasonsApi = {
   search: (query: PagedQuery) =>
-    seasons().post<PagedResult<Season>>('/v1/season/search', { ...searchBody(query), status: filterValue(query.filters.status) }, project),
+    seasons().post<PagedResult<Season>>('/v1/season/search', compact({ ...searchBody(query), status: filterValue(query.filters.status) }), project),
   all: () => seasons().post<PagedResult<Season>>('/v1/season/search', { pageNumber: 1, pageSize: 100, orderBy: ['startsOn desc'] }, project),
   get: (seasonId: number) => seasons().get<Season>(`/v1/season/${seasonId}`, project),
   create: (body: SeasonBody) => seasons().post<Season>('/v1/season', body, project),
@@ -377,14 +384,14 @@ export const registrationsApi = {
   search: (query: PagedQuery) =>
     registrations().post<PagedResult<Registration>>(
       '/v1/registration/search',
-      {
+      compact({
         ...searchBody(query),
         seasonId: numberFilter(query.filters.seasonId),
         examId: numberFilter(query.filters.examId),
         status: filterValue(query.filters.status),
         centerId: numberFilter(query.filters.centerId),
         accommodationStatus: filterValue(query.filters.accommodationStatus),
-      },
+      }),
       project,
     ),
   transition: (id: number, event: RegistrationEventName, version: number, reason?: string) =>
