@@ -27,7 +27,8 @@ import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
 import { examWorkspaceModule } from './modules/exams/exams-module.ts';
-import { seasonsModule } from './modules/seasons/seasons-module.ts';
+import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-module.ts';
+import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
@@ -111,7 +112,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const mailer = createMailer(db, { smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log });
   app.decorate('mailer', mailer);
 
+  // One headless Chromium for the server's PDFs: printed paper sets and admit cards (docs/decisions/0141, 0232).
+  const printer = new PdfPrinter();
+  app.addHook('onClose', async () => printer.close());
   const jobHandlers: Record<string, JobHandler> = {
+    ...seasonJobHandlers(app, db, printer, app.log),
     'mail.send': mailer.retryHandler,
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
     [ITEM_IMPORT_JOB]: itemImportJobHandler,
@@ -204,8 +209,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(examWorkspaceModule, { db });
       await api.register(itemsModule, { db, pokeJobs: () => app.jobs.poke() });
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
-      await api.register(paperRoutes, { db });
-      await api.register(seasonsModule, { db });
+      await api.register(paperRoutes, { db, printer });
+      await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );

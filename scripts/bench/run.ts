@@ -2,6 +2,7 @@
  * `npm run bench [-- name…]`: runs the named benchmarks (all when none is named) and prints
  * their figures. Each benchmark lives in its own file in this folder.
  */
+import { benchAllocation } from './allocation.ts';
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
@@ -28,6 +29,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   exams: () => benchExamWorkspace(),
   items: () => benchItemBank(),
   papers: () => benchPaperSets(),
+  allocation: () => benchAllocation(),
 };
 
 const wanted = process.argv.slice(2);

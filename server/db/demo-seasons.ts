@@ -4,8 +4,9 @@ import type { Queryable } from './client.ts';
  * Demo data of issue 18: six exam centers of the tenant (one inactive), the board project's
  * "March 2027" season with registration open now (its window is set around the day the demo is
  * seeded), the locked MATH-10 unit test scheduled in it with sets A–C live, four centers given
- * seats, and three candidates' registrations at three points of the registration machine
- * (Submitted with accommodations asked for, Approved, Allocated with a roll number).
+ * seats, and five candidates' registrations at four points of the registration machine
+ * (two Submitted in the approval queue, one with accommodations asked for; Approved; Allocated
+ * with a roll number; and one whose admit card is issued, to download and verify).
  */
 const centers: Array<[code: string, name: string, address: string, city: string, capacity: number, cbt: boolean, active: boolean]> = [
   ['AHM-001', 'Navrangpura Public School', '12 University Road, Navrangpura', 'Ahmedabad', 240, true, true],
@@ -20,6 +21,8 @@ export const DEMO_CANDIDATES = [
   { key: 'neha.joshi', firstName: 'Neha', lastName: 'Joshi', city: 'Surat', status: 'Submitted' as const },
   { key: 'aarav.mehta', firstName: 'Aarav', lastName: 'Mehta', city: 'Ahmedabad', status: 'Approved' as const },
   { key: 'isha.trivedi', firstName: 'Isha', lastName: 'Trivedi', city: 'Ahmedabad', status: 'Allocated' as const },
+  { key: 'kavya.shah', firstName: 'Kavya', lastName: 'Shah', city: 'Ahmedabad', status: 'AdmitCardIssued' as const },
+  { key: 'dev.parmar', firstName: 'Dev', lastName: 'Parmar', city: 'Rajkot', status: 'Submitted' as const },
 ];
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
@@ -96,7 +99,8 @@ export async function seedDemoSeasons(
     const candidateId = input.candidates.get(candidate.key)!;
     let centerId: number | null = null;
     let seq: number | null = null;
-    if (candidate.status === 'Allocated') {
+    const seated = candidate.status === 'Allocated' || candidate.status === 'AdmitCardIssued';
+    if (seated) {
       centerId = ids.get('AHM-001')!;
       const { rows } = await tx.query<{ seq: number }>(
         `update season_centers set allocated = allocated + 1, last_seq = last_seq + 1 where season_id = $1 and center_id = $2 returning last_seq as seq`,
@@ -104,7 +108,7 @@ export async function seedDemoSeasons(
       );
       seq = rows[0].seq;
     }
-    const asked = candidate.status === 'Submitted';
+    const asked = candidate.key === 'neha.joshi';
     const { rows } = await tx.query<{ id: number }>(
       `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, accommodations,
                                   accommodation_status, status, center_id, seat_number, roll_number, updated_by)
@@ -116,7 +120,7 @@ export async function seedDemoSeasons(
         input.examId,
         candidateId,
         [seasonPaperId],
-        asked ? 'gu' : 'en',
+        asked || candidate.key === 'kavya.shah' ? 'gu' : 'en',
         candidate.city,
         JSON.stringify({ extraTimePercent: asked ? 25 : 0, scribe: false, largePrint: asked }),
         asked ? 'requested' : 'none',
@@ -129,7 +133,11 @@ export async function seedDemoSeasons(
     );
     const steps: Array<[string, string | null, string]> = [['registration.submit', null, 'Submitted']];
     if (candidate.status !== 'Submitted') steps.push(['registration.approve', 'Submitted', 'Approved']);
-    if (candidate.status === 'Allocated') steps.push(['registration.allocate', 'Approved', 'Allocated']);
+    if (seated) steps.push(['registration.allocate', 'Approved', 'Allocated']);
+    if (candidate.status === 'AdmitCardIssued') {
+      steps.push(['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued']);
+      await tx.query(`update registrations set admit_card_version = 1, admit_card_issued_at = $2 where id = $1`, [rows[0].id, now]);
+    }
     for (const [event, from, to] of steps) {
       await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
         rows[0].id,

@@ -33,14 +33,14 @@ function escapeHtml(value: string): string {
 }
 
 /** One block of the body, written once and rendered both as HTML and as plain text. */
-type Block =
+export type Block =
   | { kind: 'paragraph'; text: string }
   | { kind: 'code'; label: string; code: string }
   | { kind: 'button'; label: string; href: string }
   | { kind: 'link'; text: string; href: string }
   | { kind: 'note'; text: string };
 
-interface Composed {
+export interface Composed {
   subject: string;
   preheader: string;
   blocks: Block[];
@@ -152,8 +152,13 @@ function textBlock(block: Block): string {
  * mail clients) and as plain text with the same content. Every value is escaped in the HTML.
  */
 export function accountMail<K extends AccountMailKind>(kind: K, language: MailLanguage, to: Recipient, data: AccountMailData[K]): Mail {
+  return renderMail(language, to, compose(mailCatalogs[language], { kind, data } as MailRequest));
+}
+
+/** Any composed mail in the product's layout (account mails, registration mails: server/mail/registration-mails.ts). */
+export function renderMail(language: MailLanguage, to: Recipient, composed: Composed): Mail {
   const t = mailCatalogs[language];
-  const { subject, preheader, blocks } = compose(t, { kind, data } as MailRequest);
+  const { subject, preheader, blocks } = composed;
   const greeting = to.name.trim() ? t.greeting(to.name.trim()) : t.greetingNoName;
   // A button and the fallback link carry the same address: the text part names it once.
   const textBlocks = blocks.filter((b, i) => !(b.kind === 'button' && blocks.slice(i + 1).some((o) => o.kind === 'link' && o.href === b.href)));

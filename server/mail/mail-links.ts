@@ -9,6 +9,8 @@ export const clientRoutes = {
   resetPassword: '/reset-password',
   firstLogin: '/first-login',
   confirmEmail: '/confirm-email',
+  /** A candidate's registrations and admit cards (issue 18). */
+  myRegistrations: '/registrations/mine',
 } as const;
 
 export type ClientRoute = (typeof clientRoutes)[keyof typeof clientRoutes];

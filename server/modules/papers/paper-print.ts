@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import type { PaperSet, SetItem } from '#machines/papers/paper-sets.ts';
 import { sanitizeItemHtml } from '#server/lib/items/item-html.ts';
@@ -95,19 +95,28 @@ const ui = (language: string, key: string) => UI[language]?.[key] ?? UI.en[key];
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 const label = (index: number) => String.fromCharCode(65 + index);
 
-let fontCss: string | undefined;
-/** The Noto faces as data URLs (read once): a printed page must not fetch anything. */
-function fonts(): string {
-  if (fontCss) return fontCss;
+const fontCss = new Map<string, string>();
+const FACES = {
+  devanagari: ['Noto Sans Devanagari', 'noto-sans-devanagari'],
+  gujarati: ['Noto Sans Gujarati', 'noto-sans-gujarati'],
+} as const;
+export type IndicScript = keyof typeof FACES;
+/**
+ * The Noto faces as data URLs (read once): a printed page must not fetch anything. `scripts`
+ * narrows them (an admit card needs only its medium's script: a smaller page prints faster).
+ */
+export function fonts(scripts: readonly IndicScript[] = ['devanagari', 'gujarati']): string {
+  const key = scripts.join(',');
+  const cached = fontCss.get(key);
+  if (cached !== undefined) return cached;
   const require = createRequire(import.meta.url);
   const face = (family: string, pkg: string, subset: string, weight: number) => {
     const file = require.resolve(`@fontsource/${pkg}/files/${pkg}-${subset}-${weight}-normal.woff2`);
     return `@font-face{font-family:'${family}';font-weight:${weight};font-style:normal;src:url(data:font/woff2;base64,${readFileSync(file).toString('base64')}) format('woff2');}`;
   };
-  fontCss = [400, 700]
-    .flatMap((w) => [face('Noto Sans Devanagari', 'noto-sans-devanagari', 'devanagari', w), face('Noto Sans Gujarati', 'noto-sans-gujarati', 'gujarati', w)])
-    .join('\n');
-  return fontCss;
+  const css = [400, 700].flatMap((w) => scripts.map((script) => face(FACES[script][0], FACES[script][1], script, w))).join('\n');
+  fontCss.set(key, css);
+  return css;
 }
 
 const styles = () => `
@@ -315,29 +324,53 @@ export class PdfPrinter {
     };
   }
 
-  async print(html: string, header: { left: string; right: string }): Promise<Buffer> {
+  /** Pages kept open between prints (JavaScript off, offline, every request refused): a new context per print costs more than the print. */
+  private readonly idle: Page[] = [];
+
+  private async pageOf(browser: Browser): Promise<Page> {
+    const kept = this.idle.pop();
+    if (kept && !kept.isClosed()) return kept;
+    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+    const page = await context.newPage();
+    await page.route('**/*', (route) => route.abort());
+    return page;
+  }
+
+  /** `header` null: no header or footer, the page's own CSS sets the margins (admit cards, issue 18). */
+  async print(html: string, header: { left: string; right: string } | null): Promise<Buffer> {
     this.browser ??= this.launch().catch((error) => {
       this.browser = undefined;
       throw error;
     });
     const browser = await this.browser;
     const release = await this.slot();
-    const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+    let page: Page | undefined;
+    let reusable = false;
     try {
-      const page = await context.newPage();
-      await page.route('**/*', (route) => route.abort());
+      page = await this.pageOf(browser);
       await page.setContent(html, { waitUntil: 'load' });
       const text = (s: string) => escapeHtml(s);
-      return await page.pdf({
-        format: 'A4',
-        printBackground: true,
-        displayHeaderFooter: true,
-        margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
-        headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
-        footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
-      });
+      const pdf =
+        header === null
+          ? await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true })
+          : await page.pdf({
+              format: 'A4',
+              printBackground: true,
+              displayHeaderFooter: true,
+              margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
+              headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
+              footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
+            });
+      reusable = true;
+      return pdf;
     } finally {
-      await context.close().catch(() => {});
+      // A page that failed is not trusted again; a good one waits for the next print.
+      if (page && reusable) this.idle.push(page);
+      else
+        await page
+          ?.context()
+          .close()
+          .catch(() => {});
       release();
     }
   }
@@ -345,6 +378,7 @@ export class PdfPrinter {
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
+    this.idle.length = 0;
     if (pending) await (await pending.catch(() => undefined))?.close().catch(() => {});
   }
 }

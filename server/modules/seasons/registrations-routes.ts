@@ -17,11 +17,12 @@ import { orderByClause, paged, pageWindow, searchKeyword } from '#server/lib/pag
 import { requirePrincipal, type Principal } from '#server/plugins/access.ts';
 import { requireWorkspace, type Workspace } from '#server/plugins/workspace-context.ts';
 import { isUniqueViolation } from '#server/modules/exams/workspace-access.ts';
-import { getOrCreateSecret } from '#server/db/seed.ts';
 import { readAdmitToken, signAdmitToken } from './admit-token.ts';
 import { centerChoices, releaseSeat, rollNumber, takeSeat } from './allocation.ts';
 import { likePattern } from './centers-repository.ts';
 import * as S from './seasons-schemas.ts';
+import { admitCardKey, mailCandidate, type AdmitCardDeps } from './admit-cards.ts';
+import { allocateSeason } from './season-allocation.ts';
 
 const tags = ['registrations'];
 const security = [{ bearer: [] }];
@@ -63,6 +64,8 @@ interface RegistrationRow {
   rollNumber: string | null;
   admitCardVersion: number;
   admitCardIssuedAt: string | null;
+  documentName: string | null;
+  documentSize: number | null;
   version: number;
   createdOn: string;
   updatedOn: string;
@@ -78,9 +81,9 @@ const registrationSelect = `select r.id::int as "registrationId", r.project_id::
   r.medium, r.preferred_city as "preferredCity", r.accommodations, r.accommodation_status as "accommodationStatus", r.status, r.reason,
   r.center_id::int as "centerId", c.code as "centerCode", c.name as "centerName", c.city as "centerCity", c.address as "centerAddress",
   r.seat_number as "seatNumber", r.roll_number as "rollNumber", r.admit_card_version as "admitCardVersion",
-  r.admit_card_issued_at as "admitCardIssuedAt", r.version, r.created_at as "createdOn", r.updated_at as "updatedOn"
+  r.admit_card_issued_at as "admitCardIssuedAt", d.file_name as "documentName", d.size_bytes as "documentSize", r.version, r.created_at as "createdOn", r.updated_at as "updatedOn"
   from registrations r join seasons s on s.id = r.season_id join exams e on e.id = r.exam_id join users u on u.id = r.candidate_id
-  left join exam_centers c on c.id = r.center_id`;
+  left join exam_centers c on c.id = r.center_id left join registration_documents d on d.registration_id = r.id`;
 
 function toRegistration(row: RegistrationRow, actor: RegistrationActor): S.Registration {
   return {
@@ -101,6 +104,8 @@ function toRegistration(row: RegistrationRow, actor: RegistrationActor): S.Regis
     center: row.centerId ? { centerId: row.centerId, code: row.centerCode!, name: row.centerName!, city: row.centerCity!, address: row.centerAddress! } : null,
     seatNumber: row.seatNumber,
     rollNumber: row.rollNumber,
+    document: row.documentName ? { fileName: row.documentName, sizeBytes: row.documentSize ?? 0 } : null,
+    admitCardIssuedAt: row.admitCardIssuedAt ? new Date(row.admitCardIssuedAt).toISOString() : null,
     version: row.version,
     createdOn: new Date(row.createdOn).toISOString(),
     updatedOn: new Date(row.updatedOn).toISOString(),
@@ -108,7 +113,7 @@ function toRegistration(row: RegistrationRow, actor: RegistrationActor): S.Regis
   };
 }
 
-async function findRegistration(db: Queryable, id: number, scope: { projectId?: number; candidateId?: string; tenantId: string }) {
+export async function findRegistration(db: Queryable, id: number, scope: { projectId?: number; candidateId?: string; tenantId: string }) {
   const { rows } = await db.query<RegistrationRow>(
     `${registrationSelect} where r.id = $1 and r.tenant_id = $2 and ($3::bigint is null or r.project_id = $3) and ($4::uuid is null or r.candidate_id = $4)`,
     [id, scope.tenantId, scope.projectId ?? null, scope.candidateId ?? null],
@@ -177,6 +182,9 @@ const changedMeanwhile = () => conflict('This registration was changed by someon
 
 class NoSeat extends Error {}
 
+/** What the registration routes need besides the database: the mails (approval, rejection, admit card), docs/decisions/0231. */
+export type RegistrationDeps = Pick<AdmitCardDeps, 'db' | 'mail' | 'publicUrl'>;
+
 /**
  * Allocates an Approved registration: to `centerId` (manual) or automatically (preferred city,
  * then free seats). One transaction: the seat, the roll number and the status change commit
@@ -233,7 +241,8 @@ async function allocate(db: Db, row: RegistrationRow, userId: string, centerId: 
 
 // ---- routes ----------------------------------------------------------------------------------
 
-export async function registrationRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
+export async function registrationRoutes(fastify: FastifyInstance, deps: RegistrationDeps) {
+  const { db } = deps;
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   // -- candidate self-service (global calls) --
@@ -468,9 +477,6 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
     return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };
   }
 
-  let admitKey: Promise<string> | undefined;
-  const admitCardKey = () => (admitKey ??= getOrCreateSecret(db, 'admit_card_secret'));
-
   app.get(
     '/v1/registration/mine/:id/admitcard',
     {
@@ -490,7 +496,7 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
       if (row.status !== 'AdmitCardIssued') {
         throw conflict(`No admit card has been issued for this registration (it is ${row.status}).`, { currentStatus: row.status });
       }
-      const token = signAdmitToken(await admitCardKey(), { t: row.tenantId, r: row.registrationId, n: row.rollNumber!, v: row.admitCardVersion });
+      const token = signAdmitToken(await admitCardKey(db), { t: row.tenantId, r: row.registrationId, n: row.rollNumber!, v: row.admitCardVersion });
       return {
         registrationId: row.registrationId,
         rollNumber: row.rollNumber!,
@@ -522,7 +528,7 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
     },
     async (request) => {
       const p = requirePrincipal(request);
-      const claims = readAdmitToken(await admitCardKey(), request.body.token);
+      const claims = readAdmitToken(await admitCardKey(db), request.body.token);
       if (!claims || claims.t !== p.tenantId)
         return { verdict: 'forged' as const, message: 'This admit card was not issued by this portal: its code is forged or altered.', candidate: null };
       const row = await findRegistration(db, claims.r, { tenantId: p.tenantId });
@@ -649,6 +655,16 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
         return done;
       });
       if (!ok) throw changedMeanwhile();
+      // The candidate hears of it in their language (docs/decisions/0231).
+      const mailKind =
+        type === 'registration.approve'
+          ? 'approved'
+          : type === 'registration.reject'
+            ? 'rejected'
+            : type === 'registration.issueAdmitCard'
+              ? 'admitCardIssued'
+              : null;
+      if (mailKind) await mailCandidate(deps, mailKind, row.registrationId);
       const fresh = (await findRegistration(db, row.registrationId, { tenantId: p.tenantId }))!;
       return { fromStatus: decision.from, toStatus: decision.to, record: toRegistration(fresh, actor) };
     },
@@ -749,26 +765,7 @@ export async function registrationRoutes(fastify: FastifyInstance, { db }: { db:
       const { rows: seasons } = await db.query(`select 1 from seasons where id = $1 and project_id = $2`, [request.params.id, workspace.project.id]);
       if (!seasons[0]) throw notFound('Season not found.');
       const started = performance.now();
-      let allocated = 0;
-      let unplaced = 0;
-      let after = 0;
-      for (;;) {
-        const { rows } = await db.query<RegistrationRow>(
-          `${registrationSelect} where r.season_id = $1 and r.status = 'Approved' and r.id > $2 order by r.id limit 500`,
-          [request.params.id, after],
-        );
-        if (!rows.length) break;
-        for (const row of rows) {
-          after = row.registrationId;
-          try {
-            await allocate(db, row, p.userId, null, 'registration.allocate');
-            allocated += 1;
-          } catch (error) {
-            if (error instanceof AppError && error.statusCode === 409) unplaced += 1;
-            else throw error;
-          }
-        }
-      }
+      const { allocated, unplaced } = await allocateSeason(db, request.params.id, p.userId);
       return { allocated, unplaced, elapsedMs: Math.round(performance.now() - started) };
     },
   );

@@ -157,7 +157,7 @@ export async function seasonRoutes(fastify: FastifyInstance, { db }: { db: Db })
       try {
         const { rows } = await db.query<{ id: number }>(
           `insert into seasons (tenant_id, project_id, code, name, starts_on, ends_on, registration_opens_at, registration_closes_at, roll_pattern, created_by, updated_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10) returning id::int as id`,
+           values ($1, $2, $3, $4, $5, $6, $7, $8, coalesce($9, (select roll_pattern from projects where id = $2)), $10, $10) returning id::int as id`,
           [
             p.tenantId,
             workspace.project.id,
@@ -167,7 +167,8 @@ export async function seasonRoutes(fastify: FastifyInstance, { db }: { db: Db })
             b.endsOn,
             b.registrationOpensAt,
             b.registrationClosesAt,
-            b.rollPattern ?? '{season}{center}{seq:5}',
+            // The project's pattern unless the season names its own (docs/decisions/0230).
+            b.rollPattern ?? null,
             p.userId,
           ],
         );

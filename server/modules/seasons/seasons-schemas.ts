@@ -356,6 +356,10 @@ export const Registration = Type.Object({
   center: Type.Union([Type.Object({ centerId: RecordId, code: Type.String(), name: Type.String(), city: Type.String(), address: Type.String() }), Type.Null()]),
   seatNumber: Type.Union([Type.Integer(), Type.Null()]),
   rollNumber: Type.Union([Type.String(), Type.Null()]),
+  document: Type.Union([Type.Object({ fileName: Type.String(), sizeBytes: Type.Integer() }), Type.Null()], {
+    description: 'The supporting document of the accommodations asked for (issue 18)',
+  }),
+  admitCardIssuedAt: Type.Union([Timestamp, Type.Null()]),
   version: Type.Integer(),
   createdOn: Timestamp,
   updatedOn: Timestamp,
@@ -465,3 +469,58 @@ export const AdmitVerdict = Type.Object({
     Type.Null(),
   ]),
 });
+
+// ---- admit card batches, bulk registration, roll pattern (docs/decisions/0230–0233) ----------
+
+export const AdmitBatchBody = Type.Object(
+  { centerId: Type.Optional(Type.Union([RecordId, Type.Null()], { description: 'Only this center’s candidates; omit for the whole season' })) },
+  { additionalProperties: false },
+);
+export const AdmitBatch = Type.Object({
+  batchId: RecordId,
+  seasonId: RecordId,
+  centerId: Type.Union([RecordId, Type.Null()]),
+  state: Type.String(),
+  message: Type.Union([Type.String(), Type.Null()]),
+  total: Type.Integer(),
+  issued: Type.Integer(),
+  failed: Type.Integer(),
+  elapsedMs: Type.Integer(),
+  cardsPerSecond: Type.Union([Type.Number(), Type.Null()], { description: 'Cards issued and rendered per second of work' }),
+  createdOn: Timestamp,
+  finishedOn: Type.Union([Timestamp, Type.Null()]),
+});
+export const UploadQuery = Type.Object(
+  {
+    seasonId: RecordId,
+    approve: Type.Optional(Type.Boolean({ description: 'Approve the registrations as they are made' })),
+  },
+  { additionalProperties: false },
+);
+export const UploadAccepted = Type.Object({ jobId: RecordId, fileName: Type.String(), state: Type.String(), message: Type.String() });
+export const UploadSearchBody = Type.Object(
+  { ...searchRequestProperties, seasonId: Type.Optional(Type.Union([RecordId, Type.Null()])) },
+  { additionalProperties: false },
+);
+export const UploadJob = Type.Object({
+  jobId: RecordId,
+  seasonId: RecordId,
+  fileName: Type.String(),
+  state: Type.String(),
+  message: Type.Union([Type.String(), Type.Null()]),
+  approve: Type.Boolean(),
+  totalRows: Type.Integer(),
+  processedRows: Type.Integer(),
+  createdCount: Type.Integer(),
+  failedCount: Type.Integer(),
+  hasErrorFile: Type.Boolean(),
+  createdOn: Timestamp,
+  finishedOn: Type.Union([Timestamp, Type.Null()]),
+});
+export const RollPatternBody = Type.Object(
+  { rollPattern: Type.String({ maxLength: 60, pattern: ROLL_PATTERN, description: 'The default of the project’s new seasons, e.g. {season}{center}{seq:5}' }) },
+  { additionalProperties: false },
+);
+export const RollPatternAnswer = Type.Object({ rollPattern: Type.String(), example: Type.String() });
+export const DocumentInfo = Type.Object({ fileName: Type.String(), sizeBytes: Type.Integer() });
+export const PdfBytes = Type.String({ format: 'binary', description: 'application/pdf' });

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, type RouteObject } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
 import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
@@ -51,7 +51,7 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
 };
 
 /** Workspace slices with their own routes below (the others map through `workspaceScreens`). */
-const ownRoutes = new Set(['papers', 'sections', 'sets']);
+const ownRoutes = new Set(['papers', 'sections', 'sets', 'seasons', 'registrations', 'centers']);
 const paperSlices = () => import('#src/features/papers/paper-slices.tsx');
 const sliceHandle = (id: string): Handle => ({
   title: { key: sliceTitleKey({ id }) },
@@ -235,6 +235,22 @@ export const routes: RouteObject[] = [
             ],
           },
           { path: 'sections', Component: page(paperSlices, 'SectionsSlicePage'), handle: sliceHandle('sections') },
+          // Issue 18: exam centers (tenant-wide), the project's seasons (schedule, live sets, section
+          // settings, centers with seats, admit cards) and the registrations' administration.
+          { path: 'centers', Component: page(() => import('#src/features/seasons/centers-page.tsx')), handle: sliceHandle('centers') },
+          {
+            path: 'seasons',
+            handle: sliceHandle('seasons'),
+            children: [
+              { index: true, Component: page(() => import('#src/features/seasons/seasons-page.tsx')) },
+              {
+                path: ':seasonId',
+                Component: page(() => import('#src/features/seasons/season-page.tsx')),
+                handle: { title: { key: 'nav.season' }, breadcrumb: { key: 'nav.season' }, permission: P.Exams.View, workspace: true } satisfies Handle,
+              },
+            ],
+          },
+          { path: 'registrations', Component: page(() => import('#src/features/seasons/registrations-page.tsx')), handle: sliceHandle('registrations') },
           { path: 'sets', Component: page(paperSlices, 'SetsSlicePage'), handle: sliceHandle('sets') },
           ...workspaceSlices
             .filter((slice) => slice.path.startsWith('/workspace/') && !ownRoutes.has(slice.id))
@@ -249,6 +265,35 @@ export const routes: RouteObject[] = [
               } satisfies Handle,
             })),
         ],
+      },
+      {
+        // A candidate's own registrations and admit cards, and registering (issue 18).
+        path: 'registrations',
+        handle: {
+          title: { key: 'nav.myRegistrations' },
+          breadcrumb: { key: 'nav.myRegistrations' },
+          permission: P.Dashboard.View,
+          drawer: { id: 'my-registrations', group: 'overview', icon: 'ticket' },
+        } satisfies Handle,
+        children: [
+          { index: true, element: <Navigate to="/registrations/mine" replace /> },
+          { path: 'mine', Component: page(() => import('#src/features/seasons/my-registrations-page.tsx')) },
+          {
+            path: 'register',
+            Component: page(() => import('#src/features/seasons/register-page.tsx')),
+            handle: { title: { key: 'nav.registerForExam' }, breadcrumb: { key: 'nav.registerForExam' }, permission: P.Dashboard.View } satisfies Handle,
+          },
+        ],
+      },
+      {
+        // An invigilator checks an admit card's QR code (issue 18).
+        path: 'admitcards/verify',
+        Component: page(() => import('#src/features/seasons/verify-page.tsx')),
+        handle: {
+          title: { key: 'nav.verifyAdmitCard' },
+          permission: P.Exams.View,
+          drawer: { id: 'verify-admit-card', group: 'overview', icon: 'chart' },
+        } satisfies Handle,
       },
       {
         path: 'support',

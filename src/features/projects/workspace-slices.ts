@@ -30,18 +30,18 @@ export const workspaceSlices: readonly WorkspaceSlice[] = [
   { id: 'flows', path: '/workspace/flows', level: 'project', available: true },
   { id: 'items', path: '/items', level: 'project', available: true },
   { id: 'history', path: '/workspace/history', level: 'project', available: true },
-  { id: 'seasons', path: '/workspace/seasons', level: 'project', available: false, issue: 18 },
+  { id: 'seasons', path: '/workspace/seasons', level: 'project', available: true },
   { id: 'exportTemplates', path: '/workspace/export-templates', level: 'project', available: false, issue: 20 },
   { id: 'examDetails', path: '/workspace/exam', level: 'exam', available: true },
   { id: 'examPermissions', path: '/workspace/my-permissions', level: 'exam', available: true },
   { id: 'papers', path: '/workspace/papers', level: 'exam', available: true },
-  { id: 'registrations', path: '/workspace/registrations', level: 'exam', available: false, issue: 18 },
+  { id: 'registrations', path: '/workspace/registrations', level: 'project', available: true },
   { id: 'results', path: '/workspace/results', level: 'exam', available: false, issue: 20 },
   { id: 'sections', path: '/workspace/sections', level: 'paper', available: true },
   { id: 'sets', path: '/workspace/sets', level: 'paper', available: true },
   { id: 'delivery', path: '/workspace/delivery', level: 'paper', available: false, issue: 19 },
   { id: 'templates', path: '/workspace/templates', level: 'tenant', available: true },
-  { id: 'centers', path: '/workspace/centers', level: 'tenant', available: false, issue: 18 },
+  { id: 'centers', path: '/workspace/centers', level: 'tenant', available: true },
 ];
 
 export const workspaceLevels: readonly WorkspaceLevel[] = ['project', 'exam', 'paper', 'tenant'];

@@ -2,3 +2,4 @@
 // `features/public-entry`).
 export { PermissionGate } from './components/permission-gate.tsx';
 export { usersApi, type UserDetail } from './api/users-api.ts';
+export { DownloadButton } from './components/export-button.tsx';

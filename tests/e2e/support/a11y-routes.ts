@@ -82,6 +82,41 @@ const openProject = (name: string, then: (page: Page) => Promise<void>) => async
   await then(page);
 };
 
+const seasonsMade = new Set<string>();
+/** withProjects, then (once per server) a center and a Planned season "A11y season" of "A11y active" with seats there. */
+const withSeason = async (page: Page, server: RunningServer) => {
+  await withProjects(page, server);
+  const token = await signInContext(page.context(), server, admin);
+  if (seasonsMade.has(server.url)) return;
+  seasonsMade.add(server.url);
+  const call = async (method: string, path: string, body: unknown, projectId?: number) => {
+    const res = await fetch(`${server.url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(projectId ? { ProjectId: String(projectId) } : {}) },
+      body: JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown> & { data: Array<Record<string, unknown>> }>;
+  };
+  const projects = await call('POST', '/v1/project/search', { keyword: 'A11Y-ACTIVE' });
+  const projectId = projects.data[0].projectId as number;
+  const center = await call('POST', '/v1/examcenter', { code: 'A11Y-C1', name: 'A11y school', city: 'Ahmedabad', capacity: 50 });
+  const season = await call(
+    'POST',
+    '/v1/season',
+    {
+      code: 'A11Y-S',
+      name: 'A11y season',
+      startsOn: '2027-03-01',
+      endsOn: '2027-03-31',
+      registrationOpensAt: '2026-11-01T00:00:00.000Z',
+      registrationClosesAt: '2027-02-15T00:00:00.000Z',
+    },
+    projectId,
+  );
+  await call('PUT', `/v1/season/${season.seasonId as number}/center`, { centerId: center.centerId, seats: 40 }, projectId);
+};
+
 export const auditedScreens: AuditedScreen[] = [
   { name: 'dashboard', path: '/', ready: heading('Dashboard') },
   { name: 'not found', path: '/no/such/page', ready: heading('Page not found') },
@@ -383,4 +418,55 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByTestId('project-history').getByRole('row').nth(1).waitFor();
     }),
   },
+  {
+    name: 'exam centers',
+    path: '/workspace/centers',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('centers-table').getByText('A11Y-C1').waitFor(),
+  },
+  {
+    name: 'seasons of a project',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/seasons');
+      await page.getByTestId('season-link-A11Y-S').waitFor();
+    }),
+  },
+  {
+    name: 'a season: centers and seats',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/seasons');
+      await page.getByTestId('season-link-A11Y-S').click();
+      await heading('A11y season')(page);
+      await page.getByRole('tab', { name: 'Centers and seats' }).click();
+      await page.getByTestId('season-centers-table').waitFor();
+    }),
+  },
+  {
+    name: 'registrations queue (empty)',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/registrations');
+      await heading('Registrations')(page);
+      await page.getByText('No registration matches').waitFor();
+    }),
+  },
+  { name: 'my registrations (none)', path: '/registrations/mine', prepare: asAdmin, ready: heading('My registrations') },
+  {
+    name: 'register for an exam (none open)',
+    path: '/registrations/register',
+    prepare: asAdmin,
+    ready: async (page) => page.getByText('No registration is open now').waitFor(),
+  },
+  { name: 'verify an admit card', path: '/admitcards/verify', prepare: asAdmin, ready: heading('Verify an admit card') },
 ];

@@ -159,7 +159,7 @@ describeEachDatabase('demo data', (get) => {
         x.seats,
         x.allocated,
       ]),
-    ).toEqual([['MAR27', 'RegistrationOpen', 1, 4, 550, 1]]);
+    ).toEqual([['MAR27', 'RegistrationOpen', 1, 4, 550, 2]]);
     const seasonId = seasons.data[0].seasonId as number;
     const schedule = (await call(app, meera, 'GET', `/api/v1/season/${seasonId}/schedule`, { project: board })).json();
     expect(schedule.papers.map((x: { paperCode: string; startsAt: string; liveSets: string[] }) => [x.paperCode, x.startsAt, x.liveSets])).toEqual([
@@ -172,6 +172,8 @@ describeEachDatabase('demo data', (get) => {
       ['Submitted', null],
       ['Approved', null],
       ['Allocated', 'MAR27AHM-00100001'],
+      ['AdmitCardIssued', 'MAR27AHM-00100002'],
+      ['Submitted', null],
     ]);
     const neha = await signInDirect(app, {
       id: await userId('neha.joshi'),

@@ -218,4 +218,18 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/registration/:id/allocate', P.Exams.View],
   ['POST', '/api/v1/registration/:id/move', P.Exams.View],
   ['POST', '/api/v1/registration/:id/accommodations', P.Exams.View],
+  // admit card PDFs and batches, supporting documents, bulk registration, roll pattern (issue 18, decisions 0230–0233)
+  ['GET', '/api/v1/registration/mine/:id/admitcard/pdf', P.Dashboard.View],
+  ['POST', '/api/v1/registration/mine/:id/document', P.Dashboard.View],
+  ['GET', '/api/v1/registration/mine/:id/document', P.Dashboard.View],
+  ['GET', '/api/v1/registration/:id/document', P.Exams.View],
+  ['GET', '/api/v1/registration/:id/admitcard/pdf', P.Exams.View],
+  ['POST', '/api/v1/season/:id/admitcards', P.Exams.View],
+  ['GET', '/api/v1/season/:id/admitcards', P.Exams.View],
+  ['POST', '/api/v1/registration/upload/template', P.Exams.View],
+  ['POST', '/api/v1/registration/upload', P.Exams.View],
+  ['POST', '/api/v1/registration/upload/search', P.Exams.View],
+  ['POST', '/api/v1/registration/upload/:id/errorfile', P.Exams.View],
+  ['GET', '/api/v1/season/rollpattern', P.Exams.View],
+  ['PUT', '/api/v1/season/rollpattern', P.Exams.View],
 ];

@@ -500,7 +500,8 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     await user.keyboard('{Enter}');
     const menu = await screen.findByTestId('workspace-goto-menu');
     for (const slice of workspaceSlices) expect(within(menu).getByTestId(`goto-${slice.id}`)).toBeInTheDocument();
-    expect(within(menu).getByTestId('goto-seasons')).toHaveTextContent('Seasons(later)');
+    expect(within(menu).getByTestId('goto-exportTemplates')).toHaveTextContent('Export templates(later)');
+    expect(within(menu).getByTestId('goto-seasons')).toHaveTextContent(/^Seasons$/);
     expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(choose an exam)');
     expect(within(menu).getAllByRole('group').length).toBe(4);
     await user.keyboard('{Escape}');
@@ -532,21 +533,22 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     renderAt('/workspace', { '/workspace': <pages.WorkspaceOverviewPage /> });
     await screen.findByRole('heading', { level: 1, name: 'Workspace of Medical mock' });
     for (const slice of workspaceSlices.filter((s) => s.id !== 'overview')) expect(screen.getByTestId(`tile-${slice.id}`)).toBeInTheDocument();
-    expect(screen.getByTestId('tile-seasons')).toHaveTextContent('Coming with issue 18');
+    expect(screen.getByTestId('tile-exportTemplates')).toHaveTextContent('Coming with issue 20');
+    expect(screen.getByTestId('tile-seasons')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-items')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-flows')).not.toHaveTextContent('Coming with issue');
   });
 
   it('should ask for a project, then an exam, before saying a later slice is not available yet', async () => {
-    const { location } = renderAt('/workspace/registrations', { '/workspace/registrations': <pages.WorkspacePlaceholderPage /> });
+    const { location } = renderAt('/workspace/results', { '/workspace/results': <pages.WorkspacePlaceholderPage /> });
     await screen.findByText('No project selected');
     act(() => selectProject(detail() as unknown as Record<string, unknown>));
     await screen.findByTestId('choose-exam');
     expect(screen.getByRole('link', { name: 'Choose an exam' })).toHaveAttribute('href', '/exams');
     act(() => selectExam({ examId: 8, name: 'Physics' }));
-    expect(await screen.findByText('Registrations is not available yet')).toBeInTheDocument();
-    expect(screen.getByText(/This screen comes with issue 18/)).toBeInTheDocument();
-    expect(location.current()).toBe('/workspace/registrations');
+    expect(await screen.findByText('Results is not available yet')).toBeInTheDocument();
+    expect(screen.getByText(/This screen comes with issue 20/)).toBeInTheDocument();
+    expect(location.current()).toBe('/workspace/results');
   });
 
   it("should show the caller's exam permissions on the selected exam, or say there are none", async () => {
