@@ -102,12 +102,31 @@ const triangles: Question[] = [
 
 const optionIds = ['A', 'B', 'C', 'D'];
 
+/** The options' words in Hindi and Gujarati (numbers and formulas read the same in every language). */
+const optionWords: Record<'hi' | 'gu', Array<[RegExp, string]>> = {
+  hi: [
+    [/None of these/, 'इनमें से कोई नहीं'],
+    [/All of the above/, 'उपरोक्त सभी'],
+    [/ and /, ' और '],
+  ],
+  gu: [
+    [/None of these/, 'આમાંથી એક પણ નહીં'],
+    [/All of the above/, 'ઉપરના બધા'],
+    [/ and /, ' અને '],
+  ],
+};
+const translated = (text: string, language: 'en' | 'hi' | 'gu') =>
+  language === 'en' ? text : optionWords[language].reduce((out, [pattern, word]) => out.replace(pattern, word), text);
+
 function content(q: Question): ItemContent {
   const [en, hi, gu, options] = q;
-  const variant = (stem: string) => ({ stem: `<p>${stem}</p>`, choices: Object.fromEntries(optionIds.map((id, i) => [id, `<p>${options[i]}</p>`])) });
+  const variant = (stem: string, language: 'en' | 'hi' | 'gu') => ({
+    stem: `<p>${stem}</p>`,
+    choices: Object.fromEntries(optionIds.map((id, i) => [id, `<p>${translated(options[i], language)}</p>`])),
+  });
   return {
     kind: 'singleChoice',
-    variants: { en: variant(en), hi: variant(hi), gu: variant(gu) },
+    variants: { en: variant(en, 'en'), hi: variant(hi, 'hi'), gu: variant(gu, 'gu') },
     marking: { correct: 1, wrong: 0, unanswered: 0 },
     media: [],
     // The last option ("None of these" / "All of the above") stays last in every set.

@@ -475,6 +475,43 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
     },
   );
 
+  app.put(
+    '/v1/paper/:id/sections/order',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        security,
+        summary: 'Reorder the sections of a Draft paper: every section once, in the new order (optimistic: the paper’s version or If-Match)',
+        ...paperCall,
+        params: S.PaperIdParams,
+        body: S.SectionOrderBody,
+        response: { 200: S.Paper },
+      },
+    },
+    async (request, reply) => {
+      const { sectionIds } = request.body;
+      const version = expectedVersion(request, request.body.version);
+      await editDraft(db, request, request.params.id, async (tx, paper) => {
+        if (paper.version !== version) throw staleEdit('paper', (await changeStamp(tx, 'papers', paper.id))!, version);
+        const current = (await listSections(tx, paper.id)).map((s) => s.id);
+        const given = new Set(sectionIds);
+        if (given.size !== sectionIds.length) throw ValidationFailure.field('sectionIds', 'List each section once.');
+        const unknown = sectionIds.filter((id) => !current.includes(id));
+        if (unknown.length > 0) throw ValidationFailure.field('sectionIds', `Section ${unknown.join(', ')} is not a section of this paper.`);
+        const left = current.filter((id) => !given.has(id));
+        if (left.length > 0)
+          throw ValidationFailure.field('sectionIds', `List every section of the paper: ${left.join(', ')} ${left.length > 1 ? 'are' : 'is'} missing.`);
+        for (const [index, id] of sectionIds.entries()) {
+          await tx.query(`update paper_sections set position = $3 where id = $1 and paper_id = $2 and position <> $3`, [id, paper.id, index + 1]);
+        }
+      });
+      const { row, paper } = await answer(request, request.params.id);
+      setVersionTag(reply, row.version);
+      return paper;
+    },
+  );
+
   app.get(
     '/v1/paper/:id/items',
     {

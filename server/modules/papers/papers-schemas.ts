@@ -111,6 +111,19 @@ export const EditSectionBody = Type.Object(
 );
 export type EditSectionBody = Static<typeof EditSectionBody>;
 
+export const SectionOrderBody = Type.Object(
+  {
+    sectionIds: Type.Array(RecordId, {
+      minItems: 1,
+      maxItems: PAPER_LIMITS.sections,
+      description: 'Every section of the paper, each once, in the new order (the first becomes section 1).',
+    }),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+);
+export type SectionOrderBody = Static<typeof SectionOrderBody>;
+
 export const Section = Type.Object({
   sectionId: RecordId,
   order: Type.Integer(),

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
@@ -37,21 +37,40 @@ function SectionsPanel({
   paper,
   editable,
   labels,
+  categoryName,
+  moved,
   onEdit,
   onRemove,
+  onMove,
   onAdd,
 }: {
   paper: PaperRecord;
   editable: boolean;
   labels: ReadonlyMap<string, string>;
+  categoryName: (categoryId: number) => string;
+  /** The section just moved (its button keeps the focus), or null. */
+  moved: { sectionId: number; direction: 'up' | 'down' } | null;
   onEdit: (section: SectionRecord) => void;
   onRemove: (section: SectionRecord) => void;
+  /** Moves the section at `from` to `to` (0-based positions in the shown order). */
+  onMove: (from: number, to: number) => void;
   onAdd: () => void;
 }) {
   const { t } = useTranslation('papers');
   const sections = [...paper.sections].sort((a, b) => a.order - b.order);
+  const panel = useRef<HTMLDivElement>(null);
+  // After a move the focus follows the moved section's button (the other one at either end).
+  useEffect(() => {
+    if (!moved) return;
+    const index = sections.findIndex((s) => s.sectionId === moved.sectionId);
+    if (index < 0) return;
+    const button = (direction: string) => panel.current?.querySelector<HTMLButtonElement>(`[data-testid="move-section-${direction}-${index + 1}"]`);
+    const wanted = button(moved.direction);
+    (wanted && !wanted.disabled ? wanted : button(moved.direction === 'up' ? 'down' : 'up'))?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a move lands (the paper's version moves with it)
+  }, [moved, paper.version]);
   return (
-    <div className={css({ display: 'grid', gap: '3' })} data-testid="sections-panel">
+    <div className={css({ display: 'grid', gap: '3' })} data-testid="sections-panel" ref={panel}>
       {sections.length === 0 ? (
         <EmptyState title={t('builder.noSections')} action={editable ? <Button onClick={onAdd}>{t('builder.addSection')}</Button> : undefined}>
           {editable ? t('builder.noSectionsHint') : t('builder.noSectionsReader')}
@@ -69,6 +88,30 @@ function SectionsPanel({
                 <Badge tone="info">{section.rule.kind === 'fixed' ? t('builder.ruleFixedShort') : t('builder.ruleDrawShort')}</Badge>
                 {editable ? (
                   <>
+                    {sections.length > 1 ? (
+                      <>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={index === 0}
+                          onClick={() => onMove(index, index - 1)}
+                          aria-label={t('builder.moveSectionUpNamed', { title: section.title })}
+                          data-testid={`move-section-up-${index + 1}`}
+                        >
+                          {t('builder.moveUp')}
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={index === sections.length - 1}
+                          onClick={() => onMove(index, index + 1)}
+                          aria-label={t('builder.moveSectionDownNamed', { title: section.title })}
+                          data-testid={`move-section-down-${index + 1}`}
+                        >
+                          {t('builder.moveDown')}
+                        </Button>
+                      </>
+                    ) : null}
                     <Button
                       size="sm"
                       variant="outline"
@@ -99,7 +142,15 @@ function SectionsPanel({
                     <li key={id}>{labels.get(String(id)) ?? `#${id}`}</li>
                   ))}
                 </ol>
-              ) : null}
+              ) : (
+                <ul className={css({ fontSize: 'sm', ps: '5', listStyle: 'disc' })} data-testid={`section-draws-${index + 1}`}>
+                  {(section.rule.draws ?? []).map((d) => (
+                    <li key={`${d.categoryId}|${d.difficulty}`}>
+                      {t('builder.drawRuleText', { count: d.count, difficulty: t(`difficulty.${d.difficulty}`), category: categoryName(d.categoryId) })}
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           ))}
         </ol>
@@ -165,6 +216,8 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
   const [conflict, setConflict] = useState<PaperCallFailure | null>(null);
   const [editing, setEditing] = useState<SectionRecord | 'new' | null>(null);
   const [editingDetails, setEditingDetails] = useState(false);
+  const [moved, setMoved] = useState<{ sectionId: number; direction: 'up' | 'down' } | null>(null);
+  const moving = useRef(false);
   const { confirm, element: confirmation } = useConfirm();
 
   const adopt = useCallback((record: PaperRecord) => {
@@ -231,6 +284,32 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
       else void notify.error(failure);
     }
   };
+
+  const moveSection = async (from: number, to: number) => {
+    const ordered = [...paper.sections].sort((a, b) => a.order - b.order);
+    const [section] = ordered.splice(from, 1);
+    ordered.splice(to, 0, section);
+    if (moving.current) return;
+    moving.current = true;
+    try {
+      adopt(
+        await papersApi.reorderSections(
+          paper.paperId,
+          ordered.map((s) => s.sectionId),
+          paper.version,
+        ),
+      );
+      setMoved({ sectionId: section.sectionId, direction: to < from ? 'up' : 'down' });
+      void notify.success(t('builder.sectionMoved', { title: section.title, position: to + 1, count: ordered.length }));
+    } catch (failure) {
+      const refused = await paperCallFailure(failure);
+      if (refused.conflict) onConflict(refused);
+      else void notify.error(failure);
+    } finally {
+      moving.current = false;
+    }
+  };
+  const categoryName = (categoryId: number) => workspace.categories.find((c) => String(c.categoryId) === String(categoryId))?.name ?? `#${categoryId}`;
 
   return (
     <section aria-labelledby="paper-title" className={css({ display: 'grid', gap: '4' })}>
@@ -334,8 +413,11 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
                 paper={paper}
                 editable={editable}
                 labels={labels}
+                categoryName={categoryName}
+                moved={moved}
                 onEdit={setEditing}
                 onRemove={(s) => void removeSection(s)}
+                onMove={(from, to) => void moveSection(from, to)}
                 onAdd={() => setEditing('new')}
               />
             ) : value === 'blueprint' ? (

@@ -73,7 +73,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
     <div className={css({ display: 'grid', gap: '4' })} data-testid="blueprint">
       <p className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })} data-testid="blueprint-totals">
         <span>{t('blueprint.totals', { computed: blueprint.computedMarks, declared: blueprint.declaredMarks, items: blueprint.itemCount })}</span>
-        {blueprint.blocking > 0 ? (
+        {paper.status === 'Locked' || paper.status === 'Published' ? (
+          <Badge tone="info">{t('blueprint.frozen')}</Badge>
+        ) : blueprint.blocking > 0 ? (
           <Badge tone="error">{t('blueprint.blocking', { count: blueprint.blocking })}</Badge>
         ) : (
           <Badge tone="success">{t('blueprint.clean')}</Badge>
