@@ -84,7 +84,7 @@ function SectionsPanel({
               data-testid={`section-${index + 1}`}
             >
               <div className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-                <h3 className={css({ fontWeight: 'semibold', flex: '1' })}>{section.title}</h3>
+                <h2 className={css({ fontWeight: 'semibold', flex: '1' })}>{section.title}</h2>
                 <Badge tone="info">{section.rule.kind === 'fixed' ? t('builder.ruleFixedShort') : t('builder.ruleDrawShort')}</Badge>
                 {editable ? (
                   <>

@@ -83,9 +83,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </p>
 
       <section aria-labelledby="bp-warnings">
-        <h3 id="bp-warnings" className={heading}>
+        <h2 id="bp-warnings" className={heading}>
           {t('blueprint.warnings')}
-        </h3>
+        </h2>
         {warnings.length === 0 ? (
           <p data-testid="blueprint-no-warnings">{t('blueprint.noWarnings')}</p>
         ) : (
@@ -101,9 +101,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </section>
 
       <section aria-labelledby="bp-matrix" className={css({ overflowX: 'auto' })}>
-        <h3 id="bp-matrix" className={heading}>
+        <h2 id="bp-matrix" className={heading}>
           {t('blueprint.matrix')}
-        </h3>
+        </h2>
         <table className={table} data-testid="blueprint-matrix">
           <caption className={css({ srOnly: true })}>{t('blueprint.matrixCaption')}</caption>
           <thead>
@@ -161,9 +161,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
 
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
         <section aria-labelledby="bp-category">
-          <h3 id="bp-category" className={heading}>
+          <h2 id="bp-category" className={heading}>
             {t('blueprint.byCategory')}
-          </h3>
+          </h2>
           <table className={table}>
             <thead>
               <tr>
@@ -190,9 +190,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
           </table>
         </section>
         <section aria-labelledby="bp-difficulty">
-          <h3 id="bp-difficulty" className={heading}>
+          <h2 id="bp-difficulty" className={heading}>
             {t('blueprint.byDifficulty')}
-          </h3>
+          </h2>
           <table className={table}>
             <thead>
               <tr>
@@ -221,9 +221,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </div>
 
       <section aria-labelledby="bp-languages">
-        <h3 id="bp-languages" className={heading}>
+        <h2 id="bp-languages" className={heading}>
           {t('blueprint.languages')}
-        </h3>
+        </h2>
         <ul className={css({ display: 'grid', gap: '1', listStyle: 'none', p: 0, m: 0 })} data-testid="blueprint-languages">
           {blueprint.languages.map((l) => (
             <li key={l.language} data-testid={`coverage-${l.language}`}>
