@@ -441,7 +441,7 @@ describe('the paper builder', { timeout: 30_000 }, () => {
     expect(within(second).getByTestId('section-draws-2')).toHaveTextContent('Triangles · Medium: 2 items drawn for each set');
     expect(screen.getByTestId('move-section-up-1')).toBeDisabled();
     expect(screen.getByTestId('move-section-down-2')).toBeDisabled();
-    await user.click(within(second).getByRole('button', { name: 'Move section Section B up' }));
+    await user.click(within(second).getByRole('button', { name: 'Move up: section Section B' }));
     expect(papers.reorderSections).toHaveBeenCalledWith(5, [12, 11], 3);
     await waitFor(() => expect(within(screen.getByTestId('section-1')).getByRole('heading')).toHaveTextContent('Section B'));
     // At the top its "up" is disabled: the focus moves to its "down".
