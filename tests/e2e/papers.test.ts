@@ -70,6 +70,11 @@ async function choose(testId: string, option: RegExp, on: Page = page) {
   await listbox.waitFor({ state: 'hidden' });
 }
 
+/** Waits until no finite animation runs (toasts fading in or out are measured at their final colours). */
+async function settled(on: Page = page) {
+  await on.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
+}
+
 async function fill(testId: string, value: string) {
   const field = page.getByTestId(testId);
   await field.fill(value);
@@ -83,6 +88,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.waitForURL(/\/workspace\/papers$/);
     await page.getByRole('heading', { level: 1, name: 'Papers of Mathematics (Standard)' }).waitFor();
     await page.getByTestId('paper-status-MATH-UT-1').getByText('Locked').waitFor();
+    await settled();
     await expectAccessible(page, 'the papers list');
 
     await page.getByTestId('new-paper').click();
@@ -93,6 +99,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await fill('paper-marks', '10');
     await fill('paper-instructions-en', 'Answer every question.');
     await fill('paper-instructions-hi', 'सभी प्रश्नों के उत्तर दीजिए।');
+    await settled();
     await expectAccessible(page, 'the new paper dialog');
     await page.getByTestId('paper-form-save').click();
     await page.waitForURL(/\/workspace\/papers\/\d+$/);
@@ -137,6 +144,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await expect
       .poll(() => page.locator('[data-testid^="fixed-item-"]').evaluateAll((rows) => rows.map((r) => r.textContent?.match(/DEMO-MATH-\d+/)?.[0])))
       .toEqual(['DEMO-MATH-004', 'DEMO-MATH-002', 'DEMO-MATH-003', 'DEMO-MATH-001']);
+    await settled();
     await expectAccessible(page, 'the section editor');
     await page.getByTestId('section-save').click();
     await page.getByTestId('section-editor').waitFor({ state: 'detached' });
@@ -164,6 +172,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('move-section-down-1');
     await page.keyboard.press('Enter');
     await page.getByTestId('section-1').getByRole('heading', { name: 'Section A: Quadratic equations' }).waitFor();
+    await settled();
     await expectAccessible(page, 'the paper builder');
 
     // The blueprint: 10 of 10 marks, nothing blocks the lock.
@@ -171,6 +180,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('blueprint-totals').getByText('10 of 10 marks in 6 items.').waitFor();
     await page.getByTestId('blueprint-totals').getByText('Ready to lock').waitFor();
     await page.getByTestId('coverage-hi').waitFor();
+    await settled();
     await expectAccessible(page, 'the blueprint');
   });
 
@@ -193,6 +203,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('set-verify-C').click();
     await page.getByTestId('set-identical-C').waitFor();
     await page.getByTestId('sets-compare').waitFor();
+    await settled();
     await expectAccessible(page, 'the sets and their comparison');
 
     await page.getByTestId('set-preview-C').click();
@@ -209,6 +220,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     // Six questions, numbered 1–6 across both sections.
     expect(await page.locator('[data-testid^="question-"][data-testid$="-stem"]').count()).toBe(6);
     await screenshot(page, 'paper-set-c-hindi');
+    await settled();
     await expectAccessible(page, 'the set preview in Hindi');
   });
 
@@ -254,12 +266,14 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
       await tab.getByTestId('set-row-D').waitFor();
       await tab.getByTestId('sets-compare').waitFor();
       expect(await tab.evaluate(() => [document.documentElement.dataset.mode, document.documentElement.dir])).toEqual(['dark', 'rtl']);
+      await settled(tab);
       await expectAccessible(tab, 'the demo paper’s sets (dark, rtl)');
       await tab.getByTestId('set-preview-B').click();
       await tab.getByTestId('question-1').waitFor();
       await choose('set-preview-language', /^Gujarati$/, tab);
       await tab.getByTestId('question-1').getByText('પ્રશ્ન 1').waitFor();
       expect(await tab.getByTestId('set-preview').getAttribute('dir')).toBe('ltr');
+      await settled(tab);
       await expectAccessible(tab, 'the set preview in Gujarati (dark, rtl)');
       expect(tabErrors).toEqual([]);
     } finally {
