@@ -380,7 +380,8 @@ export class PdfPrinter {
     };
   }
 
-  async print(html: string, header: { left: string; right: string }): Promise<Buffer> {
+  /** `header.rollBox`: the roll-number box on every page (the question paper; not its answer key). */
+  async print(html: string, header: { left: string; right: string; rollBox?: boolean }): Promise<Buffer> {
     this.browser ??= this.launch().catch((error) => {
       this.browser = undefined;
       throw error;
@@ -398,7 +399,7 @@ export class PdfPrinter {
         printBackground: true,
         displayHeaderFooter: true,
         margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
-        headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
+        headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>${header.rollBox === false ? '' : 'Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span>'}</span></div>`,
         footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
       });
     } finally {

@@ -843,7 +843,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       const html = part === 'key' ? answerKeyHtml(input) : questionPaperHtml(input);
       let pdf: Buffer;
       try {
-        pdf = await printer.print(html, { left: `${row.code} · ${row.title}`, right: `Set ${set.letter}` });
+        pdf = await printer.print(html, { left: `${row.code} · ${row.title}`, right: `Set ${set.letter}`, rollBox: part !== 'key' });
       } catch (error) {
         if (error instanceof PrintUnavailable) throw new AppError(503, error.message);
         throw error;
