@@ -76,6 +76,7 @@ function assertPaperEvent(workspace: Workspace, status: PaperStatus, event: Omit
 }
 
 function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
+  const contentVisible = seesPaperContent(workspace);
   return {
     paperId: row.id,
     examId: row.examId,
@@ -91,7 +92,14 @@ function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
     lockedAt: row.lockedAt ? new Date(row.lockedAt).toISOString() : null,
     lockedBy: row.lockedById ? { userId: row.lockedById, name: row.lockedByName ?? '' } : null,
     setCount: row.setCount,
-    sections: sections.map(sectionAnswer),
+    // Others see the outline (titles, counts, marks), not which items the rules pin or draw.
+    sections: sections.map((section) => {
+      const answer = sectionAnswer(section);
+      return contentVisible
+        ? answer
+        : { ...answer, rule: section.rule.kind === 'fixed' ? { kind: 'fixed' as const, items: [] } : { kind: 'draw' as const, draws: [] } };
+    }),
+    contentVisible,
     version: row.version,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
@@ -100,12 +108,27 @@ function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
   };
 }
 
-/** The paper of the header's exam; with `ExamId: e&p`, the path's paper must be p (else 404, as for an unknown id). */
-async function paperInReach(db: Queryable, request: FastifyRequest, paperId: number, options: { forUpdate?: boolean } = {}) {
+/**
+ * Whether the caller may see what is in a paper (its pinned items, blueprint, sets, their content
+ * and PDFs): its paper setters, moderators and project admins (docs/decisions/0221). Anyone who
+ * reaches the exam sees that the paper exists (code, title, status, section outline).
+ */
+export function seesPaperContent(workspace: Workspace): boolean {
+  const actor = paperActor(workspace);
+  return actor.paperSetter === true || actor.moderator === true || actor.projectAdmin === true;
+}
+export const PAPER_CONTENT_FORBIDDEN = 'Only the paper setters, moderators and project admins of this exam may see what is in its papers.';
+
+/**
+ * The paper of the header's exam; with `ExamId: e&p`, the path's paper must be p (else 404, as for
+ * an unknown id). `content`: the route shows what is in the paper (403 for other callers).
+ */
+async function paperInReach(db: Queryable, request: FastifyRequest, paperId: number, options: { forUpdate?: boolean; content?: boolean } = {}) {
   const workspace = requireWorkspace(request);
   if (workspace.paperId !== null && workspace.paperId !== paperId) throw notFound(PAPER_NOT_FOUND);
   const row = await findPaper(db, workspace.exam!.id, paperId, options);
   if (!row) throw notFound(PAPER_NOT_FOUND);
+  if (options.content && !seesPaperContent(workspace)) throw forbidden(PAPER_CONTENT_FORBIDDEN);
   return { workspace, row };
 }
 
@@ -526,7 +549,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const sections = await listSections(db, row.id);
       const fixed = sections.flatMap((s) => (s.rule.kind === 'fixed' ? s.rule.items.map(Number) : []));
       // A locked paper's draw pools too: the set comparison names drawn items.
@@ -549,7 +572,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const { blueprint } = await blueprintOf(db, row, await listSections(db, row.id));
       const names = await categoryNames(db, row.projectId);
       return {
@@ -710,7 +733,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const rows = await listSets(db, row.id);
       return { sets: rows.map(storedSet), equivalence: checkEquivalence(rows.map(parseSet)) };
     },
@@ -723,14 +746,14 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       schema: { tags, security, summary: 'Where each item sits in each set', ...paperCall, params: S.PaperIdParams, response: { 200: S.SetComparison } },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const sets = (await listSets(db, row.id)).map(parseSet);
       return { letters: sets.map((s) => s.letter), equivalence: checkEquivalence(sets), rows: compareSets(sets) };
     },
   );
 
   async function setOf(request: FastifyRequest, paperId: number, letter: string) {
-    const { row } = await paperInReach(db, request, paperId);
+    const { row } = await paperInReach(db, request, paperId, { content: true });
     const set = (await listSets(db, row.id)).find((s) => s.letter === letter);
     if (!set || !row.snapshot) throw notFound(`Set ${letter} not found.`);
     return { row, set, snapshot: row.snapshot as PaperSnapshot };

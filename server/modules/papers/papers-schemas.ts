@@ -203,6 +203,10 @@ export const Paper = Type.Object({
   updatedAt: Timestamp,
   updatedBy: UserStamp,
   actions: Type.Array(Type.String(), { description: 'The paper-flow events you may send now.' }),
+  contentVisible: Type.Boolean({
+    description:
+      'Whether you may see what is in the paper (its setters, moderators and project admins): otherwise its sections come without their items or draws, and its items, blueprint and sets answer 403.',
+  }),
 });
 
 export const PAPER_EVENTS = ['paper.submit', 'paper.requestChanges', 'paper.lock', 'paper.unlock', 'paper.publish'] as const;

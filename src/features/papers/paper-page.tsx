@@ -29,6 +29,8 @@ import { paperCallFailure, statusTone, type PaperCallFailure } from './lib/paper
 
 export const PAPER_TABS = ['sections', 'blueprint', 'sets', 'history'] as const;
 export type PaperTab = (typeof PAPER_TABS)[number];
+/** What a caller who may not see the paper's content is shown (docs/decisions/0221). */
+const OUTLINE_TABS: readonly PaperTab[] = ['sections', 'history'];
 
 const link = css({ color: 'primary.dark', textDecoration: 'underline' });
 
@@ -136,7 +138,7 @@ function SectionsPanel({
                   .filter(Boolean)
                   .join(' · ')}
               </p>
-              {section.rule.kind === 'fixed' ? (
+              {!paper.contentVisible ? null : section.rule.kind === 'fixed' ? (
                 <ol className={css({ fontSize: 'sm', ps: '5', listStyle: 'decimal' })}>
                   {(section.rule.items ?? []).map((id) => (
                     <li key={id}>{labels.get(String(id)) ?? `#${id}`}</li>
@@ -208,7 +210,7 @@ function HistoryPanel({ paper }: { paper: PaperRecord }) {
 function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemWorkspace }) {
   const { t } = useTranslation('papers');
   const [params, setParams] = useSearchParams();
-  const tab: PaperTab = (PAPER_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as PaperTab) : 'sections';
+  const wantedTab: PaperTab = (PAPER_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as PaperTab) : 'sections';
   const [paper, setPaper] = useState<PaperRecord | null>(null);
   const [pinned, setPinned] = useState<PinnedItem[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -223,7 +225,7 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
   const adopt = useCallback((record: PaperRecord) => {
     setPaper(record);
     selectPaper({ paperId: record.paperId, code: record.code, title: record.title, status: record.status });
-    papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
+    if (record.contentVisible) papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
   }, []);
   const load = useCallback(() => {
     setError(null);
@@ -263,6 +265,8 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
 
   if (error) return <ErrorState message={errorText ?? t('paper.failed')} onRetry={() => void load()} />;
   if (!paper) return <LoadingState />;
+  const tabs = paper.contentVisible ? PAPER_TABS : OUTLINE_TABS;
+  const tab: PaperTab = tabs.includes(wantedTab) ? wantedTab : 'sections';
   const editable = paper.status === 'Draft' && paper.actions.includes('paper.edit');
   const sectionMarks = paper.sections.reduce((sum, s) => sum + s.marks, 0);
 
@@ -382,6 +386,11 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
           </p>
         ) : null}
         {!editable && paper.status !== 'Draft' ? <p className={css({ fontSize: 'sm' })}>{t(`paper.readOnly.${paper.status}`)}</p> : null}
+        {paper.contentVisible ? null : (
+          <p role="note" className={css({ fontSize: 'sm' })} data-testid="paper-content-hidden">
+            {t('paper.contentHidden')}
+          </p>
+        )}
         <FlowActions
           paper={paper}
           onChanged={(next) => {
@@ -405,7 +414,7 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
               { replace: true },
             )
           }
-          tabs={PAPER_TABS.map((value) => ({ value, label: t(`tab.${value}`) }))}
+          tabs={tabs.map((value) => ({ value, label: t(`tab.${value}`) }))}
         >
           {(value) =>
             value === 'sections' ? (

@@ -63,6 +63,8 @@ export interface PaperRecord {
   updatedBy: UserStamp | null;
   /** The paper-flow events the caller may send now (`paper.edit` included). */
   actions: string[];
+  /** Whether the caller may see its items, blueprint and sets (its setters, moderators, project admins). */
+  contentVisible: boolean;
 }
 
 export interface CreatePaperBody {

@@ -101,6 +101,7 @@ function paper(overrides: Partial<PaperRecord> = {}): PaperRecord {
     updatedAt: '2026-11-25T09:00:00.000Z',
     updatedBy: null,
     actions: ['paper.edit', 'paper.submit'],
+    contentVisible: true,
     ...overrides,
   };
 }
@@ -456,6 +457,21 @@ describe('the paper builder', { timeout: 30_000 }, () => {
     });
     await user.click(screen.getByTestId('move-section-down-1'));
     expect(await screen.findByTestId('paper-conflict-locked')).toHaveTextContent('cannot be edited until a project admin unlocks it');
+  });
+
+  it('should show someone who may not see the paper’s content its outline and history only', async () => {
+    papers.get.mockResolvedValue(paper({ status: 'Locked', actions: [], contentVisible: false, sections: [section({ rule: { kind: 'fixed', items: [] } })] }));
+    renderAt('/workspace/papers/5?tab=sets', paperRoutes);
+    expect(await screen.findByTestId('paper-content-hidden')).toHaveTextContent(
+      'Its items, blueprint and sets are seen only by the exam’s paper setters, moderators and project admins.',
+    );
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Sections', 'History']);
+    // Asked for the sets, it opens on the outline instead.
+    expect(screen.getByRole('tab', { name: 'Sections' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('section-1')).toHaveTextContent('2 items × 1 marks = 2 marks');
+    expect(papers.pinnedItems).not.toHaveBeenCalled();
+    expect(papers.sets).not.toHaveBeenCalled();
+    expect(papers.blueprint).not.toHaveBeenCalled();
   });
 
   it('should say a save met a locked paper, turn the editor read-only and reload the paper', async () => {
