@@ -17,8 +17,8 @@ import type { ItemContent } from '#machines/items/item-schema.ts';
 import { computeBlueprint } from '#machines/papers/blueprint.ts';
 import { DIFFICULTIES, setLetter, type PaperItem, type PaperSpec } from '#machines/papers/paper-records.ts';
 import { checkEquivalence, generateSet, lockSnapshot, serializeSet } from '#machines/papers/paper-sets.ts';
-import { addSection, createPaper, insertItems, paperCall, paperWorld, sendPaperEvent } from '#tests/server/papers/papers-kit.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { addSection, createPaper, insertItem, insertItems, paperCall, paperWorld, sendPaperEvent } from '#tests/server/papers/papers-kit.ts';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '#server/app.ts';
@@ -41,8 +41,9 @@ function content(n: number): ItemContent {
         choices: Object.fromEntries(ids.map((id) => [id, `<p>Option ${id} of ${n}</p>`])),
       },
       hi: {
-        stem: `<p>प्रश्न ${n}: इनमें से कौन सही है? ${'यह एक उदाहरण वाक्य है। '.repeat(6)}</p>`,
-        choices: Object.fromEntries(ids.map((id) => [id, `<p>विकल्प ${id}</p>`])),
+        // Conjuncts and matras on every line (क्ष, त्र, द्व, ज्ञ, श्र), as a board paper has them.
+        stem: `<p>प्रश्न ${n}: इनमें से कौन सही है? ${'त्रिभुज का क्षेत्रफल और द्विघात समीकरण का ज्ञान आवश्यक है। '.repeat(3)}</p>`,
+        choices: Object.fromEntries(ids.map((id) => [id, `<p>विकल्प ${id}: ${n} श्रेणी</p>`])),
       },
     },
     marking: { correct: 4, wrong: -1, unanswered: 0 },
@@ -142,7 +143,10 @@ export async function benchPaperSets() {
   await app.ready();
   try {
     const world = await paperWorld(app);
-    const fixedA = await insertItems(db, world, 100, { categoryId: world.categories.algebra, difficulty: 'medium', content: content(1) });
+    // 100 different items (each its own stem and options), so the print lays out 100 distinct questions.
+    const fixedA = [];
+    for (let i = 0; i < 100; i += 1)
+      fixedA.push(await insertItem(db, world, { categoryId: world.categories.algebra, difficulty: 'medium', content: content(i) }));
     await insertItems(db, world, 150, { categoryId: world.categories.geometry, difficulty: 'hard', content: content(2) });
     const paper = await createPaper(app, world, { totalMarks: 100 + 400 });
     await addSection(app, world, paper.paperId, { title: 'A', marksPerItem: 1, rule: { kind: 'fixed', items: fixedA.map((f) => f.versionId) } });
@@ -175,10 +179,12 @@ export async function benchPaperSets() {
     await sendPaperEvent(app, world, world.moderator, printPaper.paperId, 'paper.lock');
     await paperCall(app, world, world.setter, 'POST', `/api/v1/paper/${printPaper.paperId}/sets`, { count: 1 });
     const prints: Array<{ ms: number; bytes: number; pages: number }> = [];
+    let lastPdf: Buffer | undefined;
     for (let run = 0; run < 4; run += 1) {
       const started = performance.now();
       const res = await paperCall(app, world, world.setter, 'GET', `/api/v1/paper/${printPaper.paperId}/sets/A/pdf?languages=en,hi`);
       if (res.statusCode !== 200) throw new Error(`pdf ${res.statusCode}: ${res.body.slice(0, 200)}`);
+      lastPdf = res.rawPayload;
       prints.push({
         ms: performance.now() - started,
         bytes: res.rawPayload.length,
@@ -186,6 +192,10 @@ export async function benchPaperSets() {
       });
     }
     const warm = median(prints.slice(1).map((p) => p.ms));
+    // Kept for people to look at (render a page with `pdftoppm -png -r 150 -f 3 -l 3 <file> page`).
+    const keep = path.resolve(import.meta.dirname, '../../test-results/papers');
+    await mkdir(keep, { recursive: true });
+    await writeFile(path.join(keep, 'bench-100-items-en-hi.pdf'), lastPdf!);
     console.log(
       `paper PDF: 100-item bilingual (en + hi) set: first print ${prints[0].ms.toFixed(0)} ms (Chromium starts), then median ${warm.toFixed(0)} ms; ${(prints[0].bytes / 1024).toFixed(0)} KiB, ${prints[0].pages} A4 pages  ${prints[0].ms <= PDF_BUDGET_MS ? `✓ under ${PDF_BUDGET_MS} ms` : `✗ budget ${PDF_BUDGET_MS} ms`}`,
     );

@@ -3,6 +3,7 @@ import type { ItemContent } from '#machines/items/item-schema.ts';
 import { computeBlueprint } from '#machines/papers/blueprint.ts';
 import type { Difficulty, PaperItem, PaperSpec } from '#machines/papers/paper-records.ts';
 import { generateSet, lockSnapshot, serializeSet } from '#machines/papers/paper-sets.ts';
+import { deriveFields } from '#server/modules/items/item-content.ts';
 import type { Queryable } from './client.ts';
 
 /**
@@ -102,12 +103,31 @@ const triangles: Question[] = [
 
 const optionIds = ['A', 'B', 'C', 'D'];
 
+/** The options' words in Hindi and Gujarati (numbers and formulas read the same in every language). */
+const optionWords: Record<'hi' | 'gu', Array<[RegExp, string]>> = {
+  hi: [
+    [/None of these/, 'इनमें से कोई नहीं'],
+    [/All of the above/, 'उपरोक्त सभी'],
+    [/ and /, ' और '],
+  ],
+  gu: [
+    [/None of these/, 'આમાંથી એક પણ નહીં'],
+    [/All of the above/, 'ઉપરના બધા'],
+    [/ and /, ' અને '],
+  ],
+};
+const translated = (text: string, language: 'en' | 'hi' | 'gu') =>
+  language === 'en' ? text : optionWords[language].reduce((out, [pattern, word]) => out.replace(pattern, word), text);
+
 function content(q: Question): ItemContent {
   const [en, hi, gu, options] = q;
-  const variant = (stem: string) => ({ stem: `<p>${stem}</p>`, choices: Object.fromEntries(optionIds.map((id, i) => [id, `<p>${options[i]}</p>`])) });
+  const variant = (stem: string, language: 'en' | 'hi' | 'gu') => ({
+    stem: `<p>${stem}</p>`,
+    choices: Object.fromEntries(optionIds.map((id, i) => [id, `<p>${translated(options[i], language)}</p>`])),
+  });
   return {
     kind: 'singleChoice',
-    variants: { en: variant(en), hi: variant(hi), gu: variant(gu) },
+    variants: { en: variant(en, 'en'), hi: variant(hi, 'hi'), gu: variant(gu, 'gu') },
     marking: { correct: 1, wrong: 0, unanswered: 0 },
     media: [],
     // The last option ("None of these" / "All of the above") stays last in every set.
@@ -134,11 +154,26 @@ export async function seedDemoPaper(tx: Queryable, input: DemoPaperInput): Promi
   const questions = [...quadratic.map((q) => [q, cells.quadratic] as const), ...triangles.map((q) => [q, cells.triangles] as const)];
   for (const [index, [question, categoryId]] of questions.entries()) {
     const item = content(question);
-    const languages = Object.keys(item.variants);
+    const code = `DEMO-MATH-${String(index + 1).padStart(3, '0')}`;
+    // The list's derived columns as the item bank writes them, so the bank's search finds these items too.
+    const derived = deriveFields(item, code, ['en', 'hi', 'gu']);
+    const languages = derived.languages;
     const { rows } = await tx.query<{ id: number }>(
-      `insert into items (tenant_id, project_id, code, kind, category_id, difficulty, status, languages, primary_language, primary_stem, max_score, author_id, updated_by)
-       values ($1, $2, $3, 'singleChoice', $4, $5, 'Approved', $6, 'en', $7, 1, $8, $8) returning id::int as id`,
-      [input.tenantId, input.projectId, `DEMO-MATH-${String(index + 1).padStart(3, '0')}`, categoryId, question[4], languages, question[0], input.author],
+      `insert into items (tenant_id, project_id, code, kind, category_id, difficulty, status, languages, primary_language, primary_stem, search_text, max_score, author_id, updated_by)
+       values ($1, $2, $3, 'singleChoice', $4, $5, 'Approved', $6, $7, $8, $9, $10, $11, $11) returning id::int as id`,
+      [
+        input.tenantId,
+        input.projectId,
+        code,
+        categoryId,
+        question[4],
+        languages,
+        derived.primaryLanguage,
+        derived.primaryStem,
+        derived.searchText,
+        derived.maxScore,
+        input.author,
+      ],
     );
     const itemId = rows[0].id;
     const version = await tx.query<{ id: number }>(

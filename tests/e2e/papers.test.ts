@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { expectAccessible } from './support/axe.ts';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { seedLayout } from './support/layout.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signInContext } from './support/signed-in-page.ts';
 
@@ -12,7 +13,8 @@ import { signInContext } from './support/signed-in-page.ts';
  * paper listed; a new 2-section paper built from the bank (fixed items reordered from the
  * keyboard, a draw rule by category × difficulty), its blueprint clean, sent for review and
  * locked; 4 sets generated, equivalent and byte-identical from their seeds; set C previewed in
- * Hindi; its PDF downloaded; unlocked with a reason; axe on every screen.
+ * Hindi; its PDF downloaded; unlocked with a reason; axe on every screen, and the demo paper’s
+ * sets and Gujarati preview again in dark right-to-left.
  */
 let server: RunningServer;
 let browser: Browser;
@@ -53,10 +55,10 @@ afterAll(async () => {
 });
 
 /** Chooses an option of an Ark UI Select inside `testId` by a pattern of its name. */
-async function choose(testId: string, option: RegExp) {
-  const trigger = page.getByTestId(testId).getByRole('combobox');
+async function choose(testId: string, option: RegExp, on: Page = page) {
+  const trigger = on.getByTestId(testId).getByRole('combobox');
   await trigger.click();
-  const listbox = page.getByRole('listbox');
+  const listbox = on.getByRole('listbox');
   if (
     !(await listbox.waitFor({ timeout: 5000 }).then(
       () => true,
@@ -66,6 +68,11 @@ async function choose(testId: string, option: RegExp) {
     await trigger.click();
   await listbox.getByRole('option', { name: option }).first().click();
   await listbox.waitFor({ state: 'hidden' });
+}
+
+/** Waits until no finite animation runs (toasts fading in or out are measured at their final colours). */
+async function settled(on: Page = page) {
+  await on.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity));
 }
 
 async function fill(testId: string, value: string) {
@@ -81,6 +88,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.waitForURL(/\/workspace\/papers$/);
     await page.getByRole('heading', { level: 1, name: 'Papers of Mathematics (Standard)' }).waitFor();
     await page.getByTestId('paper-status-MATH-UT-1').getByText('Locked').waitFor();
+    await settled();
     await expectAccessible(page, 'the papers list');
 
     await page.getByTestId('new-paper').click();
@@ -91,6 +99,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await fill('paper-marks', '10');
     await fill('paper-instructions-en', 'Answer every question.');
     await fill('paper-instructions-hi', 'सभी प्रश्नों के उत्तर दीजिए।');
+    await settled();
     await expectAccessible(page, 'the new paper dialog');
     await page.getByTestId('paper-form-save').click();
     await page.waitForURL(/\/workspace\/papers\/\d+$/);
@@ -130,6 +139,12 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
       .getByTestId('fixed-item-2')
       .getByText(/DEMO-MATH-004/)
       .waitFor();
+    // Drag and drop too: the first row (DEMO-MATH-001) dropped on the last.
+    await page.getByTestId('fixed-item-1').dragTo(page.getByTestId('fixed-item-4'));
+    await expect
+      .poll(() => page.locator('[data-testid^="fixed-item-"]').evaluateAll((rows) => rows.map((r) => r.textContent?.match(/DEMO-MATH-\d+/)?.[0])))
+      .toEqual(['DEMO-MATH-004', 'DEMO-MATH-002', 'DEMO-MATH-003', 'DEMO-MATH-001']);
+    await settled();
     await expectAccessible(page, 'the section editor');
     await page.getByTestId('section-save').click();
     await page.getByTestId('section-editor').waitFor({ state: 'detached' });
@@ -149,6 +164,15 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('section-save').click();
     await page.getByTestId('section-editor').waitFor({ state: 'detached' });
     await page.getByTestId('section-2').getByText('2 items × 3 marks = 6 marks').waitFor();
+    await page.getByTestId('section-draws-2').getByText('Triangles · Medium: 2 items drawn for each set').waitFor();
+    // Sections reorder from the keyboard: B up, then back down; the focus stays on the moved section.
+    await page.getByTestId('move-section-up-2').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('section-1').getByRole('heading', { name: 'Section B: Triangles' }).waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('move-section-down-1');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('section-1').getByRole('heading', { name: 'Section A: Quadratic equations' }).waitFor();
+    await settled();
     await expectAccessible(page, 'the paper builder');
 
     // The blueprint: 10 of 10 marks, nothing blocks the lock.
@@ -156,6 +180,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('blueprint-totals').getByText('10 of 10 marks in 6 items.').waitFor();
     await page.getByTestId('blueprint-totals').getByText('Ready to lock').waitFor();
     await page.getByTestId('coverage-hi').waitFor();
+    await settled();
     await expectAccessible(page, 'the blueprint');
   });
 
@@ -178,6 +203,7 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('set-verify-C').click();
     await page.getByTestId('set-identical-C').waitFor();
     await page.getByTestId('sets-compare').waitFor();
+    await settled();
     await expectAccessible(page, 'the sets and their comparison');
 
     await page.getByTestId('set-preview-C').click();
@@ -188,10 +214,13 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByTestId('set-preview').getByText('सभी प्रश्नों के उत्तर दीजिए।').waitFor();
     const stem = (await page.getByTestId('question-1-stem').textContent()) ?? '';
     expect(stem).toMatch(/[\u0900-\u097F]/);
+    // The candidate's own words are Hindi too.
+    await page.getByTestId('question-1').getByText('प्रश्न 1').waitFor();
     expect(await page.getByTestId('set-preview').getAttribute('lang')).toBe('hi');
     // Six questions, numbered 1–6 across both sections.
     expect(await page.locator('[data-testid^="question-"][data-testid$="-stem"]').count()).toBe(6);
     await screenshot(page, 'paper-set-c-hindi');
+    await settled();
     await expectAccessible(page, 'the set preview in Hindi');
   });
 
@@ -219,5 +248,36 @@ describe('papers in Chromium', { timeout: 300_000 }, () => {
     await page.getByText('Sets come from a locked paper').waitFor();
     expect(refused).toEqual([]);
     expect(errors).toEqual([]);
+  });
+  it('should keep the demo paper’s sets, their comparison and the Gujarati preview axe-clean in dark and right-to-left', async () => {
+    const dark = await newContext(browser, server.url);
+    await seedLayout(dark, { mode: 'dark', themeDirection: 'rtl' });
+    await signInContext(dark, server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
+    const tab = await dark.newPage();
+    const tabErrors = collectPageErrors(tab);
+    try {
+      await tab.goto('/projects?q=BOARD10');
+      await tab.getByTestId('projects-table').getByRole('button', { name: PROJECT, exact: true }).click();
+      await tab.getByRole('button', { name: 'Work on Mathematics (Standard)' }).click();
+      await tab.getByTestId('workspace-bar').getByTestId('workspace-exam').getByText('Mathematics (Standard)').waitFor();
+      await tab.goto('/workspace/papers');
+      await tab.getByTestId('paper-link-MATH-UT-1').click();
+      await tab.getByRole('tab', { name: 'Sets' }).click();
+      await tab.getByTestId('set-row-D').waitFor();
+      await tab.getByTestId('sets-compare').waitFor();
+      expect(await tab.evaluate(() => [document.documentElement.dataset.mode, document.documentElement.dir])).toEqual(['dark', 'rtl']);
+      await settled(tab);
+      await expectAccessible(tab, 'the demo paper’s sets (dark, rtl)');
+      await tab.getByTestId('set-preview-B').click();
+      await tab.getByTestId('question-1').waitFor();
+      await choose('set-preview-language', /^Gujarati$/, tab);
+      await tab.getByTestId('question-1').getByText('પ્રશ્ન 1').waitFor();
+      expect(await tab.getByTestId('set-preview').getAttribute('dir')).toBe('ltr');
+      await settled(tab);
+      await expectAccessible(tab, 'the set preview in Gujarati (dark, rtl)');
+      expect(tabErrors).toEqual([]);
+    } finally {
+      await dark.close();
+    }
   });
 });

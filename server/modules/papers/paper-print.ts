@@ -58,6 +58,9 @@ const UI: Record<string, Record<string, string>> = {
     missing: 'Not available in this language',
     calculator: 'Calculators are allowed.',
     noCalculator: 'Calculators are not allowed.',
+    timeLimit: 'Time limit for this section',
+    true: 'True',
+    false: 'False',
   },
   hi: {
     set: 'सेट',
@@ -73,6 +76,9 @@ const UI: Record<string, Record<string, string>> = {
     missing: 'इस भाषा में उपलब्ध नहीं',
     calculator: 'कैलकुलेटर की अनुमति है।',
     noCalculator: 'कैलकुलेटर की अनुमति नहीं है।',
+    timeLimit: 'इस खंड की समय सीमा',
+    true: 'सत्य',
+    false: 'असत्य',
   },
   gu: {
     set: 'સેટ',
@@ -88,6 +94,45 @@ const UI: Record<string, Record<string, string>> = {
     missing: 'આ ભાષામાં ઉપલબ્ધ નથી',
     calculator: 'કેલ્ક્યુલેટરની છૂટ છે.',
     noCalculator: 'કેલ્ક્યુલેટરની છૂટ નથી.',
+    timeLimit: 'આ વિભાગની સમય મર્યાદા',
+    true: 'સાચું',
+    false: 'ખોટું',
+  },
+  fr: {
+    set: 'Série',
+    duration: 'Durée',
+    minutes: 'minutes',
+    marks: 'Note maximale',
+    roll: 'Numéro de candidat',
+    instructions: 'Consignes générales',
+    section: 'Partie',
+    attempt: 'Traitez',
+    of: 'questions sur',
+    key: 'Corrigé',
+    missing: 'Non disponible dans cette langue',
+    calculator: 'La calculatrice est autorisée.',
+    noCalculator: 'La calculatrice est interdite.',
+    timeLimit: 'Temps imparti pour cette partie',
+    true: 'Vrai',
+    false: 'Faux',
+  },
+  es: {
+    set: 'Versión',
+    duration: 'Tiempo',
+    minutes: 'minutos',
+    marks: 'Puntuación máxima',
+    roll: 'Número de candidato',
+    instructions: 'Instrucciones generales',
+    section: 'Sección',
+    attempt: 'Responda',
+    of: 'preguntas de',
+    key: 'Clave de respuestas',
+    missing: 'No disponible en este idioma',
+    calculator: 'Se permite la calculadora.',
+    noCalculator: 'No se permite la calculadora.',
+    timeLimit: 'Tiempo para esta sección',
+    true: 'Verdadero',
+    false: 'Falso',
   },
 };
 const ui = (language: string, key: string) => UI[language]?.[key] ?? UI.en[key];
@@ -168,12 +213,24 @@ function stemHtml(content: ItemContent, languages: string[]): string {
     .join('');
 }
 
-/** An option's text in each language, joined with " / ". */
+/**
+ * An option's text in each language, joined with " / "; a text that reads the same in the next
+ * language (a number, a formula) is printed once.
+ */
 function optionHtml(content: ItemContent, id: string, languages: string[]): string {
+  const seen = new Set<string>();
   return languages
     .map((language) => {
       const text = variantText(content, language)?.choices?.[id];
-      return text === undefined ? '' : `<span lang="${language}">${sanitizeItemHtml(text).replace(/^<p>([\s\S]*)<\/p>$/, '$1')}</span>`;
+      if (text === undefined) return '';
+      const html = sanitizeItemHtml(text).replace(/^<p>([\s\S]*)<\/p>$/, '$1');
+      const plain = html
+        .replace(/<[^>]*>/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (seen.has(plain)) return '';
+      seen.add(plain);
+      return `<span lang="${language}">${html}</span>`;
     })
     .filter(Boolean)
     .join(' / ');
@@ -192,7 +249,10 @@ function optionsHtml(item: SetItem, content: ItemContent, languages: string[]): 
     });
     return `<ol class="opts">${cells.join('')}</ol>`;
   }
-  if (content.kind === 'trueFalse') return `<ol class="opts"><li><b>(A)</b> True</li><li><b>(B)</b> False</li></ol>`;
+  if (content.kind === 'trueFalse') {
+    const word = (key: string) => languages.map((l) => `<span lang="${l}">${escapeHtml(ui(l, key))}</span>`).join(' / ');
+    return `<ol class="opts"><li><b>(A)</b><div>${word('true')}</div></li><li><b>(B)</b><div>${word('false')}</div></li></ol>`;
+  }
   return '';
 }
 
@@ -232,6 +292,11 @@ export function questionPaperHtml(input: PrintInput): string {
       const note = meta?.attemptAny
         ? `<p class="section-note">${languages.map((l) => `<span lang="${l}">${escapeHtml(`${ui(l, 'attempt')} ${meta.attemptAny} ${ui(l, 'of')} ${section.items.length}`)}</span>`).join(' / ')}</p>`
         : '';
+      const timeLimit = meta?.timeLimitMinutes
+        ? `<p class="section-note">${languages
+            .map((l) => `<span lang="${l}">${escapeHtml(`${ui(l, 'timeLimit')}: ${meta.timeLimitMinutes} ${ui(l, 'minutes')}`)}</span>`)
+            .join(' / ')}</p>`
+        : '';
       const sectionInstructions = languages
         .map((l) => (meta?.instructions[l] ? `<p class="section-note" lang="${l}">${escapeHtml(meta.instructions[l])}</p>` : ''))
         .join('');
@@ -241,7 +306,7 @@ export function questionPaperHtml(input: PrintInput): string {
           return `<div class="q"><span class="num">${item.number}.</span><div>${stemHtml(content, languages)}${optionsHtml(item, content, languages)}</div><span class="marks">[${item.marks}]</span></div>`;
         })
         .join('');
-      return `<section><h2>${escapeHtml(title)}</h2>${sectionInstructions}${note}${questions}</section>`;
+      return `<section><h2>${escapeHtml(title)}</h2>${sectionInstructions}${note}${timeLimit}${questions}</section>`;
     })
     .join('');
   return pageShell(main, `${paper.code} set ${set.letter}`, cover + sections);
@@ -336,8 +401,11 @@ export class PdfPrinter {
     return page;
   }
 
-  /** `header` null: no header or footer, the page's own CSS sets the margins (admit cards, issue 18). */
-  async print(html: string, header: { left: string; right: string } | null): Promise<Buffer> {
+  /**
+   * `header` null: no header or footer, the page's own CSS sets the margins (admit cards, issue 18).
+   * `header.rollBox`: the roll-number box on every page (the question paper; not its answer key).
+   */
+  async print(html: string, header: { left: string; right: string; rollBox?: boolean } | null): Promise<Buffer> {
     this.browser ??= this.launch().catch((error) => {
       this.browser = undefined;
       throw error;
@@ -358,7 +426,7 @@ export class PdfPrinter {
               printBackground: true,
               displayHeaderFooter: true,
               margin: { top: '22mm', bottom: '18mm', left: '14mm', right: '14mm' },
-              headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span></span></div>`,
+              headerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:center"><span>${text(header.left)}</span><span style="font-size:12px;font-weight:700">${text(header.right)}</span><span>${header.rollBox === false ? '' : 'Roll No. <span style="display:inline-block;width:36mm;height:4.5mm;border:1px solid #000;vertical-align:middle"></span>'}</span></div>`,
               footerTemplate: `<div style="font-family:'DejaVu Sans',sans-serif;font-size:8.5px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>`,
             });
       reusable = true;

@@ -76,6 +76,7 @@ function assertPaperEvent(workspace: Workspace, status: PaperStatus, event: Omit
 }
 
 function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
+  const contentVisible = seesPaperContent(workspace);
   return {
     paperId: row.id,
     examId: row.examId,
@@ -91,7 +92,14 @@ function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
     lockedAt: row.lockedAt ? new Date(row.lockedAt).toISOString() : null,
     lockedBy: row.lockedById ? { userId: row.lockedById, name: row.lockedByName ?? '' } : null,
     setCount: row.setCount,
-    sections: sections.map(sectionAnswer),
+    // Others see the outline (titles, counts, marks), not which items the rules pin or draw.
+    sections: sections.map((section) => {
+      const answer = sectionAnswer(section);
+      return contentVisible
+        ? answer
+        : { ...answer, rule: section.rule.kind === 'fixed' ? { kind: 'fixed' as const, items: [] } : { kind: 'draw' as const, draws: [] } };
+    }),
+    contentVisible,
     version: row.version,
     createdAt: new Date(row.createdAt).toISOString(),
     updatedAt: new Date(row.updatedAt).toISOString(),
@@ -100,12 +108,27 @@ function toPaper(workspace: Workspace, row: PaperRow, sections: SectionRow[]) {
   };
 }
 
-/** The paper of the header's exam; with `ExamId: e&p`, the path's paper must be p (else 404, as for an unknown id). */
-async function paperInReach(db: Queryable, request: FastifyRequest, paperId: number, options: { forUpdate?: boolean } = {}) {
+/**
+ * Whether the caller may see what is in a paper (its pinned items, blueprint, sets, their content
+ * and PDFs): its paper setters, moderators and project admins (docs/decisions/0221). Anyone who
+ * reaches the exam sees that the paper exists (code, title, status, section outline).
+ */
+export function seesPaperContent(workspace: Workspace): boolean {
+  const actor = paperActor(workspace);
+  return actor.paperSetter === true || actor.moderator === true || actor.projectAdmin === true;
+}
+export const PAPER_CONTENT_FORBIDDEN = 'Only the paper setters, moderators and project admins of this exam may see what is in its papers.';
+
+/**
+ * The paper of the header's exam; with `ExamId: e&p`, the path's paper must be p (else 404, as for
+ * an unknown id). `content`: the route shows what is in the paper (403 for other callers).
+ */
+async function paperInReach(db: Queryable, request: FastifyRequest, paperId: number, options: { forUpdate?: boolean; content?: boolean } = {}) {
   const workspace = requireWorkspace(request);
   if (workspace.paperId !== null && workspace.paperId !== paperId) throw notFound(PAPER_NOT_FOUND);
   const row = await findPaper(db, workspace.exam!.id, paperId, options);
   if (!row) throw notFound(PAPER_NOT_FOUND);
+  if (options.content && !seesPaperContent(workspace)) throw forbidden(PAPER_CONTENT_FORBIDDEN);
   return { workspace, row };
 }
 
@@ -475,6 +498,43 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
     },
   );
 
+  app.put(
+    '/v1/paper/:id/sections/order',
+    {
+      config: routeConfig,
+      schema: {
+        tags,
+        security,
+        summary: 'Reorder the sections of a Draft paper: every section once, in the new order (optimistic: the paper’s version or If-Match)',
+        ...paperCall,
+        params: S.PaperIdParams,
+        body: S.SectionOrderBody,
+        response: { 200: S.Paper },
+      },
+    },
+    async (request, reply) => {
+      const { sectionIds } = request.body;
+      const version = expectedVersion(request, request.body.version);
+      await editDraft(db, request, request.params.id, async (tx, paper) => {
+        if (paper.version !== version) throw staleEdit('paper', (await changeStamp(tx, 'papers', paper.id))!, version);
+        const current = (await listSections(tx, paper.id)).map((s) => s.id);
+        const given = new Set(sectionIds);
+        if (given.size !== sectionIds.length) throw ValidationFailure.field('sectionIds', 'List each section once.');
+        const unknown = sectionIds.filter((id) => !current.includes(id));
+        if (unknown.length > 0) throw ValidationFailure.field('sectionIds', `Section ${unknown.join(', ')} is not a section of this paper.`);
+        const left = current.filter((id) => !given.has(id));
+        if (left.length > 0)
+          throw ValidationFailure.field('sectionIds', `List every section of the paper: ${left.join(', ')} ${left.length > 1 ? 'are' : 'is'} missing.`);
+        for (const [index, id] of sectionIds.entries()) {
+          await tx.query(`update paper_sections set position = $3 where id = $1 and paper_id = $2 and position <> $3`, [id, paper.id, index + 1]);
+        }
+      });
+      const { row, paper } = await answer(request, request.params.id);
+      setVersionTag(reply, row.version);
+      return paper;
+    },
+  );
+
   app.get(
     '/v1/paper/:id/items',
     {
@@ -489,7 +549,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const sections = await listSections(db, row.id);
       const fixed = sections.flatMap((s) => (s.rule.kind === 'fixed' ? s.rule.items.map(Number) : []));
       // A locked paper's draw pools too: the set comparison names drawn items.
@@ -512,7 +572,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const { blueprint } = await blueprintOf(db, row, await listSections(db, row.id));
       const names = await categoryNames(db, row.projectId);
       return {
@@ -673,7 +733,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const rows = await listSets(db, row.id);
       return { sets: rows.map(storedSet), equivalence: checkEquivalence(rows.map(parseSet)) };
     },
@@ -686,14 +746,14 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       schema: { tags, security, summary: 'Where each item sits in each set', ...paperCall, params: S.PaperIdParams, response: { 200: S.SetComparison } },
     },
     async (request) => {
-      const { row } = await paperInReach(db, request, request.params.id);
+      const { row } = await paperInReach(db, request, request.params.id, { content: true });
       const sets = (await listSets(db, row.id)).map(parseSet);
       return { letters: sets.map((s) => s.letter), equivalence: checkEquivalence(sets), rows: compareSets(sets) };
     },
   );
 
   async function setOf(request: FastifyRequest, paperId: number, letter: string) {
-    const { row } = await paperInReach(db, request, paperId);
+    const { row } = await paperInReach(db, request, paperId, { content: true });
     const set = (await listSets(db, row.id)).find((s) => s.letter === letter);
     if (!set || !row.snapshot) throw notFound(`Set ${letter} not found.`);
     return { row, set, snapshot: row.snapshot as PaperSnapshot };
@@ -806,7 +866,7 @@ export async function paperRoutes(fastify: FastifyInstance, { db, printer = new 
       const html = part === 'key' ? answerKeyHtml(input) : questionPaperHtml(input);
       let pdf: Buffer;
       try {
-        pdf = await printer.print(html, { left: `${row.code} · ${row.title}`, right: `Set ${set.letter}` });
+        pdf = await printer.print(html, { left: `${row.code} · ${row.title}`, right: `Set ${set.letter}`, rollBox: part !== 'key' });
       } catch (error) {
         if (error instanceof PrintUnavailable) throw new AppError(503, error.message);
         throw error;

@@ -111,6 +111,19 @@ export const EditSectionBody = Type.Object(
 );
 export type EditSectionBody = Static<typeof EditSectionBody>;
 
+export const SectionOrderBody = Type.Object(
+  {
+    sectionIds: Type.Array(RecordId, {
+      minItems: 1,
+      maxItems: PAPER_LIMITS.sections,
+      description: 'Every section of the paper, each once, in the new order (the first becomes section 1).',
+    }),
+    version: Type.Optional(Version),
+  },
+  { additionalProperties: false },
+);
+export type SectionOrderBody = Static<typeof SectionOrderBody>;
+
 export const Section = Type.Object({
   sectionId: RecordId,
   order: Type.Integer(),
@@ -190,6 +203,10 @@ export const Paper = Type.Object({
   updatedAt: Timestamp,
   updatedBy: UserStamp,
   actions: Type.Array(Type.String(), { description: 'The paper-flow events you may send now.' }),
+  contentVisible: Type.Boolean({
+    description:
+      'Whether you may see what is in the paper (its setters, moderators and project admins): otherwise its sections come without their items or draws, and its items, blueprint and sets answer 403.',
+  }),
 });
 
 export const PAPER_EVENTS = ['paper.submit', 'paper.requestChanges', 'paper.lock', 'paper.unlock', 'paper.publish'] as const;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
@@ -29,6 +29,8 @@ import { paperCallFailure, statusTone, type PaperCallFailure } from './lib/paper
 
 export const PAPER_TABS = ['sections', 'blueprint', 'sets', 'history'] as const;
 export type PaperTab = (typeof PAPER_TABS)[number];
+/** What a caller who may not see the paper's content is shown (docs/decisions/0221). */
+const OUTLINE_TABS: readonly PaperTab[] = ['sections', 'history'];
 
 const link = css({ color: 'primary.dark', textDecoration: 'underline' });
 
@@ -37,21 +39,40 @@ function SectionsPanel({
   paper,
   editable,
   labels,
+  categoryName,
+  moved,
   onEdit,
   onRemove,
+  onMove,
   onAdd,
 }: {
   paper: PaperRecord;
   editable: boolean;
   labels: ReadonlyMap<string, string>;
+  categoryName: (categoryId: number) => string;
+  /** The section just moved (its button keeps the focus), or null. */
+  moved: { sectionId: number; direction: 'up' | 'down' } | null;
   onEdit: (section: SectionRecord) => void;
   onRemove: (section: SectionRecord) => void;
+  /** Moves the section at `from` to `to` (0-based positions in the shown order). */
+  onMove: (from: number, to: number) => void;
   onAdd: () => void;
 }) {
   const { t } = useTranslation('papers');
   const sections = [...paper.sections].sort((a, b) => a.order - b.order);
+  const panel = useRef<HTMLDivElement>(null);
+  // After a move the focus follows the moved section's button (the other one at either end).
+  useEffect(() => {
+    if (!moved) return;
+    const index = sections.findIndex((s) => s.sectionId === moved.sectionId);
+    if (index < 0) return;
+    const button = (direction: string) => panel.current?.querySelector<HTMLButtonElement>(`[data-testid="move-section-${direction}-${index + 1}"]`);
+    const wanted = button(moved.direction);
+    (wanted && !wanted.disabled ? wanted : button(moved.direction === 'up' ? 'down' : 'up'))?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only when a move lands (the paper's version moves with it)
+  }, [moved, paper.version]);
   return (
-    <div className={css({ display: 'grid', gap: '3' })} data-testid="sections-panel">
+    <div className={css({ display: 'grid', gap: '3' })} data-testid="sections-panel" ref={panel}>
       {sections.length === 0 ? (
         <EmptyState title={t('builder.noSections')} action={editable ? <Button onClick={onAdd}>{t('builder.addSection')}</Button> : undefined}>
           {editable ? t('builder.noSectionsHint') : t('builder.noSectionsReader')}
@@ -65,10 +86,34 @@ function SectionsPanel({
               data-testid={`section-${index + 1}`}
             >
               <div className={css({ display: 'flex', gap: '2', alignItems: 'center', flexWrap: 'wrap' })}>
-                <h3 className={css({ fontWeight: 'semibold', flex: '1' })}>{section.title}</h3>
+                <h2 className={css({ fontWeight: 'semibold', flex: '1' })}>{section.title}</h2>
                 <Badge tone="info">{section.rule.kind === 'fixed' ? t('builder.ruleFixedShort') : t('builder.ruleDrawShort')}</Badge>
                 {editable ? (
                   <>
+                    {sections.length > 1 ? (
+                      <>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={index === 0}
+                          onClick={() => onMove(index, index - 1)}
+                          aria-label={t('builder.moveSectionUpNamed', { title: section.title })}
+                          data-testid={`move-section-up-${index + 1}`}
+                        >
+                          {t('builder.moveUp')}
+                        </Button>
+                        <Button
+                          size="sm"
+                          variant="ghost"
+                          disabled={index === sections.length - 1}
+                          onClick={() => onMove(index, index + 1)}
+                          aria-label={t('builder.moveSectionDownNamed', { title: section.title })}
+                          data-testid={`move-section-down-${index + 1}`}
+                        >
+                          {t('builder.moveDown')}
+                        </Button>
+                      </>
+                    ) : null}
                     <Button
                       size="sm"
                       variant="outline"
@@ -93,13 +138,21 @@ function SectionsPanel({
                   .filter(Boolean)
                   .join(' · ')}
               </p>
-              {section.rule.kind === 'fixed' ? (
+              {!paper.contentVisible ? null : section.rule.kind === 'fixed' ? (
                 <ol className={css({ fontSize: 'sm', ps: '5', listStyle: 'decimal' })}>
                   {(section.rule.items ?? []).map((id) => (
                     <li key={id}>{labels.get(String(id)) ?? `#${id}`}</li>
                   ))}
                 </ol>
-              ) : null}
+              ) : (
+                <ul className={css({ fontSize: 'sm', ps: '5', listStyle: 'disc' })} data-testid={`section-draws-${index + 1}`}>
+                  {(section.rule.draws ?? []).map((d) => (
+                    <li key={`${d.categoryId}|${d.difficulty}`}>
+                      {t('builder.drawRuleText', { count: d.count, difficulty: t(`difficulty.${d.difficulty}`), category: categoryName(d.categoryId) })}
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           ))}
         </ol>
@@ -157,7 +210,7 @@ function HistoryPanel({ paper }: { paper: PaperRecord }) {
 function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemWorkspace }) {
   const { t } = useTranslation('papers');
   const [params, setParams] = useSearchParams();
-  const tab: PaperTab = (PAPER_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as PaperTab) : 'sections';
+  const wantedTab: PaperTab = (PAPER_TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as PaperTab) : 'sections';
   const [paper, setPaper] = useState<PaperRecord | null>(null);
   const [pinned, setPinned] = useState<PinnedItem[]>([]);
   const [error, setError] = useState<unknown>(null);
@@ -165,12 +218,14 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
   const [conflict, setConflict] = useState<PaperCallFailure | null>(null);
   const [editing, setEditing] = useState<SectionRecord | 'new' | null>(null);
   const [editingDetails, setEditingDetails] = useState(false);
+  const [moved, setMoved] = useState<{ sectionId: number; direction: 'up' | 'down' } | null>(null);
+  const moving = useRef(false);
   const { confirm, element: confirmation } = useConfirm();
 
   const adopt = useCallback((record: PaperRecord) => {
     setPaper(record);
     selectPaper({ paperId: record.paperId, code: record.code, title: record.title, status: record.status });
-    papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
+    if (record.contentVisible) papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
   }, []);
   const load = useCallback(() => {
     setError(null);
@@ -210,6 +265,8 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
 
   if (error) return <ErrorState message={errorText ?? t('paper.failed')} onRetry={() => void load()} />;
   if (!paper) return <LoadingState />;
+  const tabs = paper.contentVisible ? PAPER_TABS : OUTLINE_TABS;
+  const tab: PaperTab = tabs.includes(wantedTab) ? wantedTab : 'sections';
   const editable = paper.status === 'Draft' && paper.actions.includes('paper.edit');
   const sectionMarks = paper.sections.reduce((sum, s) => sum + s.marks, 0);
 
@@ -231,6 +288,32 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
       else void notify.error(failure);
     }
   };
+
+  const moveSection = async (from: number, to: number) => {
+    const ordered = [...paper.sections].sort((a, b) => a.order - b.order);
+    const [section] = ordered.splice(from, 1);
+    ordered.splice(to, 0, section);
+    if (moving.current) return;
+    moving.current = true;
+    try {
+      adopt(
+        await papersApi.reorderSections(
+          paper.paperId,
+          ordered.map((s) => s.sectionId),
+          paper.version,
+        ),
+      );
+      setMoved({ sectionId: section.sectionId, direction: to < from ? 'up' : 'down' });
+      void notify.success(t('builder.sectionMoved', { title: section.title, position: to + 1, count: ordered.length }));
+    } catch (failure) {
+      const refused = await paperCallFailure(failure);
+      if (refused.conflict) onConflict(refused);
+      else void notify.error(failure);
+    } finally {
+      moving.current = false;
+    }
+  };
+  const categoryName = (categoryId: number) => workspace.categories.find((c) => String(c.categoryId) === String(categoryId))?.name ?? `#${categoryId}`;
 
   return (
     <section aria-labelledby="paper-title" className={css({ display: 'grid', gap: '4' })}>
@@ -303,6 +386,11 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
           </p>
         ) : null}
         {!editable && paper.status !== 'Draft' ? <p className={css({ fontSize: 'sm' })}>{t(`paper.readOnly.${paper.status}`)}</p> : null}
+        {paper.contentVisible ? null : (
+          <p role="note" className={css({ fontSize: 'sm' })} data-testid="paper-content-hidden">
+            {t('paper.contentHidden')}
+          </p>
+        )}
         <FlowActions
           paper={paper}
           onChanged={(next) => {
@@ -326,7 +414,7 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
               { replace: true },
             )
           }
-          tabs={PAPER_TABS.map((value) => ({ value, label: t(`tab.${value}`) }))}
+          tabs={tabs.map((value) => ({ value, label: t(`tab.${value}`) }))}
         >
           {(value) =>
             value === 'sections' ? (
@@ -334,8 +422,11 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
                 paper={paper}
                 editable={editable}
                 labels={labels}
+                categoryName={categoryName}
+                moved={moved}
                 onEdit={setEditing}
                 onRemove={(s) => void removeSection(s)}
+                onMove={(from, to) => void moveSection(from, to)}
                 onAdd={() => setEditing('new')}
               />
             ) : value === 'blueprint' ? (

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import type { ItemContent, ItemResponse } from '#machines/items/item-schema.ts';
@@ -11,6 +11,7 @@ import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
+import { locales } from '#src/lib/config.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { ResponseInput, RichHtml, useMediaUrls } from '#src/features/items/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
@@ -26,6 +27,23 @@ export function contentInSetOrder(content: ItemContent, item: Pick<SetItem, 'opt
   if (content.kind === 'matching') return { ...content, left: order(content.left, item.left), right: order(content.right, item.right) };
   if ('options' in content && Array.isArray(content.options)) return { ...content, options: order(content.options, item.options) } as ItemContent;
   return content;
+}
+
+/**
+ * The app's translations in the language a candidate of this medium reads (docs/decisions/0220):
+ * the preview's own words ("Question 3", "Choose one answer" …) follow the set's language, not
+ * the setter's interface. English content keeps the interface's English (en-IN or en-US).
+ */
+export function candidateLocale(language: string, interfaceLanguage: string): string {
+  if (language === 'en') return interfaceLanguage.startsWith('en') ? interfaceLanguage : 'en-IN';
+  return (locales as readonly string[]).includes(language) ? language : interfaceLanguage;
+}
+
+function useCandidateI18n(language: string) {
+  const { i18n } = useTranslation();
+  const locale = candidateLocale(language, i18n.language);
+  // A clone shares the loaded translations and the loader; only its language differs.
+  return useMemo(() => (locale === i18n.language ? i18n : i18n.cloneInstance({ lng: locale })), [i18n, locale]);
 }
 
 /** One question of the set, numbered as the candidate sees it, in one language (the item bank's rendering). */
@@ -52,6 +70,43 @@ function SetQuestion({ item, content, language }: { item: SetItem; content: Item
         </p>
       )}
     </li>
+  );
+}
+
+/** The set as a candidate of `language` sees it: every word in that language (its own i18n, see the provider). */
+function CandidateView({ paper, set, letter, language }: { paper: PaperRecord; set: SetWithItems; letter: string; language: string }) {
+  const { t } = useTranslation('papers');
+  const sectionOf = (id: string) => set.sections.find((s) => s.sectionId === id);
+  return (
+    <article lang={language} dir="ltr" className={css({ display: 'grid', gap: '4' })} data-testid="set-preview">
+      <header className={css({ display: 'grid', gap: '1' })}>
+        <p className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
+          {paper.title} · {t('preview.set', { letter })}
+        </p>
+        <p className={css({ color: 'fg.muted' })}>{t('preview.facts', { minutes: paper.durationMinutes, marks: paper.totalMarks })}</p>
+        {paper.instructions[language] ? (
+          <p className={css({ whiteSpace: 'pre-line' })} data-testid="set-preview-instructions">
+            {paper.instructions[language]}
+          </p>
+        ) : null}
+      </header>
+      {set.set.set.sections.map((section) => {
+        const meta = sectionOf(section.sectionId);
+        return (
+          <section key={section.sectionId} aria-label={meta?.title ?? section.sectionId} className={css({ display: 'grid', gap: '2' })}>
+            <h2 className={css({ fontSize: 'md', fontWeight: 'semibold' })}>{meta?.title}</h2>
+            {meta?.instructions[language] ? <p className={css({ whiteSpace: 'pre-line' })}>{meta.instructions[language]}</p> : null}
+            {meta?.attemptAny ? <p>{t('preview.attemptAny', { n: meta.attemptAny, of: section.items.length })}</p> : null}
+            {meta?.timeLimitMinutes ? <p>{t('preview.timeLimit', { count: meta.timeLimitMinutes })}</p> : null}
+            <ol className={css({ display: 'grid', gap: '3', listStyle: 'none', p: 0, m: 0 })}>
+              {section.items.map((item) => (
+                <SetQuestion key={item.versionId} item={item} content={set.items[item.versionId]} language={language} />
+              ))}
+            </ol>
+          </section>
+        );
+      })}
+    </article>
   );
 }
 
@@ -92,10 +147,10 @@ function SetPreview({ paperId, letter }: { paperId: number; letter: string }) {
   }, [set]);
   const wanted = params.get('lang') ?? '';
   const language = languages.includes(wanted) ? wanted : (languages[0] ?? 'en');
+  const candidateI18n = useCandidateI18n(language);
 
   if (error) return <ErrorState message={errorText ?? t('preview.failed')} onRetry={load} />;
   if (!paper || !set) return <LoadingState />;
-  const sectionOf = (id: string) => set.sections.find((s) => s.sectionId === id);
   return (
     <section aria-labelledby="set-preview-title" className={css({ display: 'grid', gap: '4' })}>
       <PageHeader
@@ -125,35 +180,11 @@ function SetPreview({ paperId, letter }: { paperId: number; letter: string }) {
           options={languages.map((l) => ({ value: l, label: t(`language.${l}`) }))}
           testId="set-preview-language"
         />
-        <article lang={language} className={css({ display: 'grid', gap: '4' })} data-testid="set-preview">
-          <header className={css({ display: 'grid', gap: '1' })}>
-            <p className={css({ fontSize: 'lg', fontWeight: 'bold' })}>
-              {paper.title} · {t('preview.set', { letter })}
-            </p>
-            <p className={css({ color: 'fg.muted' })}>{t('preview.facts', { minutes: paper.durationMinutes, marks: paper.totalMarks })}</p>
-            {paper.instructions[language] ? (
-              <p className={css({ whiteSpace: 'pre-line' })} data-testid="set-preview-instructions">
-                {paper.instructions[language]}
-              </p>
-            ) : null}
-          </header>
-          {set.set.set.sections.map((section) => {
-            const meta = sectionOf(section.sectionId);
-            return (
-              <section key={section.sectionId} aria-label={meta?.title ?? section.sectionId} className={css({ display: 'grid', gap: '2' })}>
-                <h2 className={css({ fontSize: 'md', fontWeight: 'semibold' })}>{meta?.title}</h2>
-                {meta?.instructions[language] ? <p className={css({ whiteSpace: 'pre-line' })}>{meta.instructions[language]}</p> : null}
-                {meta?.attemptAny ? <p>{t('preview.attemptAny', { n: meta.attemptAny, of: section.items.length })}</p> : null}
-                {meta?.timeLimitMinutes ? <p>{t('preview.timeLimit', { count: meta.timeLimitMinutes })}</p> : null}
-                <ol className={css({ display: 'grid', gap: '3', listStyle: 'none', p: 0, m: 0 })}>
-                  {section.items.map((item) => (
-                    <SetQuestion key={item.versionId} item={item} content={set.items[item.versionId]} language={language} />
-                  ))}
-                </ol>
-              </section>
-            );
-          })}
-        </article>
+        <I18nextProvider i18n={candidateI18n}>
+          <Suspense fallback={<LoadingState />}>
+            <CandidateView paper={paper} set={set} letter={letter} language={language} />
+          </Suspense>
+        </I18nextProvider>
       </div>
     </section>
   );

@@ -75,8 +75,47 @@ const withProjects = async (page: Page, server: RunningServer) => {
   const id = active.projectId as number;
   await call(`/v1/project/${id}/status`, { event: 'project.startSetup' }, id);
   await call(`/v1/project/${id}/status`, { event: 'project.activate' }, id);
-  await call('/v1/exam', { code: 'A11Y-EX', name: 'A11y exam' }, id);
+  const exam = await call('/v1/exam', { code: 'A11Y-EX', name: 'A11y exam' }, id);
+  examIds.set(server.url, exam.examId as number);
 };
+const examIds = new Map<string, number>();
+
+const papersMade = new Set<string>();
+/**
+ * The projects above, and a Draft paper "A11Y-P1" of the A11y exam (once per server), with
+ * instructions in English and Hindi and no section yet: its blueprint warns that the marks do not
+ * add up.
+ */
+const withPaper = async (page: Page, server: RunningServer) => {
+  await withProjects(page, server);
+  if (papersMade.has(server.url)) return;
+  papersMade.add(server.url);
+  const token = await signInContext(page.context(), server, admin);
+  const res = await fetch(`${server.url}/api/v1/paper`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ExamId: String(examIds.get(server.url)) },
+    body: JSON.stringify({
+      code: 'A11Y-P1',
+      title: 'A11y paper',
+      durationMinutes: 60,
+      totalMarks: 20,
+      instructions: { en: 'Answer every question.', hi: 'सभी प्रश्नों के उत्तर दीजिए।' },
+    }),
+  });
+  if (res.status !== 201) throw new Error(`creating the audit paper answered ${res.status}: ${await res.text()}`);
+};
+/** Opens the A11y exam's paper A11Y-P1 as a person does: the project, the exam, the papers, the paper. */
+const openPaper = (then: (page: Page) => Promise<void>) =>
+  openProject('A11y active', async (page) => {
+    await heading('Exams of A11y active')(page);
+    await page.getByTestId('select-exam-A11Y-EX').click();
+    await page.getByTestId('exam-current-A11Y-EX').waitFor();
+    await page.goto('/workspace/papers');
+    await heading('Papers of A11y exam')(page);
+    await page.getByRole('link', { name: 'A11Y-P1' }).click();
+    await page.getByRole('heading', { level: 1, name: /A11Y-P1/ }).waitFor();
+    await then(page);
+  });
 const openProject = (name: string, then: (page: Page) => Promise<void>) => async (page: Page) => {
   await page.getByTestId('projects-table').getByRole('button', { name, exact: true }).click();
   await then(page);
@@ -404,6 +443,40 @@ export const auditedScreens: AuditedScreen[] = [
       await heading('Exam: A11y exam')(page);
       await page.getByTestId('exam-rules-form').waitFor();
       await page.getByTestId('exam-history').getByRole('row').nth(1).waitFor();
+    }),
+  },
+  {
+    name: 'papers of an exam',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withPaper,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.getByTestId('select-exam-A11Y-EX').click();
+      await page.getByTestId('exam-current-A11Y-EX').waitFor();
+      await page.goto('/workspace/papers');
+      await heading('Papers of A11y exam')(page);
+      await page.getByTestId('paper-status-A11Y-P1').waitFor();
+    }),
+  },
+  {
+    name: 'a draft paper, with the section editor open',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withPaper,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openPaper(async (page) => {
+      await page.getByRole('button', { name: 'Add section' }).click();
+      await page.getByTestId('section-editor').getByText('No approved item matches.').waitFor();
+    }),
+  },
+  {
+    name: 'a draft paper’s blueprint and its warnings',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withPaper,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openPaper(async (page) => {
+      await page.getByRole('tab', { name: 'Blueprint' }).click();
+      await page.getByTestId('blueprint-warnings').waitFor();
     }),
   },
   {

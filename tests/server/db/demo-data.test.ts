@@ -103,6 +103,13 @@ describeEachDatabase('demo data', (get) => {
     expect(items.totalCount).toBe(24);
     const paperItems = items.data.filter((i: { code: string }) => i.code.startsWith('DEMO-MATH-'));
     expect(paperItems.map((i: { status: string }) => i.status)).toEqual(Array(12).fill('Approved'));
+    // The bank's search finds them by code and by the words of their stems, in any of their languages.
+    const found = async (keyword: string) =>
+      ((await call(app, vikram, 'POST', '/api/v1/item/search', { project: board, body: { keyword, pageSize: 50 } })).json() as { totalCount: number })
+        .totalCount;
+    expect(await found('DEMO-MATH-00')).toBe(9);
+    expect(await found('क्षेत्रफलों')).toBe(1);
+    expect(await found('ત્રિકોણ')).toBeGreaterThan(0);
     const bankItems = items.data.filter((i: { code: string }) => !i.code.startsWith('DEMO-MATH-'));
     expect(new Set(bankItems.map((i: { kind: string }) => i.kind)).size).toBe(9);
     const byCode = Object.fromEntries(bankItems.map((i: { code: string }) => [i.code, i])) as Record<

@@ -73,6 +73,37 @@ describe('printed set HTML', () => {
     expect(html).not.toMatch(/<script|https?:\/\//);
   });
 
+  it('should print an option that reads the same in both languages once, true/false and a section’s time limit in both languages', () => {
+    const numeric = mcq(3, ['en', 'hi']);
+    numeric.variants.en.choices = { A: '<p>17</p>', B: 'x² − 4', C: 'None of these', D: 'All of the above' };
+    numeric.variants.hi.choices = { A: '17', B: 'x² − 4', C: 'इनमें से कोई नहीं', D: 'उपरोक्त सभी' };
+    const truth = { ...mcq(4, ['en', 'hi']), kind: 'trueFalse', correct: true } as unknown as PrintInput['items'][string];
+    const item = set.sections[0].items[0];
+    const html = questionPaperHtml({
+      ...input,
+      sections: [{ ...input.sections[0], timeLimitMinutes: 20 }],
+      set: {
+        ...set,
+        sections: [
+          {
+            sectionId: '1',
+            items: [
+              { ...item, versionId: 'n', options: ['A', 'B', 'C', 'D'] },
+              { ...item, number: 2, versionId: 't', options: null },
+            ],
+          },
+        ],
+      },
+      items: { n: numeric, t: truth },
+    });
+    expect(html).toContain('<b>(A)</b><div><span lang="en">17</span></div>');
+    expect(html).toContain('<b>(B)</b><div><span lang="en">x² − 4</span></div>');
+    expect(html).toContain('<span lang="en">None of these</span> / <span lang="hi">इनमें से कोई नहीं</span>');
+    expect(html).toContain('<b>(A)</b><div><span lang="en">True</span> / <span lang="hi">सत्य</span></div>');
+    expect(html).toContain('<b>(B)</b><div><span lang="en">False</span> / <span lang="hi">असत्य</span></div>');
+    expect(html).toContain('<span lang="en">Time limit for this section: 20 minutes</span> / <span lang="hi">इस खंड की समय सीमा: 20 मिनट</span>');
+  });
+
   it('should key each answer by the label the option has in this set', () => {
     expect(answerOf(set.sections[0].items[0], content)).toBe('B'); // A is second in C, A, B, D
     expect(answerOf(set.sections[0].items[1], snapshotItems.v2)).toBe('C');

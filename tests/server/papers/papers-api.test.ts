@@ -75,6 +75,84 @@ describeEachDatabase('papers API', (get) => {
     expect((await call(app, world.setter, 'GET', '/api/v1/paper', {})).statusCode).toBe(400);
   });
 
+  it('should reorder the sections of a Draft paper as one change, refuse lists that are not its sections, and number the sets in that order', async () => {
+    const { app, db } = get();
+    // Its own project: the shared one's bank must keep the sizes other tests count on.
+    const own = await paperWorld(app);
+    const { paper } = await cleanPaper(app, db, own);
+    const [a, b] = paper.sections.map((s) => s.sectionId);
+    const reorder = (body: Record<string, unknown>, user = own.setter) =>
+      paperCall(app, own, user, 'PUT', `/api/v1/paper/${paper.paperId}/sections/order`, body);
+    const moved = await reorder({ sectionIds: [b, a], version: paper.version });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const after = moved.json() as Omit<PaperAnswer, 'sections'> & { sections: Array<{ sectionId: number; order: number }> };
+    expect(after.sections.map((s) => [s.sectionId, s.order])).toEqual([
+      [b, 1],
+      [a, 2],
+    ]);
+    expect(after.version).toBe(paper.version + 1);
+    // Made on the old version: someone else moved it first.
+    const stale = await reorder({ sectionIds: [a, b], version: paper.version });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ currentVersion: after.version });
+    const errors = async (sectionIds: number[]) => {
+      const res = await reorder({ sectionIds, version: after.version });
+      expect(res.statusCode, res.body).toBe(400);
+      return res.json().errors as Record<string, string[]>;
+    };
+    expect(await errors([a])).toEqual({ sectionIds: [`List every section of the paper: ${b} is missing.`] });
+    expect(await errors([a, a])).toEqual({ sectionIds: ['List each section once.'] });
+    expect(await errors([a, b, 999999])).toEqual({ sectionIds: ['Section 999999 is not a section of this paper.'] });
+    expect((await reorder({ sectionIds: [a, b], version: after.version }, own.moderator)).statusCode).toBe(403);
+    expect((await reorder({ sectionIds: [] })).statusCode).toBe(400);
+
+    // The sets follow the new order: the drawn section comes first and is numbered from 1.
+    await sendPaperEvent(app, own, own.setter, paper.paperId, 'paper.submit');
+    expect((await sendPaperEvent(app, own, own.moderator, paper.paperId, 'paper.lock')).statusCode).toBe(200);
+    const sets = (await paperCall(app, own, own.setter, 'POST', `/api/v1/paper/${paper.paperId}/sets`, { count: 1 })).json();
+    const [first, second] = sets.sets[0].set.sections as Array<{ sectionId: string; items: Array<{ number: number }> }>;
+    expect([first.sectionId, second.sectionId]).toEqual([String(b), String(a)]);
+    expect(first.items.map((i) => i.number)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(second.items[0].number).toBe(11);
+    // Locked: the order is frozen like every other edit.
+    const locked = await reorder({ sectionIds: [a, b], version: after.version + 2 });
+    expect(locked.statusCode).toBe(409);
+    expect(locked.json()).toMatchObject({ currentStatus: 'Locked' });
+  });
+
+  it('should show a paper’s content (items, blueprint, sets, PDFs) only to its setters, moderators and project admins', async () => {
+    const { app, db } = get();
+    // Its own project: the shared one's bank must keep the sizes other tests count on.
+    const own = await paperWorld(app);
+    const { paper } = await cleanPaper(app, db, own);
+    await sendPaperEvent(app, own, own.setter, paper.paperId, 'paper.submit');
+    await sendPaperEvent(app, own, own.moderator, paper.paperId, 'paper.lock');
+    await paperCall(app, own, own.setter, 'POST', `/api/v1/paper/${paper.paperId}/sets`, { count: 2 });
+    // An item author of the project reaches the exam: the paper is listed, with its outline only.
+    const seen = (await paperCall(app, own, own.author, 'GET', `/api/v1/paper/${paper.paperId}`)).json();
+    expect(seen).toMatchObject({ status: 'Locked', setCount: 2, contentVisible: false, actions: [] });
+    expect(seen.sections.map((s: { rule: unknown; itemCount: number; marks: number }) => [s.rule, s.itemCount, s.marks])).toEqual([
+      [{ kind: 'fixed', items: [] }, 10, 20],
+      [{ kind: 'draw', draws: [] }, 10, 40],
+    ]);
+    const listed = (await paperCall(app, own, own.author, 'GET', '/api/v1/paper')).json() as Array<{ paperId: number; contentVisible: boolean }>;
+    expect(listed.find((p) => p.paperId === paper.paperId)?.contentVisible).toBe(false);
+    for (const path of ['items', 'blueprint', 'sets', 'sets/compare', 'sets/A', 'sets/A/verify', 'sets/A/pdf', 'sets/A/pdf?part=key']) {
+      const res = await paperCall(app, own, own.author, 'GET', `/api/v1/paper/${paper.paperId}/${path}`);
+      expect(res.statusCode, path).toBe(403);
+      expect(res.json().messages, path).toEqual(['Only the paper setters, moderators and project admins of this exam may see what is in its papers.']);
+    }
+    expect((await paperCall(app, own, own.author, 'GET', `/api/v1/paper/${paper.paperId}/history`)).statusCode).toBe(200);
+    // Its parties see everything.
+    for (const user of [own.setter, own.moderator, own.admin]) {
+      const answer = (await paperCall(app, own, user, 'GET', `/api/v1/paper/${paper.paperId}`)).json();
+      expect(answer.contentVisible).toBe(true);
+      expect(answer.sections[0].rule.items).toHaveLength(10);
+      for (const path of ['items', 'blueprint', 'sets', 'sets/compare', 'sets/A', 'sets/A/verify'])
+        expect((await paperCall(app, own, user, 'GET', `/api/v1/paper/${paper.paperId}/${path}`)).statusCode, path).toBe(200);
+    }
+  });
+
   it('should refuse bad sections with clear 400s: no items, a draw for more items than exist, unknown versions and categories, attempt-any too large', async () => {
     const { app, db } = get();
     const paper = await createPaper(app, world);

@@ -16,7 +16,7 @@ describeEachDatabase('paper routes under generated input', (get) => {
     const { paper: locked } = await cleanPaper(app, db, world);
     await sendPaperEvent(app, world, world.setter, locked.paperId, 'paper.submit');
     await sendPaperEvent(app, world, world.moderator, locked.paperId, 'paper.lock');
-    expect(paperRoutes).toHaveLength(18);
+    expect(paperRoutes).toHaveLength(19);
     const ids = [draft.paperId, locked.paperId, draft.sections[0].sectionId, fixed[0].versionId, world.categories.geometry];
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
@@ -79,6 +79,7 @@ describeEachDatabase('paper routes under generated input', (get) => {
       'reason',
       'count',
       'seeds',
+      'sectionIds',
       '__proto__',
     ];
     const body = fc.oneof(fc.dictionary(fc.constantFrom(...fields), value, { maxKeys: 8 }), fc.anything());

@@ -170,6 +170,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/paper/:id/section', P.Exams.View],
   ['PUT', '/api/v1/paper/:id/section/:sectionId', P.Exams.View],
   ['DELETE', '/api/v1/paper/:id/section/:sectionId', P.Exams.View],
+  ['PUT', '/api/v1/paper/:id/sections/order', P.Exams.View],
   ['GET', '/api/v1/paper/:id/blueprint', P.Exams.View],
   ['GET', '/api/v1/paper/:id/items', P.Exams.View],
   ['POST', '/api/v1/paper/:id/status', P.Exams.View],

@@ -63,6 +63,8 @@ export interface PaperRecord {
   updatedBy: UserStamp | null;
   /** The paper-flow events the caller may send now (`paper.edit` included). */
   actions: string[];
+  /** Whether the caller may see its items, blueprint and sets (its setters, moderators, project admins). */
+  contentVisible: boolean;
 }
 
 export interface CreatePaperBody {
@@ -178,6 +180,8 @@ export const papersApi = {
   addSection: (paperId: number, body: SectionBody) => papers().post<PaperRecord>(`/v1/paper/${paperId}/section`, body, paperCall),
   editSection: (paperId: number, sectionId: number, body: Partial<SectionBody> & { version: number }) =>
     papers().put<PaperRecord>(`/v1/paper/${paperId}/section/${sectionId}`, body, paperCall),
+  reorderSections: (paperId: number, sectionIds: number[], version: number) =>
+    papers().put<PaperRecord>(`/v1/paper/${paperId}/sections/order`, { sectionIds, version }, paperCall),
   removeSection: (paperId: number, sectionId: number) => papers().delete<PaperRecord>(`/v1/paper/${paperId}/section/${sectionId}`, paperCall),
   pinnedItems: (paperId: number) => papers().get<PinnedItem[]>(`/v1/paper/${paperId}/items`, paperCall),
   blueprint: (paperId: number) => papers().get<BlueprintAnswer>(`/v1/paper/${paperId}/blueprint`, paperCall),

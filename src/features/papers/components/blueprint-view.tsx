@@ -73,7 +73,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
     <div className={css({ display: 'grid', gap: '4' })} data-testid="blueprint">
       <p className={css({ display: 'flex', gap: '3', flexWrap: 'wrap', alignItems: 'center' })} data-testid="blueprint-totals">
         <span>{t('blueprint.totals', { computed: blueprint.computedMarks, declared: blueprint.declaredMarks, items: blueprint.itemCount })}</span>
-        {blueprint.blocking > 0 ? (
+        {paper.status === 'Locked' || paper.status === 'Published' ? (
+          <Badge tone="info">{t('blueprint.frozen')}</Badge>
+        ) : blueprint.blocking > 0 ? (
           <Badge tone="error">{t('blueprint.blocking', { count: blueprint.blocking })}</Badge>
         ) : (
           <Badge tone="success">{t('blueprint.clean')}</Badge>
@@ -81,9 +83,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </p>
 
       <section aria-labelledby="bp-warnings">
-        <h3 id="bp-warnings" className={heading}>
+        <h2 id="bp-warnings" className={heading}>
           {t('blueprint.warnings')}
-        </h3>
+        </h2>
         {warnings.length === 0 ? (
           <p data-testid="blueprint-no-warnings">{t('blueprint.noWarnings')}</p>
         ) : (
@@ -99,9 +101,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </section>
 
       <section aria-labelledby="bp-matrix" className={css({ overflowX: 'auto' })}>
-        <h3 id="bp-matrix" className={heading}>
+        <h2 id="bp-matrix" className={heading}>
           {t('blueprint.matrix')}
-        </h3>
+        </h2>
         <table className={table} data-testid="blueprint-matrix">
           <caption className={css({ srOnly: true })}>{t('blueprint.matrixCaption')}</caption>
           <thead>
@@ -159,9 +161,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
 
       <div className={css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: '1fr 1fr' } })}>
         <section aria-labelledby="bp-category">
-          <h3 id="bp-category" className={heading}>
+          <h2 id="bp-category" className={heading}>
             {t('blueprint.byCategory')}
-          </h3>
+          </h2>
           <table className={table}>
             <thead>
               <tr>
@@ -188,9 +190,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
           </table>
         </section>
         <section aria-labelledby="bp-difficulty">
-          <h3 id="bp-difficulty" className={heading}>
+          <h2 id="bp-difficulty" className={heading}>
             {t('blueprint.byDifficulty')}
-          </h3>
+          </h2>
           <table className={table}>
             <thead>
               <tr>
@@ -219,9 +221,9 @@ export function BlueprintView({ paper, labels }: { paper: PaperRecord; labels: R
       </div>
 
       <section aria-labelledby="bp-languages">
-        <h3 id="bp-languages" className={heading}>
+        <h2 id="bp-languages" className={heading}>
           {t('blueprint.languages')}
-        </h3>
+        </h2>
         <ul className={css({ display: 'grid', gap: '1', listStyle: 'none', p: 0, m: 0 })} data-testid="blueprint-languages">
           {blueprint.languages.map((l) => (
             <li key={l.language} data-testid={`coverage-${l.language}`}>

@@ -31,7 +31,7 @@ export function FlowSteps({ paper }: { paper: PaperRecord }) {
               borderWidth: '1px',
               borderColor: index === current ? 'primary.main' : 'border',
               bg: index === current ? 'primary.main' : index < current ? 'bg.subtle' : 'transparent',
-              color: index === current ? 'white' : 'fg.default',
+              color: index === current ? 'primary.contrast' : 'fg.default',
               fontWeight: index === current ? 'semibold' : 'normal',
             })}
           >

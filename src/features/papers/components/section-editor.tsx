@@ -111,7 +111,17 @@ function BankSearch({ chosen, onAdd }: { chosen: ReadonlySet<string>; onAdd: (it
       ) : (
         <ul
           aria-label={t('builder.bankResults')}
-          className={css({ display: 'grid', gap: '1', listStyle: 'none', p: 0, m: 0, maxHeight: '16rem', overflowY: 'auto' })}
+          className={css({
+            display: 'grid',
+            // minmax(0, …): a long stem is cut with an ellipsis instead of pushing the Add button out of the dialog.
+            gridTemplateColumns: 'minmax(0, 1fr)',
+            gap: '1',
+            listStyle: 'none',
+            p: 0,
+            m: 0,
+            maxHeight: '16rem',
+            overflowY: 'auto',
+          })}
         >
           {results.map((item) => {
             const versionId = item.approvedVersionId === null ? null : String(item.approvedVersionId);
@@ -166,7 +176,11 @@ function FixedItems({ items, onMove, onRemove }: { items: DraftItem[]; onMove: (
   };
   if (items.length === 0) return <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t('builder.noItems')}</p>;
   return (
-    <ol aria-label={t('builder.itemsInOrder')} className={css({ display: 'grid', gap: '1', listStyle: 'none', p: 0, m: 0 })} data-testid="fixed-items">
+    <ol
+      aria-label={t('builder.itemsInOrder')}
+      className={css({ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: '1', listStyle: 'none', p: 0, m: 0 })}
+      data-testid="fixed-items"
+    >
       {items.map((item, index) => (
         <li
           key={item.versionId}

@@ -189,9 +189,9 @@ export function SetsPanel({
 
           <section aria-labelledby="sets-list-title" className={css({ display: 'grid', gap: '2' })}>
             <div className={css({ display: 'flex', gap: '3', alignItems: 'end', flexWrap: 'wrap', justifyContent: 'space-between' })}>
-              <h3 id="sets-list-title" className={heading}>
+              <h2 id="sets-list-title" className={heading}>
                 {t('sets.title')}
-              </h3>
+              </h2>
               <SelectField
                 label={t('print.languages')}
                 value={printLanguages}
@@ -315,9 +315,9 @@ export function SetsPanel({
 
           {comparison && comparison.rows.length ? (
             <section aria-labelledby="sets-compare-title" className={css({ display: 'grid', gap: '2', overflowX: 'auto' })}>
-              <h3 id="sets-compare-title" className={heading}>
+              <h2 id="sets-compare-title" className={heading}>
                 {t('sets.compareTitle')}
-              </h3>
+              </h2>
               <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('sets.compareHint')}</p>
               <table className={table} data-testid="sets-compare">
                 <caption className={css({ srOnly: true })}>{t('sets.compareTitle')}</caption>

@@ -33,6 +33,7 @@ const papers = vi.hoisted(() => ({
   set: vi.fn(),
   verify: vi.fn(),
   pdf: vi.fn(),
+  reorderSections: vi.fn(),
 }));
 const items = vi.hoisted(() => ({ search: vi.fn(), categoryFile: vi.fn(), score: vi.fn() }));
 const projects = vi.hoisted(() => ({ categories: vi.fn(), itemTypes: vi.fn(), flows: vi.fn() }));
@@ -100,6 +101,7 @@ function paper(overrides: Partial<PaperRecord> = {}): PaperRecord {
     updatedAt: '2026-11-25T09:00:00.000Z',
     updatedBy: null,
     actions: ['paper.edit', 'paper.submit'],
+    contentVisible: true,
     ...overrides,
   };
 }
@@ -414,6 +416,64 @@ describe('the paper builder', { timeout: 30_000 }, () => {
     );
   });
 
+  it('should reorder the sections with their move buttons, keep the focus on the moved section, and list a draw section’s rules', async () => {
+    const draw = section({
+      sectionId: 12,
+      order: 2,
+      title: 'Section B',
+      marksPerItem: 3,
+      rule: { kind: 'draw', draws: [{ categoryId: 4, difficulty: 'medium', count: 2 }] },
+      itemCount: 2,
+      marks: 6,
+    });
+    const fixed = section();
+    papers.get.mockResolvedValue(paper({ sections: [fixed, draw] }));
+    papers.reorderSections.mockResolvedValue(
+      paper({
+        version: 4,
+        sections: [
+          { ...draw, order: 1 },
+          { ...fixed, order: 2 },
+        ],
+      }),
+    );
+    const { user } = renderAt('/workspace/papers/5', paperRoutes);
+    const second = await screen.findByTestId('section-2');
+    expect(within(second).getByTestId('section-draws-2')).toHaveTextContent('Triangles · Medium: 2 items drawn for each set');
+    expect(screen.getByTestId('move-section-up-1')).toBeDisabled();
+    expect(screen.getByTestId('move-section-down-2')).toBeDisabled();
+    await user.click(within(second).getByRole('button', { name: 'Move up: section Section B' }));
+    expect(papers.reorderSections).toHaveBeenCalledWith(5, [12, 11], 3);
+    await waitFor(() => expect(within(screen.getByTestId('section-1')).getByRole('heading')).toHaveTextContent('Section B'));
+    // At the top its "up" is disabled: the focus moves to its "down".
+    await waitFor(() => expect(screen.getByTestId('move-section-down-1')).toHaveFocus());
+    expect(toasts.success).toHaveBeenCalledWith('Section Section B moved to position 1 of 2.');
+
+    // A paper that moved on meanwhile: the refusal is the paper's conflict banner.
+    papers.reorderSections.mockRejectedValueOnce({
+      statusCode: 409,
+      messages: ['This paper is Locked: it cannot be edited until a project admin unlocks it.'],
+      currentStatus: 'Locked',
+    });
+    await user.click(screen.getByTestId('move-section-down-1'));
+    expect(await screen.findByTestId('paper-conflict-locked')).toHaveTextContent('cannot be edited until a project admin unlocks it');
+  });
+
+  it('should show someone who may not see the paper’s content its outline and history only', async () => {
+    papers.get.mockResolvedValue(paper({ status: 'Locked', actions: [], contentVisible: false, sections: [section({ rule: { kind: 'fixed', items: [] } })] }));
+    renderAt('/workspace/papers/5?tab=sets', paperRoutes);
+    expect(await screen.findByTestId('paper-content-hidden')).toHaveTextContent(
+      'Its items, blueprint and sets are seen only by the exam’s paper setters, moderators and project admins.',
+    );
+    expect(screen.getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Sections', 'History']);
+    // Asked for the sets, it opens on the outline instead.
+    expect(screen.getByRole('tab', { name: 'Sections' })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByTestId('section-1')).toHaveTextContent('2 items × 1 marks = 2 marks');
+    expect(papers.pinnedItems).not.toHaveBeenCalled();
+    expect(papers.sets).not.toHaveBeenCalled();
+    expect(papers.blueprint).not.toHaveBeenCalled();
+  });
+
   it('should say a save met a locked paper, turn the editor read-only and reload the paper', async () => {
     papers.get
       .mockResolvedValueOnce(paper({ sections: [section()] }))
@@ -478,7 +538,7 @@ describe('the paper flow and blueprint', { timeout: 30_000 }, () => {
     expect(warnings).toHaveTextContent('The sections add up to 8 marks; the paper declares 10.');
     expect(warnings).toHaveTextContent('Section Section A pins ITM-1 · Question 1, which is not approved.');
     expect(screen.getByTestId('blueprint-totals')).toHaveTextContent('2 problems stop the lock');
-    expect(screen.getByTestId('coverage-gu')).toHaveTextContent('1 fixed items lack it (ITM-1 · Question 1). 2 items of the draw pools lack it.');
+    expect(screen.getByTestId('coverage-gu')).toHaveTextContent('1 fixed item lacks it (ITM-1 · Question 1). 2 items of the draw pools lack it.');
     expect(within(screen.getByTestId('blueprint-matrix')).getByText('4 · 4 marks')).toBeInTheDocument();
   });
 
@@ -623,7 +683,12 @@ describe('sets, preview and print', { timeout: 30_000 }, () => {
     expect(within(preview).getByTestId('question-1-stem')).toHaveTextContent('x² − 5x + 6 के मूल?');
     expect(preview).toHaveTextContent('सभी उत्तर दें।');
     expect(preview).toHaveTextContent('खंड क');
-    expect(preview).toHaveTextContent('Time limit for this section: 10 minutes.');
+    // The preview's own words are the candidate's language too, not the setter's interface.
+    expect(preview).toHaveTextContent('इस खंड की समय सीमा: 10 मिनट।');
+    expect(within(preview).getByTestId('question-1')).toHaveTextContent('प्रश्न 1');
+    expect(preview).not.toHaveTextContent('Question 1');
+    // The page around it stays in the interface's language.
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Set C of MATH-UT-1');
     const radios = within(preview).getAllByRole('radio');
     ['−2 और −3', '2 और 3', '1 और 6', 'इनमें से कोई नहीं'].forEach((name, index) => expect(radios[index]).toHaveAccessibleName(name));
     expect(contentInSetOrder(content, { options: ['D', 'C', 'B', 'A'], left: null, right: null })).toMatchObject({
