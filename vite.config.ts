@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { pandaStatic } from './scripts/vite/panda-static.ts';
 
 /**
  * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
@@ -27,6 +28,29 @@ function preloadUiFont(faces = [/public-sans-latin-400-normal-[\w-]+\.woff2$/, /
   };
 }
 
+/**
+ * Every module the entry imports statically goes into one chunk (docs/decisions/0180): rolldown
+ * otherwise splits what lazy chunks share with the entry into half a dozen small files, each
+ * compressed on its own, all of them on the first render anyway.
+ */
+function bootChunk(entry: string) {
+  let boot: Set<string> | undefined;
+  return (id: string, context: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }) => {
+    if (!boot) {
+      boot = new Set();
+      const queue = [entry];
+      while (queue.length) {
+        const next = queue.pop()!;
+        if (boot.has(next)) continue;
+        boot.add(next);
+        queue.push(...(context.getModuleInfo(next)?.importedIds ?? []));
+      }
+    }
+    // Panda's runtime stays out: only lazy chunks still call it (scripts/vite/panda-static.ts).
+    return boot.has(id) && !/[\\/]styled-system[\\/]/.test(id) ? 'boot' : null;
+  };
+}
+
 // react-router 7 maps every import condition to its development build (dev warnings and
 // checks included; remix-run/react-router#12532). The build takes its production files, which
 // export the same API; `npm run dev` and the tests keep the development ones (docs/decisions/0080).
@@ -35,7 +59,7 @@ const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.u
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadUiFont()],
+  plugins: [react(), preloadUiFont(), pandaStatic(import.meta.dirname)],
   resolve: {
     alias:
       command === 'build'
@@ -59,5 +83,10 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      // The generated styled-system modules only build lookup tables at load: unused, they can go (docs/decisions/0180).
+      treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/]/, sideEffects: false }] },
+      output: { codeSplitting: { groups: [{ name: bootChunk(path.join(import.meta.dirname, 'src/main.tsx')) }] } },
+    },
   },
 }));

@@ -1,14 +1,12 @@
 import { Suspense } from 'react';
-import { useRoutes } from 'react-router-dom';
+import { Outlet } from 'react-router-dom';
 import { loadAuthSession } from './auth/auth-session-loader.ts';
 import { afterFirstContent } from './content-rendered.tsx';
 import { DocumentTitle } from './routing/document-title.tsx';
 import { PageLoader } from './page-loader.tsx';
-import { preloadRoute, routes } from './routing/routes.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
 
-// The layout and page of the address the app opens on load together, as soon as this chunk runs.
-preloadRoute(window.location.pathname);
+export { routes } from './routing/routes.tsx';
 
 // The auth actor's code follows the first screen on every route (docs/decisions/0006): it keeps
 // the tabs in step and refreshes tokens.
@@ -21,14 +19,15 @@ afterFirstContent(
       .catch((error: unknown) => console.warn('The realtime connection could not start', error)),
 );
 
-/** The main application: the lazily loaded chunk rendered inside the router (spec §2); it renders the route table's page. */
-export default function App() {
-  const page = useRoutes(routes);
+/** The main application (spec §2): the root route's component, loaded lazily inside the router; the route table's pages render in its outlet. */
+export function App() {
   return (
     <>
       <ScrollToTop />
       <DocumentTitle />
-      <Suspense fallback={<PageLoader />}>{page}</Suspense>
+      <Suspense fallback={<PageLoader />}>
+        <Outlet />
+      </Suspense>
     </>
   );
 }

@@ -1,5 +1,5 @@
-import { lazy, type ComponentType } from 'react';
-import { matchRoutes, type RouteObject } from 'react-router-dom';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
 import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
@@ -7,35 +7,22 @@ import type { RouteHandle } from './route-handle.ts';
 
 type Handle = RouteHandle;
 
-/** A route component whose code can be fetched before it renders (`preloadRoute`). */
-export type PreloadableComponent = ComponentType & { preload?: () => Promise<unknown> };
+/** A route's `lazy`: the data router calls it before the route first renders (docs/decisions/0180). */
+export type LazyRouteModule = () => Promise<{ Component: ComponentType }>;
 
 /**
- * A lazy route module: the page's code is its own chunk, loaded when the route first renders,
- * with the ChunkLoadError handling of every chunk (spec §8, §9). `preload` starts the same
- * load earlier; rendering then reuses it.
+ * A lazy route module: the page's code is its own chunk, which the data router loads with the
+ * route — every matched level at once, before rendering, instead of each after its parent has
+ * rendered (issue 22) — with the ChunkLoadError handling of every chunk (spec §8, §9).
  */
-function page<M extends Record<string, unknown>>(importer: () => Promise<M>, exportName: keyof M & string = 'default'): PreloadableComponent {
-  let loading: Promise<M> | undefined;
-  const load = () => (loading ??= loadChunk(importer));
-  const Component: PreloadableComponent = lazy(async () => ({ default: (await load())[exportName] as ComponentType }));
-  Component.preload = () => load().catch(() => undefined);
-  return Component;
-}
-
-/**
- * Starts loading the code of every route that matches `pathname` (the layout and the page)
- * at once, instead of each after its parent has rendered (issue 22): one level of chained
- * requests instead of three. Failures surface when the route renders, as before.
- */
-export function preloadRoute(pathname: string, table: RouteObject[] = routes): void {
-  for (const match of matchRoutes(table, pathname) ?? []) void (match.route.Component as PreloadableComponent | undefined)?.preload?.();
+function page<M extends Record<string, unknown>>(importer: () => Promise<M>, exportName: keyof M & string = 'default'): LazyRouteModule {
+  return async () => ({ Component: (await loadChunk(importer))[exportName] as ComponentType });
 }
 
 /** The workspace's screens (one chunk); a slice without its own screen shows the placeholder. */
 const workspaceModule = () => import('#src/features/projects/workspace-pages.tsx');
 type WorkspaceScreen = Exclude<keyof Awaited<ReturnType<typeof workspaceModule>>, 'default'>;
-const workspaceScreenCache = new Map<string, PreloadableComponent>();
+const workspaceScreenCache = new Map<string, LazyRouteModule>();
 const workspacePage = (name: WorkspaceScreen) => {
   if (!workspaceScreenCache.has(name)) workspaceScreenCache.set(name, page(workspaceModule, name));
   return workspaceScreenCache.get(name)!;
@@ -68,42 +55,42 @@ const sliceHandle = (id: string): Handle => ({
 export const routes: RouteObject[] = [
   {
     path: 'login',
-    Component: page(() => import('#src/features/auth/sign-in-page.tsx')),
+    lazy: page(() => import('#src/features/auth/sign-in-page.tsx')),
     handle: { title: { key: 'signIn.title', ns: 'auth' } } satisfies Handle,
   },
   {
     path: 'forgot-password',
-    Component: page(() => import('#src/features/auth/forgot-password-page.tsx')),
+    lazy: page(() => import('#src/features/auth/forgot-password-page.tsx')),
     handle: { title: { key: 'forgot.title', ns: 'auth' } } satisfies Handle,
   },
   {
     path: 'reset-password',
-    Component: page(() => import('#src/features/auth/reset-password-page.tsx')),
+    lazy: page(() => import('#src/features/auth/reset-password-page.tsx')),
     handle: { title: { key: 'reset.title', ns: 'auth' } } satisfies Handle,
   },
   {
     path: 'first-login',
-    Component: page(() => import('#src/features/auth/first-login-page.tsx')),
+    lazy: page(() => import('#src/features/auth/first-login-page.tsx')),
     handle: { title: { key: 'firstLogin.title', ns: 'auth' } } satisfies Handle,
   },
   {
     path: 'confirm-email',
-    Component: page(() => import('#src/features/auth/confirm-email-page.tsx')),
+    lazy: page(() => import('#src/features/auth/confirm-email-page.tsx')),
     handle: { title: { key: 'confirm.title', ns: 'auth' } } satisfies Handle,
   },
   {
     path: 'register',
-    Component: page(() => import('#src/features/auth/register-page.tsx')),
+    lazy: page(() => import('#src/features/auth/register-page.tsx')),
     handle: { title: { key: 'register.title', ns: 'auth' } } satisfies Handle,
   },
   {
     id: 'dashboard-layout',
     // The shell loads with the first dashboard route, so the sign-in screens do not carry it (docs/decisions/0063).
-    Component: page(() => import('../shell/dashboard-layout.tsx'), 'DashboardLayout'),
+    lazy: page(() => import('../shell/dashboard-layout.tsx'), 'DashboardLayout'),
     children: [
       {
         index: true,
-        Component: page(() => import('#src/features/dashboard/dashboard-page.tsx')),
+        lazy: page(() => import('#src/features/dashboard/dashboard-page.tsx')),
         handle: { title: { key: 'nav.dashboard' }, drawer: { id: 'dashboard', group: 'overview', icon: 'dashboard' } } satisfies Handle,
       },
       {
@@ -114,10 +101,10 @@ export const routes: RouteObject[] = [
           drawer: { id: 'my-tickets', group: 'support', icon: 'ticket' },
         } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/tickets/my-tickets-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/tickets/my-tickets-page.tsx')) },
           {
             path: ':ticketId',
-            Component: page(() => import('#src/features/tickets/ticket-page.tsx')),
+            lazy: page(() => import('#src/features/tickets/ticket-page.tsx')),
             handle: { title: { key: 'page.ticket' } } satisfies Handle,
           },
         ],
@@ -130,10 +117,10 @@ export const routes: RouteObject[] = [
           drawer: { id: 'projects', group: 'overview', icon: 'dashboard' },
         } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/projects/projects-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/projects/projects-page.tsx')) },
           {
             path: 'setup',
-            Component: page(() => import('#src/features/projects/project-setup-page.tsx')),
+            lazy: page(() => import('#src/features/projects/project-setup-page.tsx')),
             handle: {
               title: { key: 'nav.projectSetup' },
               breadcrumb: { key: 'nav.projectSetup' },
@@ -143,7 +130,7 @@ export const routes: RouteObject[] = [
           },
           {
             path: 'team',
-            Component: page(() => import('#src/features/projects/team-page.tsx')),
+            lazy: page(() => import('#src/features/projects/team-page.tsx')),
             handle: {
               title: { key: 'nav.projectTeam' },
               breadcrumb: { key: 'nav.projectTeam' },
@@ -155,7 +142,7 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'exams',
-        Component: page(() => import('#src/features/projects/exams-page.tsx')),
+        lazy: page(() => import('#src/features/projects/exams-page.tsx')),
         handle: {
           title: { key: 'nav.exams' },
           permission: P.Exams.View,
@@ -172,20 +159,20 @@ export const routes: RouteObject[] = [
           workspace: true,
         } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/items/items-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/items/items-page.tsx')) },
           {
             path: 'import',
-            Component: page(() => import('#src/features/items/item-import-page.tsx')),
+            lazy: page(() => import('#src/features/items/item-import-page.tsx')),
             handle: { title: { key: 'nav.itemImport' }, breadcrumb: { key: 'nav.itemImport' }, permission: P.Projects.View, workspace: true } satisfies Handle,
           },
           {
             path: 'new',
-            Component: page(() => import('#src/features/items/item-editor-page.tsx')),
+            lazy: page(() => import('#src/features/items/item-editor-page.tsx')),
             handle: { title: { key: 'nav.newItem' }, breadcrumb: { key: 'nav.newItem' }, permission: P.Projects.View, workspace: true } satisfies Handle,
           },
           {
             path: ':itemId',
-            Component: page(() => import('#src/features/items/item-editor-page.tsx')),
+            lazy: page(() => import('#src/features/items/item-editor-page.tsx')),
             handle: { title: { key: 'nav.item' }, breadcrumb: { key: 'nav.item' }, permission: P.Projects.View, workspace: true } satisfies Handle,
           },
         ],
@@ -201,7 +188,7 @@ export const routes: RouteObject[] = [
           workspace: true,
         } satisfies Handle,
         children: [
-          { index: true, Component: workspacePage('WorkspaceOverviewPage') },
+          { index: true, lazy: workspacePage('WorkspaceOverviewPage') },
           {
             // The papers of the selected exam (issue 17): the list, one paper (builder, blueprint,
             // flow, sets), and a set's candidate preview.
@@ -214,15 +201,15 @@ export const routes: RouteObject[] = [
               workspace: true,
             } satisfies Handle,
             children: [
-              { index: true, Component: page(() => import('#src/features/papers/papers-page.tsx')) },
+              { index: true, lazy: page(() => import('#src/features/papers/papers-page.tsx')) },
               {
                 path: ':paperId',
                 handle: { title: { key: 'nav.paper' }, breadcrumb: { key: 'nav.paper' }, permission: P.Projects.View, workspace: true } satisfies Handle,
                 children: [
-                  { index: true, Component: page(() => import('#src/features/papers/paper-page.tsx')) },
+                  { index: true, lazy: page(() => import('#src/features/papers/paper-page.tsx')) },
                   {
                     path: 'sets/:letter',
-                    Component: page(() => import('#src/features/papers/set-preview-page.tsx')),
+                    lazy: page(() => import('#src/features/papers/set-preview-page.tsx')),
                     handle: {
                       title: { key: 'nav.setPreview' },
                       breadcrumb: { key: 'nav.setPreview' },
@@ -234,13 +221,13 @@ export const routes: RouteObject[] = [
               },
             ],
           },
-          { path: 'sections', Component: page(paperSlices, 'SectionsSlicePage'), handle: sliceHandle('sections') },
-          { path: 'sets', Component: page(paperSlices, 'SetsSlicePage'), handle: sliceHandle('sets') },
+          { path: 'sections', lazy: page(paperSlices, 'SectionsSlicePage'), handle: sliceHandle('sections') },
+          { path: 'sets', lazy: page(paperSlices, 'SetsSlicePage'), handle: sliceHandle('sets') },
           ...workspaceSlices
             .filter((slice) => slice.path.startsWith('/workspace/') && !ownRoutes.has(slice.id))
             .map((slice) => ({
               path: slice.path.slice('/workspace/'.length),
-              Component: workspacePage(workspaceScreens[slice.id] ?? 'WorkspacePlaceholderPage'),
+              lazy: workspacePage(workspaceScreens[slice.id] ?? 'WorkspacePlaceholderPage'),
               handle: {
                 title: { key: sliceTitleKey(slice) },
                 breadcrumb: { key: sliceTitleKey(slice) },
@@ -258,16 +245,16 @@ export const routes: RouteObject[] = [
           drawer: { id: 'support-desk', group: 'support', icon: 'chart' },
         } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/tickets/support-desk-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/tickets/support-desk-page.tsx')) },
           // A ticket opened from the desk stays under the desk: drawer entry and breadcrumbs.
           {
             path: 'tickets/:ticketId',
-            Component: page(() => import('#src/features/tickets/ticket-page.tsx')),
+            lazy: page(() => import('#src/features/tickets/ticket-page.tsx')),
             handle: { title: { key: 'page.ticket' } } satisfies Handle,
           },
           {
             path: 'groups',
-            Component: page(() => import('#src/features/tickets/support-groups-page.tsx')),
+            lazy: page(() => import('#src/features/tickets/support-groups-page.tsx')),
             handle: {
               title: { key: 'nav.supportGroups' },
               permission: P.SupportGroups.Manage,
@@ -280,27 +267,27 @@ export const routes: RouteObject[] = [
         path: 'users',
         handle: { title: { key: 'nav.users' }, permission: P.Users.Search, drawer: { id: 'users', group: 'administration', icon: 'users' } } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/users/users-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/users/users-page.tsx')) },
           {
             path: 'bulk-upload',
-            Component: page(() => import('#src/features/users/bulk-upload-page.tsx')),
+            lazy: page(() => import('#src/features/users/bulk-upload-page.tsx')),
             handle: { title: { key: 'page.bulkUpload' }, breadcrumb: { key: 'page.bulkUpload' }, permission: P.Users.Import } satisfies Handle,
           },
           {
             path: ':userId/login-history',
-            Component: page(() => import('#src/features/users/login-history-page.tsx')),
+            lazy: page(() => import('#src/features/users/login-history-page.tsx')),
             handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' }, permission: P.LoginHistory.View } satisfies Handle,
           },
         ],
       },
       {
         path: 'roles',
-        Component: page(() => import('#src/features/users/roles-page.tsx')),
+        lazy: page(() => import('#src/features/users/roles-page.tsx')),
         handle: { title: { key: 'nav.roles' }, permission: P.Roles.View, drawer: { id: 'roles', group: 'administration', icon: 'settings' } } satisfies Handle,
       },
       {
         path: 'login-history',
-        Component: page(() => import('#src/features/users/login-history-page.tsx')),
+        lazy: page(() => import('#src/features/users/login-history-page.tsx')),
         handle: {
           title: { key: 'nav.loginHistory' },
           permission: P.LoginHistory.View,
@@ -309,17 +296,17 @@ export const routes: RouteObject[] = [
       },
       {
         path: 'change-password',
-        Component: page(() => import('#src/features/auth/change-password-page.tsx')),
+        lazy: page(() => import('#src/features/auth/change-password-page.tsx')),
         handle: { title: { key: 'change.title', ns: 'auth' }, breadcrumb: { key: 'change.title', ns: 'auth' }, session: true } satisfies Handle,
       },
       {
         path: 'account',
         handle: { title: { key: 'nav.account' }, breadcrumb: { key: 'nav.account' }, session: true } satisfies Handle,
         children: [
-          { index: true, Component: page(() => import('#src/features/users/account-page.tsx')) },
+          { index: true, lazy: page(() => import('#src/features/users/account-page.tsx')) },
           {
             path: 'login-history',
-            Component: page(() => import('#src/features/users/login-history-page.tsx'), 'OwnLoginHistoryPage'),
+            lazy: page(() => import('#src/features/users/login-history-page.tsx'), 'OwnLoginHistoryPage'),
             handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' } } satisfies Handle,
           },
         ],
@@ -333,10 +320,10 @@ export const routes: RouteObject[] = [
         } satisfies Handle,
         children: [
           // One route for the list and a chosen machine, so switching machines keeps the page.
-          { path: ':machineId?', Component: page(() => import('#src/features/machines/machines-page.tsx')) },
+          { path: ':machineId?', lazy: page(() => import('#src/features/machines/machines-page.tsx')) },
         ],
       },
-      { path: '*', Component: page(() => import('../not-found-page.tsx')), handle: { title: { key: 'notFound.title' } } satisfies Handle },
+      { path: '*', lazy: page(() => import('../not-found-page.tsx')), handle: { title: { key: 'notFound.title' } } satisfies Handle },
     ],
   },
 ];
