@@ -1,12 +1,33 @@
 import { Suspense } from 'react';
-import { Outlet } from 'react-router-dom';
+import { matchRoutes, Outlet, type RouteObject } from 'react-router-dom';
+import { loadChunk } from '#src/lib/lazy-chunk.ts';
 import { loadAuthSession } from './auth/auth-session-loader.ts';
 import { afterFirstContent } from './content-rendered.tsx';
+import { authRoutes } from './routing/auth-routes.tsx';
 import { DocumentTitle } from './routing/document-title.tsx';
 import { PageLoader } from './page-loader.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
 
-export { routes } from './routing/routes.tsx';
+let dashboardRoutes: Promise<RouteObject> | undefined;
+const patched = { auth: false, dashboard: false };
+
+/**
+ * Gives the router the part of the route table that `path` needs (its `patchRoutesOnNavigation`,
+ * docs/decisions/0180): the sign-in screens come with this chunk; the dashboard layout and its
+ * pages (../routing/routes.tsx, one chunk with the shell) the first time an address is not a
+ * sign-in screen. Each part joins the router once.
+ */
+export async function patchRoutes(path: string, patch: (routeId: string, children: RouteObject[]) => void): Promise<void> {
+  if (!patched.auth) {
+    patch('app', authRoutes);
+    patched.auth = true;
+  }
+  if (patched.dashboard || matchRoutes(authRoutes, path)) return;
+  const dashboard = await (dashboardRoutes ??= loadChunk(() => import('./routing/routes.tsx')).then((module) => module.dashboardRoute));
+  if (patched.dashboard) return;
+  patch('app', [dashboard]);
+  patched.dashboard = true;
+}
 
 // The auth actor's code follows the first screen on every route (docs/decisions/0006): it keeps
 // the tabs in step and refreshes tokens.

@@ -1,9 +1,10 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { createBrowserRouter, RouterProvider, useRouteError } from 'react-router-dom';
+import { createBrowserRouter, RouterProvider, useRouteError } from 'react-router';
 import { i18n } from '#src/i18n/i18n.ts';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
+import { ContentRendered, whenContentRendered } from './content-rendered.tsx';
 import { ErrorScreen } from './error-screen.tsx';
-import { NotificationsHost } from './notifications/notifications-host.tsx';
 
 /** Spec §8: the main application chunk failing raises 'Chunk loading failed.' */
 export const MAIN_CHUNK_ERROR = 'Chunk loading failed.';
@@ -16,17 +17,41 @@ function RouteErrorScreen() {
   const error = useRouteError();
   const { name, message } = error instanceof Error ? error : { name: 'Error', message: String(error) };
   console.error('Rendering error', name, message);
-  return <ErrorScreen />;
+  return (
+    <ContentRendered>
+      <ErrorScreen />
+    </ContentRendered>
+  );
 }
 
-let routesPatched = false;
+const NotificationsHost = lazy(async () => ({ default: (await import('./notifications/notifications-host.tsx')).NotificationsHost }));
+
+/**
+ * The banner, toasts and snackbar (their host) join once the first content is on screen: what
+ * was raised before waits in the notifications stores and shows then (docs/decisions/0180).
+ */
+function DeferredNotificationsHost() {
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void whenContentRendered().then(() => current && setShow(true));
+    return () => {
+      current = false;
+    };
+  }, []);
+  return show ? (
+    <Suspense fallback={null}>
+      <DeferredNotificationsHost />
+    </Suspense>
+  ) : null;
+}
 
 /**
  * The data router (docs/decisions/0180). Spec §2: one main application, loaded lazily and
  * rendered inside the router — the root route's component is the main chunk's `App`, and the
- * route table, which lives in that chunk, joins the router on the first navigation
- * (`patchRoutesOnNavigation`). Every page is a lazy route module of that table; the router
- * loads the layout's and the page's code together before the page renders.
+ * route table joins the router from there, the part an address needs when it first needs it
+ * (`patchRoutesOnNavigation`). Every page is a lazy route module of that table, loaded by the
+ * router before the page renders.
  */
 const router = createBrowserRouter(
   [
@@ -38,20 +63,13 @@ const router = createBrowserRouter(
       HydrateFallback: () => null,
     },
   ],
-  {
-    async patchRoutesOnNavigation({ patch }) {
-      if (routesPatched) return;
-      const { routes } = await loadApp();
-      if (!routesPatched) patch('app', routes);
-      routesPatched = true;
-    },
-  },
+  { patchRoutesOnNavigation: async ({ path, patch }) => (await loadApp()).patchRoutes(path, patch) },
 );
 
 export function Root() {
   return (
     <I18nextProvider i18n={i18n}>
-      <NotificationsHost />
+      <DeferredNotificationsHost />
       <RouterProvider router={router} />
     </I18nextProvider>
   );
