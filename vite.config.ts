@@ -64,12 +64,13 @@ function firstRenderChunks(root: string) {
       bootPackages = new Set([...main].map(packageOf).filter(Boolean));
       const boot = main;
       const app = closure(context, [file('src/app/app.tsx')], boot);
+      // The sign-in screens never load the dashboard's chunk; what the sign-in page itself shares with it joins the main chunk.
       const signInPages = context.getModuleInfo(file('src/app/routing/auth-routes.tsx'))?.dynamicallyImportedIds ?? [];
-      const signIn = closure(context, signInPages, new Set([...boot, ...app]));
+      const signIn = closure(context, [file('src/features/auth/sign-in-page.tsx')], new Set([...boot, ...app]));
+      const otherAuthPages = closure(context, signInPages, new Set([...boot, ...app, ...signIn]));
       const dashboard = closure(context, [file('src/app/routing/routes.tsx')], new Set([...boot, ...app]));
-      // What both the sign-in screens and the dashboard use (links, store hooks) joins the main chunk, which both load.
       for (const id of dashboard) if (signIn.has(id)) app.add(id);
-      const routes = new Set([...dashboard].filter((id) => !signIn.has(id)));
+      const routes = new Set([...dashboard].filter((id) => !signIn.has(id) && !otherAuthPages.has(id)));
       const own = (id: string) => id.startsWith(file('src/')) || id.startsWith(file('machines/'));
       groups = new Map();
       for (const member of boot) groups.set(member, 'boot');
@@ -113,6 +114,12 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    modulePreload: {
+      // Every browser the build targets preloads modules itself or does without (then a chunk's imports load after it).
+      polyfill: false,
+      // The first-render chunks are on the page before any lazy chunk asks for them.
+      resolveDependencies: (_file, deps) => deps.filter((dep) => !/(^|\/)(boot|app|routes|rolldown-runtime)-[\w-]{8}\.(js|css)$/.test(dep)),
+    },
     rolldownOptions: {
       // The generated styled-system modules only build lookup tables at load: unused, they can go (docs/decisions/0180).
       treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/]/, sideEffects: false }] },

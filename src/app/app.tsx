@@ -4,6 +4,7 @@ import { loadChunk } from '#src/lib/lazy-chunk.ts';
 import { loadAuthSession } from './auth/auth-session-loader.ts';
 import { afterFirstContent } from './content-rendered.tsx';
 import { authRoutes } from './routing/auth-routes.tsx';
+import { loadPageModules } from './routing/lazy-route.ts';
 import { DocumentTitle } from './routing/document-title.tsx';
 import { PageLoader } from './page-loader.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
@@ -23,6 +24,8 @@ export async function patchRoutes(path: string, patch: (routeId: string, childre
     patched.auth = true;
   }
   if (patched.dashboard || matchRoutes(authRoutes, path)) return;
+  // Any page but the dashboard itself loads through the page table: fetch it alongside.
+  if (path !== '/') void loadPageModules().catch(() => undefined);
   const dashboard = await (dashboardRoutes ??= loadChunk(() => import('./routing/routes.tsx')).then((module) => module.dashboardRoute));
   if (patched.dashboard) return;
   patch('app', [dashboard]);

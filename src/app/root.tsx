@@ -41,7 +41,7 @@ function DeferredNotificationsHost() {
   }, []);
   return show ? (
     <Suspense fallback={null}>
-      <DeferredNotificationsHost />
+      <NotificationsHost />
     </Suspense>
   ) : null;
 }

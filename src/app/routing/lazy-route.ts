@@ -12,3 +12,19 @@ export type LazyRouteModule = () => Promise<{ Component: ComponentType }>;
 export function page<M extends Record<string, unknown>>(importer: () => Promise<M>, exportName: keyof M & string = 'default'): LazyRouteModule {
   return async () => ({ Component: (await loadChunk(importer))[exportName] as ComponentType });
 }
+
+let pageModules: Promise<typeof import('./page-modules.ts')> | undefined;
+
+/** The table of page modules (./page-modules.ts), fetched once. */
+export const loadPageModules = () => (pageModules ??= loadChunk(() => import('./page-modules.ts')));
+
+/** A page of the dashboard by its file under src/features, loaded through ./page-modules.ts; `file` and `exportName` stay readable for tests. */
+export function featurePage(file: string, exportName = 'default'): LazyRouteModule & { file: string; exportName: string } {
+  const load: LazyRouteModule = async () => {
+    const { pageModules: modules, pageModuleKey } = await loadPageModules();
+    const importer = modules[pageModuleKey(file)];
+    if (!importer) throw new Error(`No page module src/features/${file}`);
+    return { Component: (await loadChunk(importer))[exportName] as ComponentType };
+  };
+  return Object.assign(load, { file, exportName });
+}

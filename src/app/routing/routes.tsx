@@ -3,17 +3,17 @@ import { P } from '#machines/permissions.ts';
 import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
 import { DashboardLayout } from '../shell/dashboard-layout.tsx';
 import { authRoutes } from './auth-routes.tsx';
-import { page, type LazyRouteModule } from './lazy-route.ts';
+import { afterFirstContent } from '../content-rendered.tsx';
+import { featurePage, loadPageModules, page, type LazyRouteModule } from './lazy-route.ts';
 import type { RouteHandle } from './route-handle.ts';
 
 type Handle = RouteHandle;
 
 /** The workspace's screens (one chunk); a slice without its own screen shows the placeholder. */
-const workspaceModule = () => import('#src/features/projects/workspace-pages.tsx');
-type WorkspaceScreen = Exclude<keyof Awaited<ReturnType<typeof workspaceModule>>, 'default'>;
+type WorkspaceScreen = Exclude<keyof typeof import('#src/features/projects/workspace-pages.tsx'), 'default'>;
 const workspaceScreenCache = new Map<string, LazyRouteModule>();
 const workspacePage = (name: WorkspaceScreen) => {
-  if (!workspaceScreenCache.has(name)) workspaceScreenCache.set(name, page(workspaceModule, name));
+  if (!workspaceScreenCache.has(name)) workspaceScreenCache.set(name, featurePage('projects/workspace-pages.tsx', name));
   return workspaceScreenCache.get(name)!;
 };
 const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
@@ -28,7 +28,6 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
 
 /** Workspace slices with their own routes below (the others map through `workspaceScreens`). */
 const ownRoutes = new Set(['papers', 'sections', 'sets']);
-const paperSlices = () => import('#src/features/papers/paper-slices.tsx');
 const sliceHandle = (id: string): Handle => ({
   title: { key: sliceTitleKey({ id }) },
   breadcrumb: { key: sliceTitleKey({ id }) },
@@ -36,7 +35,10 @@ const sliceHandle = (id: string): Handle => ({
   workspace: true,
 });
 
-/** The dashboard layout and every page inside it. */
+// The other pages' code table follows the first screen, so moving on does not wait for it.
+afterFirstContent(() => void loadPageModules().catch(() => undefined));
+
+/** The dashboard layout and every page inside it: the dashboard and the not-found page load directly, the others through ./page-modules.ts. */
 export const dashboardRoute: RouteObject = {
   id: 'dashboard-layout',
   // The shell comes in this chunk, with the dashboard's routes, so the sign-in screens carry neither (docs/decisions/0063, 0180).
@@ -55,10 +57,10 @@ export const dashboardRoute: RouteObject = {
         drawer: { id: 'my-tickets', group: 'support', icon: 'ticket' },
       } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/tickets/my-tickets-page.tsx')) },
+        { index: true, lazy: featurePage('tickets/my-tickets-page.tsx') },
         {
           path: ':ticketId',
-          lazy: page(() => import('#src/features/tickets/ticket-page.tsx')),
+          lazy: featurePage('tickets/ticket-page.tsx'),
           handle: { title: { key: 'page.ticket' } } satisfies Handle,
         },
       ],
@@ -71,10 +73,10 @@ export const dashboardRoute: RouteObject = {
         drawer: { id: 'projects', group: 'overview', icon: 'dashboard' },
       } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/projects/projects-page.tsx')) },
+        { index: true, lazy: featurePage('projects/projects-page.tsx') },
         {
           path: 'setup',
-          lazy: page(() => import('#src/features/projects/project-setup-page.tsx')),
+          lazy: featurePage('projects/project-setup-page.tsx'),
           handle: {
             title: { key: 'nav.projectSetup' },
             breadcrumb: { key: 'nav.projectSetup' },
@@ -84,7 +86,7 @@ export const dashboardRoute: RouteObject = {
         },
         {
           path: 'team',
-          lazy: page(() => import('#src/features/projects/team-page.tsx')),
+          lazy: featurePage('projects/team-page.tsx'),
           handle: {
             title: { key: 'nav.projectTeam' },
             breadcrumb: { key: 'nav.projectTeam' },
@@ -96,7 +98,7 @@ export const dashboardRoute: RouteObject = {
     },
     {
       path: 'exams',
-      lazy: page(() => import('#src/features/projects/exams-page.tsx')),
+      lazy: featurePage('projects/exams-page.tsx'),
       handle: {
         title: { key: 'nav.exams' },
         permission: P.Exams.View,
@@ -113,20 +115,20 @@ export const dashboardRoute: RouteObject = {
         workspace: true,
       } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/items/items-page.tsx')) },
+        { index: true, lazy: featurePage('items/items-page.tsx') },
         {
           path: 'import',
-          lazy: page(() => import('#src/features/items/item-import-page.tsx')),
+          lazy: featurePage('items/item-import-page.tsx'),
           handle: { title: { key: 'nav.itemImport' }, breadcrumb: { key: 'nav.itemImport' }, permission: P.Projects.View, workspace: true } satisfies Handle,
         },
         {
           path: 'new',
-          lazy: page(() => import('#src/features/items/item-editor-page.tsx')),
+          lazy: featurePage('items/item-editor-page.tsx'),
           handle: { title: { key: 'nav.newItem' }, breadcrumb: { key: 'nav.newItem' }, permission: P.Projects.View, workspace: true } satisfies Handle,
         },
         {
           path: ':itemId',
-          lazy: page(() => import('#src/features/items/item-editor-page.tsx')),
+          lazy: featurePage('items/item-editor-page.tsx'),
           handle: { title: { key: 'nav.item' }, breadcrumb: { key: 'nav.item' }, permission: P.Projects.View, workspace: true } satisfies Handle,
         },
       ],
@@ -155,15 +157,15 @@ export const dashboardRoute: RouteObject = {
             workspace: true,
           } satisfies Handle,
           children: [
-            { index: true, lazy: page(() => import('#src/features/papers/papers-page.tsx')) },
+            { index: true, lazy: featurePage('papers/papers-page.tsx') },
             {
               path: ':paperId',
               handle: { title: { key: 'nav.paper' }, breadcrumb: { key: 'nav.paper' }, permission: P.Projects.View, workspace: true } satisfies Handle,
               children: [
-                { index: true, lazy: page(() => import('#src/features/papers/paper-page.tsx')) },
+                { index: true, lazy: featurePage('papers/paper-page.tsx') },
                 {
                   path: 'sets/:letter',
-                  lazy: page(() => import('#src/features/papers/set-preview-page.tsx')),
+                  lazy: featurePage('papers/set-preview-page.tsx'),
                   handle: {
                     title: { key: 'nav.setPreview' },
                     breadcrumb: { key: 'nav.setPreview' },
@@ -175,8 +177,8 @@ export const dashboardRoute: RouteObject = {
             },
           ],
         },
-        { path: 'sections', lazy: page(paperSlices, 'SectionsSlicePage'), handle: sliceHandle('sections') },
-        { path: 'sets', lazy: page(paperSlices, 'SetsSlicePage'), handle: sliceHandle('sets') },
+        { path: 'sections', lazy: featurePage('papers/paper-slices.tsx', 'SectionsSlicePage'), handle: sliceHandle('sections') },
+        { path: 'sets', lazy: featurePage('papers/paper-slices.tsx', 'SetsSlicePage'), handle: sliceHandle('sets') },
         ...workspaceSlices
           .filter((slice) => slice.path.startsWith('/workspace/') && !ownRoutes.has(slice.id))
           .map((slice) => ({
@@ -199,16 +201,16 @@ export const dashboardRoute: RouteObject = {
         drawer: { id: 'support-desk', group: 'support', icon: 'chart' },
       } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/tickets/support-desk-page.tsx')) },
+        { index: true, lazy: featurePage('tickets/support-desk-page.tsx') },
         // A ticket opened from the desk stays under the desk: drawer entry and breadcrumbs.
         {
           path: 'tickets/:ticketId',
-          lazy: page(() => import('#src/features/tickets/ticket-page.tsx')),
+          lazy: featurePage('tickets/ticket-page.tsx'),
           handle: { title: { key: 'page.ticket' } } satisfies Handle,
         },
         {
           path: 'groups',
-          lazy: page(() => import('#src/features/tickets/support-groups-page.tsx')),
+          lazy: featurePage('tickets/support-groups-page.tsx'),
           handle: {
             title: { key: 'nav.supportGroups' },
             permission: P.SupportGroups.Manage,
@@ -221,27 +223,27 @@ export const dashboardRoute: RouteObject = {
       path: 'users',
       handle: { title: { key: 'nav.users' }, permission: P.Users.Search, drawer: { id: 'users', group: 'administration', icon: 'users' } } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/users/users-page.tsx')) },
+        { index: true, lazy: featurePage('users/users-page.tsx') },
         {
           path: 'bulk-upload',
-          lazy: page(() => import('#src/features/users/bulk-upload-page.tsx')),
+          lazy: featurePage('users/bulk-upload-page.tsx'),
           handle: { title: { key: 'page.bulkUpload' }, breadcrumb: { key: 'page.bulkUpload' }, permission: P.Users.Import } satisfies Handle,
         },
         {
           path: ':userId/login-history',
-          lazy: page(() => import('#src/features/users/login-history-page.tsx')),
+          lazy: featurePage('users/login-history-page.tsx'),
           handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' }, permission: P.LoginHistory.View } satisfies Handle,
         },
       ],
     },
     {
       path: 'roles',
-      lazy: page(() => import('#src/features/users/roles-page.tsx')),
+      lazy: featurePage('users/roles-page.tsx'),
       handle: { title: { key: 'nav.roles' }, permission: P.Roles.View, drawer: { id: 'roles', group: 'administration', icon: 'settings' } } satisfies Handle,
     },
     {
       path: 'login-history',
-      lazy: page(() => import('#src/features/users/login-history-page.tsx')),
+      lazy: featurePage('users/login-history-page.tsx'),
       handle: {
         title: { key: 'nav.loginHistory' },
         permission: P.LoginHistory.View,
@@ -250,17 +252,17 @@ export const dashboardRoute: RouteObject = {
     },
     {
       path: 'change-password',
-      lazy: page(() => import('#src/features/auth/change-password-page.tsx')),
+      lazy: featurePage('auth/change-password-page.tsx'),
       handle: { title: { key: 'change.title', ns: 'auth' }, breadcrumb: { key: 'change.title', ns: 'auth' }, session: true } satisfies Handle,
     },
     {
       path: 'account',
       handle: { title: { key: 'nav.account' }, breadcrumb: { key: 'nav.account' }, session: true } satisfies Handle,
       children: [
-        { index: true, lazy: page(() => import('#src/features/users/account-page.tsx')) },
+        { index: true, lazy: featurePage('users/account-page.tsx') },
         {
           path: 'login-history',
-          lazy: page(() => import('#src/features/users/login-history-page.tsx'), 'OwnLoginHistoryPage'),
+          lazy: featurePage('users/login-history-page.tsx', 'OwnLoginHistoryPage'),
           handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' } } satisfies Handle,
         },
       ],
@@ -274,7 +276,7 @@ export const dashboardRoute: RouteObject = {
       } satisfies Handle,
       children: [
         // One route for the list and a chosen machine, so switching machines keeps the page.
-        { path: ':machineId?', lazy: page(() => import('#src/features/machines/machines-page.tsx')) },
+        { path: ':machineId?', lazy: featurePage('machines/machines-page.tsx') },
       ],
     },
     { path: '*', lazy: page(() => import('../not-found-page.tsx')), handle: { title: { key: 'notFound.title' } } satisfies Handle },

@@ -14,12 +14,16 @@ export type LinkProps = Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> & 
  * framework-mode prefetching and view transitions, which this app does not use and which would
  * sit in the first render, since the router is there (docs/decisions/0180).
  */
-export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link({ to, replace, onClick, target, ...rest }, ref) {
+export const Link = forwardRef<HTMLAnchorElement, LinkProps>(function Link({ to, replace, onClick, target, children, ...rest }, ref) {
   const href = useHref(to);
   const navigate = useLinkClickHandler<HTMLAnchorElement>(to, { replace, target });
   const handleClick = (event: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(event);
     if (!event.defaultPrevented) navigate(event);
   };
-  return <a {...rest} ref={ref} href={href} target={target} onClick={handleClick} />;
+  return (
+    <a {...rest} ref={ref} href={href} target={target} onClick={handleClick}>
+      {children}
+    </a>
+  );
 });
