@@ -74,7 +74,11 @@ function firstRenderChunks(root: string) {
       const own = (id: string) => id.startsWith(file('src/')) || id.startsWith(file('machines/'));
       groups = new Map();
       for (const member of boot) groups.set(member, 'boot');
-      for (const [name, members] of [['app', app], ['routes', routes]] as const) for (const member of members) if (own(member)) groups.set(member, name);
+      for (const [name, members] of [
+        ['app', app],
+        ['routes', routes],
+      ] as const)
+        for (const member of members) if (own(member)) groups.set(member, name);
     }
     // Panda's runtime stays out of them (only lazy chunks still call it), all but `cx`, a string join the first screen uses.
     if (/[\\/]styled-system[\\/]/.test(id)) return /[\\/]styled-system[\\/]css[\\/]cx\.mjs$/.test(id) ? 'boot' : null;

@@ -63,7 +63,13 @@ export function staticValue(node: Node, scope: Scope = new Map(), branches: Read
       for (const property of node.properties as Node[]) {
         if (property.type !== 'Property' || property.kind !== 'init' || property.method) return NOT_STATIC;
         const key = property.key as Node;
-        const name = property.computed ? value(key) : key.type === 'Identifier' ? key.name : key.type === 'Literal' ? (key as unknown as { value: unknown }).value : NOT_STATIC;
+        const name = property.computed
+          ? value(key)
+          : key.type === 'Identifier'
+            ? key.name
+            : key.type === 'Literal'
+              ? (key as unknown as { value: unknown }).value
+              : NOT_STATIC;
         if (typeof name !== 'string' && typeof name !== 'number') return NOT_STATIC;
         const entry = value(property.value as Node);
         if (entry === NOT_STATIC) return NOT_STATIC;
@@ -182,13 +188,15 @@ export function replaceStaticCalls(code: string, runtime: Runtime, filename = 'm
       kind === 'css' ? JSON.stringify(runtime.css(...values)) : values.length === 1 ? recipeTable(runtime, values[0]) : null;
     const text = unfold(code, args, scope, evaluate);
     if (text !== null) replacements.push({ start: node.start, end: node.end, text: `(${text})` });
-    else if (process.env.PANDA_STATIC_DEBUG) console.log('panda-static: kept', filename, code.slice(node.start, Math.min(node.end, node.start + 80)).replace(/\s+/g, ' '));
+    else if (process.env.PANDA_STATIC_DEBUG)
+      console.log('panda-static: kept', filename, code.slice(node.start, Math.min(node.end, node.start + 80)).replace(/\s+/g, ' '));
   });
   if (replacements.length === 0) return null;
   replacements.sort((a, b) => b.start - a.start);
   let result = code;
   // The replaced range's line breaks are kept, so the lines after it keep their numbers (no source map needed).
-  for (const { start, end, text } of replacements) result = result.slice(0, start) + text + '\n'.repeat(code.slice(start, end).split('\n').length - 1) + result.slice(end);
+  for (const { start, end, text } of replacements)
+    result = result.slice(0, start) + text + '\n'.repeat(code.slice(start, end).split('\n').length - 1) + result.slice(end);
   return result;
 }
 
