@@ -13,6 +13,7 @@ import type { Exam, ProjectDetail, ProjectSummary } from '#src/features/projects
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
+import { openMenu } from '#tests/src/support/menus.ts';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -369,9 +370,7 @@ describe('the workspace bar', () => {
     expect(within(bar).getByTestId('workspace-project').textContent).toContain('Project 1');
     expect(within(bar).getByTestId('workspace-exam').textContent).toContain('Exam 3');
 
-    within(bar).getByTestId('workspace-project').focus();
-    await user.keyboard('{Enter}');
-    const menu = await screen.findByRole('menu');
+    const menu = await openMenu(user, within(bar).getByTestId('workspace-project'));
     const target = await within(menu).findByRole('menuitem', { name: 'P-2 · Project 2' });
     for (let step = 0; step < 6 && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) await user.keyboard('{ArrowDown}');
     await user.keyboard('{Enter}');
