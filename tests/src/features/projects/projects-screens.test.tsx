@@ -345,11 +345,13 @@ describe('the project set-up stepper', () => {
     api.categories.mockResolvedValue([]);
     api.flows.mockResolvedValue([]);
     const { user } = renderAt('/projects/setup', { '/projects/setup': <ProjectSetupPage /> });
-    const box = await screen.findByTestId('show-stepper');
+    // An Ark UI checkbox, named by its label.
+    const box = await screen.findByRole('checkbox', { name: 'Open this set-up guide for new projects' });
+    expect(box).toBeChecked();
     await user.click(box);
-    expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(false);
+    await waitFor(() => expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(false));
     await user.click(box);
-    expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(true);
+    await waitFor(() => expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(true));
   });
 });
 
