@@ -91,7 +91,19 @@ export default tseslint.config(
   },
   // Import boundaries (ARCHITECTURE.md): machines/ stands alone; src/ and server/ never meet.
   { files: ['machines/**/*.ts'], rules: { 'no-restricted-imports': forbid('machines/ imports nothing from src/ or server/.', 'src', 'server') } },
-  { files: ['src/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': forbid('src/ never imports server/.', 'server') } },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...forbid('src/ never imports server/.', 'server')[1],
+          // react-router's Link carries framework-mode code into the first render (docs/decisions/0180).
+          paths: [{ name: 'react-router-dom', importNames: ['Link', 'NavLink'], message: "Use Link from '#src/components/ui/link.tsx'." }],
+        },
+      ],
+    },
+  },
   { files: ['server/**/*.ts'], rules: { 'no-restricted-imports': forbid('server/ never imports src/.', 'src') } },
   { files: ['src/features/**/*.{ts,tsx}'], plugins: { features: featureBoundaries }, rules: { 'features/public-entry': 'error' } },
 );

@@ -2,6 +2,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { pandaStatic } from './scripts/vite/panda-static.ts';
+import { reactRouterPure } from './scripts/vite/react-router-pure.ts';
 
 /**
  * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
@@ -27,6 +29,63 @@ function preloadUiFont(faces = [/public-sans-latin-400-normal-[\w-]+\.woff2$/, /
   };
 }
 
+type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null };
+
+/**
+ * Three chunks on the way to the first screen, each holding every module it imports statically
+ * (docs/decisions/0180): rolldown otherwise splits what lazy chunks share with them into a dozen
+ * small files, each compressed on its own, all of them on the first render anyway.
+ * - `boot`: the entry's imports (React, the router, i18next, the stores);
+ * - `app`: the main application chunk, with the sign-in screens' routes;
+ * - `routes`: the dashboard's part of the route table with the shell, less what the sign-in
+ *   screens use (so `/login` never loads it).
+ */
+function firstRenderChunks(root: string) {
+  const file = (name: string) => path.join(root, name);
+  let groups: Map<string, string> | undefined;
+  const closure = (context: ChunkingContext, starts: readonly string[], known = new Set<string>()) => {
+    const found = new Set<string>();
+    const queue = [...starts];
+    while (queue.length) {
+      const id = queue.pop()!;
+      if (found.has(id) || known.has(id)) continue;
+      found.add(id);
+      queue.push(...(context.getModuleInfo(id)?.importedIds ?? []));
+    }
+    return found;
+  };
+  const packageOf = (id: string) => /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id)?.[1];
+  let bootPackages = new Set<string | undefined>();
+  return (id: string, context: ChunkingContext) => {
+    if (!groups) {
+      const main = closure(context, [file('src/main.tsx')]);
+      // A package the entry uses goes whole: its CommonJS files reach each other through
+      // `require`, which is no import edge here (react → react/cjs/react.production.js).
+      bootPackages = new Set([...main].map(packageOf).filter(Boolean));
+      const boot = main;
+      const app = closure(context, [file('src/app/app.tsx')], boot);
+      // The sign-in screens never load the dashboard's chunk; what the sign-in page itself shares with it joins the main chunk.
+      const signInPages = context.getModuleInfo(file('src/app/routing/auth-routes.tsx'))?.dynamicallyImportedIds ?? [];
+      const signIn = closure(context, [file('src/features/auth/sign-in-page.tsx')], new Set([...boot, ...app]));
+      const otherAuthPages = closure(context, signInPages, new Set([...boot, ...app, ...signIn]));
+      const dashboard = closure(context, [file('src/app/routing/routes.tsx')], new Set([...boot, ...app]));
+      for (const id of dashboard) if (signIn.has(id)) app.add(id);
+      const routes = new Set([...dashboard].filter((id) => !signIn.has(id) && !otherAuthPages.has(id)));
+      const own = (id: string) => id.startsWith(file('src/')) || id.startsWith(file('machines/'));
+      groups = new Map();
+      for (const member of boot) groups.set(member, 'boot');
+      for (const [name, members] of [
+        ['app', app],
+        ['routes', routes],
+      ] as const)
+        for (const member of members) if (own(member)) groups.set(member, name);
+    }
+    // Panda's runtime stays out of them (only lazy chunks still call it), all but `cx`, a string join the first screen uses.
+    if (/[\\/]styled-system[\\/]/.test(id)) return /[\\/]styled-system[\\/]css[\\/]cx\.mjs$/.test(id) ? 'boot' : null;
+    return groups.get(id) ?? (bootPackages.has(packageOf(id)) ? 'boot' : null);
+  };
+}
+
 // react-router 7 maps every import condition to its development build (dev warnings and
 // checks included; remix-run/react-router#12532). The build takes its production files, which
 // export the same API; `npm run dev` and the tests keep the development ones (docs/decisions/0080).
@@ -35,7 +94,7 @@ const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.u
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadUiFont()],
+  plugins: [react(), preloadUiFont(), pandaStatic(import.meta.dirname), reactRouterPure()],
   resolve: {
     alias:
       command === 'build'
@@ -59,5 +118,16 @@ export default defineConfig(({ command }) => ({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 600,
+    modulePreload: {
+      // Every browser the build targets preloads modules itself or does without (then a chunk's imports load after it).
+      polyfill: false,
+      // The first-render chunks are on the page before any lazy chunk asks for them.
+      resolveDependencies: (_file, deps) => deps.filter((dep) => !/(^|\/)(boot|app|routes|rolldown-runtime)-[\w-]{8}\.(js|css)$/.test(dep)),
+    },
+    rolldownOptions: {
+      // The generated styled-system modules only build lookup tables at load: unused, they can go (docs/decisions/0180).
+      treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/]/, sideEffects: false }] },
+      output: { codeSplitting: { groups: [{ name: firstRenderChunks(import.meta.dirname), includeDependenciesRecursively: false }] } },
+    },
   },
 }));

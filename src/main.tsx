@@ -12,9 +12,8 @@ import { rehydrateClientState } from './app/stores/persisted-state.ts';
 import { startLanguageSync } from './i18n/language.ts';
 
 async function start() {
-  // The main application chunk (and through it the current route's code) loads while the saved
-  // state is restored; Root's lazy import then finds it fetched (issue 22).
-  import('./app/app.tsx').catch(() => undefined);
+  // The router (./app/root.tsx) started its first navigation when this module was imported: the
+  // main application chunk and the current route's code load while the saved state is restored (issue 22).
   startLayoutConfigSync();
   // Spec §4: the app renders once the saved state is restored (or after 5000 ms); the
   // restored localization slice then decides the language.

@@ -1,7 +1,7 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { Avatar } from '#src/components/ui/avatar.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuTrigger } from '#src/components/ui/menu.tsx';

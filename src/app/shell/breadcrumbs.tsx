@@ -1,6 +1,6 @@
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { appConfig } from '#src/lib/config.ts';

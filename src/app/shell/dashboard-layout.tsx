@@ -43,8 +43,8 @@ export function PageLoader() {
   );
 }
 
-/** Every drawer entry of the route table (the table does not change while the app runs). */
-const drawer = drawerOf(routes);
+/** Every drawer entry of the route table (the table does not change while the app runs); taken on first render, as the table's module imports this one. */
+let drawer: ReturnType<typeof drawerOf> | undefined;
 
 /** The dashboard layout of spec §2: header, side drawer, breadcrumbs and the content container around the current page. */
 export function DashboardLayout() {
@@ -55,7 +55,7 @@ export function DashboardLayout() {
   const container = useStoreValue(layoutConfigStore, (s) => s.context.container);
   // Permissions arrive with sign-in (the userPermissions slice); entries needing others are hidden.
   const permissions = useStoreValue(userPermissionsStore, (s) => s.context.permissions);
-  const groups = visibleDrawer(drawer, (permission) => permissions.includes(permission));
+  const groups = visibleDrawer((drawer ??= drawerOf(routes)), (permission) => permissions.includes(permission));
 
   // From lg up the drawer starts open unless the mini drawer is chosen; below lg it starts closed.
   // Before the first paint (a layout effect): opened after it, the drawer pushed the whole page

@@ -3,7 +3,7 @@ import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { Suspense } from 'react';
 import { lazyChunk } from '#src/lib/lazy-chunk.ts';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css, cx } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { currentDrawerEntry, type DrawerGroup } from '../routing/route-handle.ts';

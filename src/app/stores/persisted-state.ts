@@ -1,7 +1,6 @@
 import { appConfig, hasRuntimeConfig } from '#src/lib/config.ts';
 import { storeSlice } from '#src/lib/persistence/adapters.ts';
 import { createPersistence, type RehydrateResult } from '#src/lib/persistence/persistence.ts';
-import { deviceKeys } from '#src/lib/security/device-keys.ts';
 import { authUserStore } from '../auth/auth-user-store.ts';
 import { persistedSliceNames, sliceStores, type SliceName } from './slices.ts';
 
@@ -21,7 +20,8 @@ export const clientPersistence = createPersistence({
   productKey: appConfig.productKey,
   storage: browserStorage(),
   subtle: globalThis.crypto?.subtle ?? null,
-  wrapKey: deviceKeys.persist,
+  // Its code loads only when there is state to open or save (docs/decisions/0180).
+  wrapKey: async () => (await import('#src/lib/security/device-keys.ts')).deviceKeys.persist(),
 });
 
 /** What the persistence needs of a slice store: its context, its changes, and events. */

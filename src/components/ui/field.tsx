@@ -36,7 +36,8 @@ interface FieldFrameProps {
 
 /** Label, control, hint and error wired together (ids, aria-describedby, aria-invalid). */
 export function FieldFrame({ label, hint, error, required, className, children }: FieldFrameProps) {
-  const { t } = useTranslation('ui');
+  // The common namespace: a sign-in form's fields must not wait for another one (docs/decisions/0180).
+  const { t } = useTranslation();
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
@@ -51,7 +52,7 @@ export function FieldFrame({ label, hint, error, required, className, children }
             *
           </span>
         ) : null}
-        {required ? <span className={css({ srOnly: true })}>{t('required')}</span> : null}
+        {required ? <span className={css({ srOnly: true })}>{t('field.required')}</span> : null}
       </label>
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': errors.length ? true : undefined, required })}
       {hint ? (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { LoadingState } from '#src/components/ui/states.tsx';
 import { accountApi } from './api/account-api.ts';
 import { AuthLayout, FormAlert, FormSuccess, linkStyle } from './components/auth-layout.tsx';

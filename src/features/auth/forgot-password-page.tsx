@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';
 import { TextField } from '#src/components/ui/field.tsx';

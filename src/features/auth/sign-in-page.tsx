@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { css } from '#styled-system/css';
 import { Button } from '#src/components/ui/button.tsx';

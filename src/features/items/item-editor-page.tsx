@@ -1,7 +1,8 @@
 import { useMachine } from '@xstate/react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { fromPromise } from 'xstate';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';

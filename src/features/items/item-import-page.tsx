@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import type { ImportJob } from '#machines/items/item-records.ts';
@@ -46,9 +46,7 @@ function JobRow({ job }: { job: ImportJob }) {
         <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t(`import.format.${job.format}`)}</span>
       </div>
       {isWorking(job) ? (
-        <progress max={1} value={fraction} aria-label={t('import.progress', { name: job.fileName })}>
-          {Math.round(fraction * 100)}%
-        </progress>
+        <ProgressBar label={t('import.progress', { name: job.fileName })} value={Math.round(fraction * 100)} testId={`import-progress-${job.fileName}`} />
       ) : null}
       <p data-testid={`import-counts-${job.fileName}`}>
         {t('import.counts', { total: job.total, processed: job.processed, created: job.created, failed: job.failed, files: job.filesCreated })}

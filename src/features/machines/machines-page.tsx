@@ -1,7 +1,8 @@
 import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState, LoadingState } from '#src/components/ui/states.tsx';

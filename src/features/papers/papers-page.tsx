@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { paperStatusNames, type PaperStatus } from '#machines/papers/paper-flow.machine.ts';

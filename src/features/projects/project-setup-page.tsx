@@ -8,6 +8,7 @@ import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { projectStore, showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
 import { Button } from '#src/components/ui/button.tsx';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
@@ -151,17 +152,13 @@ function ProjectSetup({ projectId }: { projectId: number }) {
             </div>
           </Steps.CompletedContent>
 
-          <label className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-            <input
-              type="checkbox"
-              checked={showStepper}
-              onChange={(e) =>
-                e.target.checked ? showProjectConfigStepperStore.trigger.remove() : showProjectConfigStepperStore.trigger.update({ show: false })
-              }
-              data-testid="show-stepper"
-            />
+          <Checkbox
+            checked={showStepper}
+            onChange={(checked) => (checked ? showProjectConfigStepperStore.trigger.remove() : showProjectConfigStepperStore.trigger.update({ show: false }))}
+            testId="show-stepper"
+          >
             {t('setup.showStepper')}
-          </label>
+          </Checkbox>
           <div className={css({ display: 'flex', justifyContent: 'space-between' })}>
             <Steps.PrevTrigger asChild>
               <Button variant="ghost">{t('setup.back')}</Button>

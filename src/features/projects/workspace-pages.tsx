@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';

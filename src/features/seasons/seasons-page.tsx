@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { seasonStatusNames } from '#machines/exams/season.machine.ts';

@@ -2,7 +2,7 @@ import { PageSkeleton } from '#src/components/ui/skeleton.tsx';
 import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { authUserStore } from '#src/app/auth/auth-user-store.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -13,6 +13,7 @@ import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type UserLanguage } from './api/users-api.ts';
+import { languageName } from '#src/lib/language-name.ts';
 
 /** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -57,15 +58,6 @@ export function languageTagOf(text: string, chosen: string | null, locale: strin
     [languageName(code, locale), languageName(code, code)].some((name) => name.localeCompare(typed, locale, { sensitivity: 'base' }) === 0),
   );
   return named ?? typed;
-}
-
-/** The language's name in the screen's language ("Hindi" / "हिन्दी"), or the tag itself. */
-export function languageName(code: string, locale: string): string {
-  try {
-    return new Intl.DisplayNames([locale], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
 }
 
 /** The languages a user speaks, in their profile: list, add, remove. */

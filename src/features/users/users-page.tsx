@@ -1,7 +1,8 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PermissionGate } from './components/permission-gate.tsx';
-import { Link, useNavigate } from 'react-router-dom';
+import { useNavigate } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';

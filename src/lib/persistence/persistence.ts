@@ -110,6 +110,12 @@ export function createPersistence(options: PersistenceOptions) {
   let rehydration: Promise<RehydrateResult> | null = null;
   let key: CryptoKey | null = null;
   let wrapKey: CryptoKey | null = null;
+  let wrapKeyLoading: Promise<CryptoKey | null> | null = null;
+  /** The browser key, asked for once, when there is saved state to open or state to save (docs/decisions/0180). */
+  const loadWrapKey = async () => {
+    wrapKeyLoading ??= options.wrapKey ? options.wrapKey().catch(() => null) : Promise.resolve(null);
+    wrapKey = (await wrapKeyLoading) ?? null;
+  };
   /** Slices read without the browser-key layer while a key exists: written again, wrapped. */
   const unwrapped = new Set<string>();
   /** Ciphertext per slice as stored (slices not registered yet included, so writes keep them). */
@@ -172,6 +178,8 @@ export function createPersistence(options: PersistenceOptions) {
 
   async function writeDirty() {
     if (phase !== 'ready' || !key) return;
+    await loadWrapKey();
+    if (phase !== 'ready') return;
     const round = generation;
     const names = [...dirty];
     dirty.clear();
@@ -259,7 +267,14 @@ export function createPersistence(options: PersistenceOptions) {
     } catch {
       return disabled('cryptoUnavailable');
     }
-    wrapKey = (await options.wrapKey?.().catch(() => null)) ?? null;
+    // A first visit has nothing to open: the browser key (and its code) waits for the first write.
+    let hasStored = true;
+    try {
+      hasStored = options.storage.getItem(storageKey) !== null;
+    } catch {
+      // readStored reports the storage below.
+    }
+    if (hasStored) await loadWrapKey();
     let stored: Awaited<ReturnType<typeof readStored>>;
     try {
       stored = await readStored();

@@ -13,6 +13,7 @@ import { ChoiceGroup } from '#src/components/ui/radio-group.tsx';
 import { Switch } from '#src/components/ui/switch.tsx';
 import { itemsApi } from '../api/items-api.ts';
 import { RichHtml } from './rich-html.tsx';
+import { languageName } from '#src/lib/language-name.ts';
 
 /**
  * The item as a candidate sees it (docs/decisions/0128), in one language, light or dark, left to
@@ -221,7 +222,7 @@ function ScoreLine({ label, result, testId }: { label: string; result: Pick<Scor
 }
 
 export function ItemPreview({ content, media, stored = null, initialLanguage }: ItemPreviewProps) {
-  const { t } = useTranslation('items');
+  const { t, i18n } = useTranslation('items');
   const languages = Object.keys(content.variants);
   const [language, setLanguage] = useState(initialLanguage && content.variants[initialLanguage] ? initialLanguage : (languages[0] ?? 'en'));
   const [dark, setDark] = useState(false);
@@ -283,7 +284,7 @@ export function ItemPreview({ content, media, stored = null, initialLanguage }: 
           label={t('preview.language')}
           value={lang}
           onValueChange={(value) => setLanguage(value)}
-          options={languages.map((l) => ({ value: l, label: t(`language.${l}`, { defaultValue: l }) }))}
+          options={languages.map((l) => ({ value: l, label: t(`language.${l}`, { defaultValue: languageName(l, i18n.language) }) }))}
           testId="preview-language"
         />
         <Switch label={t('preview.dark')} checked={dark} onChange={setDark} testId="preview-dark" />

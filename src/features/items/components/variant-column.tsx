@@ -6,6 +6,7 @@ import type { ItemContent } from '#machines/items/item-schema.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { RichHtml } from './rich-html.tsx';
+import { languageName } from '#src/lib/language-name.ts';
 
 /** Tiptap, ProseMirror and KaTeX: their own chunk, loaded when the first field shows. */
 const RichTextEditor = lazy(() => import('./rich-text-editor.tsx'));
@@ -98,8 +99,8 @@ function Field({
 
 /** One language of the item: its stem, option texts and rubric — or a note that it is missing. */
 export function VariantColumn({ content, language, present, readOnly, media, onText, onAdd, onRemove, pickImage }: VariantColumnProps) {
-  const { t } = useTranslation('items');
-  const name = t(`language.${language}`, { defaultValue: language });
+  const { t, i18n } = useTranslation('items');
+  const name = t(`language.${language}`, { defaultValue: languageName(language, i18n.language) });
   const variant = content.variants[language];
   const heading = (
     <div className={css({ display: 'flex', gap: '2', alignItems: 'center', justifyContent: 'space-between' })}>

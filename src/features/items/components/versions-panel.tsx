@@ -7,6 +7,7 @@ import { Button } from '#src/components/ui/button.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { itemsApi, type ItemVersionSummary } from '../api/items-api.ts';
+import { languageName } from '#src/lib/language-name.ts';
 
 /** A value of a diff as short text (HTML stays text here: it is never rendered). */
 export function diffText(value: unknown): string {
@@ -18,7 +19,7 @@ export function diffText(value: unknown): string {
 
 /** The item's versions (newest first) and the differences between any two of them. */
 export function VersionsPanel({ itemId, versionNumber }: { itemId: number; versionNumber: number }) {
-  const { t } = useTranslation('items');
+  const { t, i18n } = useTranslation('items');
   const [versions, setVersions] = useState<ItemVersionSummary[] | null>(null);
   const [failed, setFailed] = useState(false);
   const [from, setFrom] = useState(Math.max(1, versionNumber - 1));
@@ -63,7 +64,9 @@ export function VersionsPanel({ itemId, versionNumber }: { itemId: number; versi
           >
             <strong>{t('versions.named', { n: v.versionNumber })}</strong>
             <Badge tone={v.status === 'approved' ? 'success' : v.status === 'retired' ? 'error' : 'neutral'}>{t(`versions.status.${v.status}`)}</Badge>
-            <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{v.languages.join(', ')}</span>
+            <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>
+              {v.languages.map((code) => t(`language.${code}`, { defaultValue: languageName(code, i18n.language) })).join(', ')}
+            </span>
           </li>
         ))}
       </ul>

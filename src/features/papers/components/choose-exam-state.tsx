@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { EmptyState } from '#src/components/ui/states.tsx';

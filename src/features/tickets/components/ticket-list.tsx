@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { DataTable, type Column, type SortState } from '#src/components/ui/data-table.tsx';
 import { useFormat } from '#src/lib/format.ts';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
+import { ChoiceGroup } from '#src/components/ui/radio-group.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -215,15 +216,16 @@ export function UserDialog({
             options={roles.map((role) => ({ value: role.id, label: roleText.roleName(role.name) }))}
             error={fieldError(errors, 'roleId')}
           />
-          <fieldset className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
-            <legend className={css({ fontWeight: 'semibold', fontSize: 'sm', mb: '1' })}>{t('form.accessLegend')}</legend>
-            {(['invite', 'password'] as const).map((access) => (
-              <label key={access} className={css({ display: 'flex', gap: '2', alignItems: 'center', fontSize: 'sm' })}>
-                <input type="radio" name="access" value={access} checked={draft.access === access} onChange={() => setDraft((d) => ({ ...d, access }))} />
-                {access === 'invite' ? t('form.sendInvitation') : t('form.setPassword')}
-              </label>
-            ))}
-          </fieldset>
+          <ChoiceGroup
+            title={t('form.accessLegend')}
+            name="access"
+            value={draft.access}
+            onChange={(access) => setDraft((d) => ({ ...d, access }))}
+            options={[
+              { value: 'invite', label: t('form.sendInvitation') },
+              { value: 'password', label: t('form.setPassword') },
+            ]}
+          />
           {draft.access === 'password' ? (
             <div className={grid}>
               <TextField

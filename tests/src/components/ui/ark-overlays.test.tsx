@@ -48,6 +48,8 @@ describe('InfoPopover (Ark Popover)', () => {
     const panel = await screen.findByRole('dialog', { name: 'Roles of asha' });
     expect(within(panel).getByText('Tester')).toBeInTheDocument();
     expect(trigger).toHaveAttribute('aria-expanded', 'true');
+    // Escape reaches the popover once it holds the focus (Ark moves it there a frame after opening).
+    await waitFor(() => expect(panel.contains(document.activeElement)).toBe(true), { timeout: 5000 });
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     await waitFor(() => expect(trigger).toHaveFocus());

@@ -13,6 +13,7 @@ import type { Exam, ProjectDetail, ProjectSummary } from '#src/features/projects
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
+import { openMenu } from '#tests/src/support/menus.ts';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -344,11 +345,13 @@ describe('the project set-up stepper', () => {
     api.categories.mockResolvedValue([]);
     api.flows.mockResolvedValue([]);
     const { user } = renderAt('/projects/setup', { '/projects/setup': <ProjectSetupPage /> });
-    const box = await screen.findByTestId('show-stepper');
+    // An Ark UI checkbox, named by its label.
+    const box = await screen.findByRole('checkbox', { name: 'Open this set-up guide for new projects' });
+    expect(box).toBeChecked();
     await user.click(box);
-    expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(false);
+    await waitFor(() => expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(false));
     await user.click(box);
-    expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(true);
+    await waitFor(() => expect(showProjectConfigStepperStore.getSnapshot().context.show).toBe(true));
   });
 });
 
@@ -369,9 +372,7 @@ describe('the workspace bar', () => {
     expect(within(bar).getByTestId('workspace-project').textContent).toContain('Project 1');
     expect(within(bar).getByTestId('workspace-exam').textContent).toContain('Exam 3');
 
-    within(bar).getByTestId('workspace-project').focus();
-    await user.keyboard('{Enter}');
-    const menu = await screen.findByRole('menu');
+    const menu = await openMenu(user, within(bar).getByTestId('workspace-project'));
     const target = await within(menu).findByRole('menuitem', { name: 'P-2 · Project 2' });
     for (let step = 0; step < 6 && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) await user.keyboard('{ArrowDown}');
     await user.keyboard('{Enter}');

@@ -11,7 +11,7 @@ import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slic
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { chooseMenuItem, readMenuItems } from '#tests/src/support/menus.ts';
+import { chooseMenuItem, closeMenu, openMenu, readMenuItems } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
@@ -452,11 +452,7 @@ describe('archive and restore on the projects screen', { timeout: 20_000 }, () =
     allow([P.Projects.View, P.Exams.View]);
     api.search.mockImplementation(async (query: PagedQuery) => page([summary(1, 'Draft', []), summary(3, 'Closed', [])], query));
     const { user } = renderAt('/projects', { '/projects': <ProjectsPage /> });
-    within(await screen.findByTestId('project-actions-P-3'))
-      .getByRole('button')
-      .focus();
-    await user.keyboard('{Enter}');
-    const menu = await screen.findByRole('menu');
+    const menu = await openMenu(user, within(await screen.findByTestId('project-actions-P-3')).getByRole('button'));
     expect(
       within(menu)
         .getAllByRole('menuitem')
@@ -496,15 +492,14 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
   it('should list every slice in the bar menu, grouped, and go to the one chosen', async () => {
     act(() => selectProject(detail() as unknown as Record<string, unknown>));
     const { user, location } = renderAt('/exams', { '*': <WorkspaceBar /> });
-    screen.getByTestId('workspace-goto').focus();
-    await user.keyboard('{Enter}');
-    const menu = await screen.findByTestId('workspace-goto-menu');
+    const menu = await openMenu(user, screen.getByTestId('workspace-goto'));
+    expect(menu).toBe(screen.getByTestId('workspace-goto-menu'));
     for (const slice of workspaceSlices) expect(within(menu).getByTestId(`goto-${slice.id}`)).toBeInTheDocument();
     expect(within(menu).getByTestId('goto-exportTemplates')).toHaveTextContent('Export templates(later)');
     expect(within(menu).getByTestId('goto-seasons')).toHaveTextContent(/^Seasons$/);
     expect(within(menu).getByTestId('goto-papers')).toHaveTextContent('Papers(choose an exam)');
     expect(within(menu).getAllByRole('group').length).toBe(4);
-    await user.keyboard('{Escape}');
+    await closeMenu(user, screen.getByTestId('workspace-goto'));
     await chooseMenuItem(user, screen.getByTestId('workspace-goto'), /^Item types/);
     await waitFor(() => expect(location.current()).toBe('/workspace/item-types'));
   });
@@ -516,9 +511,8 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     });
     papersMock.list.mockResolvedValueOnce([]);
     const { user, location } = renderAt('/exams', { '*': <WorkspaceBar /> });
-    screen.getByTestId('workspace-paper').focus();
-    await user.keyboard('{Enter}');
-    const menu = await screen.findByTestId('workspace-paper-menu');
+    const menu = await openMenu(user, screen.getByTestId('workspace-paper'));
+    expect(menu).toBe(screen.getByTestId('workspace-paper-menu'));
     await within(menu).findByText('Nothing to switch to');
     expect(papersMock.list).toHaveBeenCalledTimes(1);
     const all = within(menu).getByRole('menuitem', { name: 'All papers…' });

@@ -11,7 +11,7 @@ import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
-import { chooseMenuItem } from '#tests/src/support/menus.ts';
+import { chooseMenuItem, closeMenu, openMenu } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 
 const api = vi.hoisted(() => ({
@@ -212,9 +212,7 @@ describe('users screen', () => {
     api.toggleStatus.mockResolvedValue({ userId: user(1).id, isActive: false, emailConfirmed: true, message: 'ok' });
     const { user: u } = renderAt('/users', <UsersPage />);
     const trigger = await screen.findByRole('button', { name: 'Actions for user1' });
-    trigger.focus();
-    await u.keyboard('{Enter}');
-    const menu = await screen.findByRole('menu');
+    const menu = await openMenu(u, trigger);
     expect(
       within(menu)
         .getAllByRole('menuitem')
@@ -245,13 +243,9 @@ describe('users screen', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
 
     const again = screen.getByRole('button', { name: 'Actions for user1' });
-    again.focus();
-    await u.keyboard('{Enter}');
-    const reopened = await screen.findByRole('menu');
     // Escape reaches the menu once the menu holds the focus, as a keyboard user's would.
-    await waitFor(() => expect(reopened).toHaveFocus());
-    await u.keyboard('{Escape}');
-    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    await openMenu(u, again);
+    await closeMenu(u, again);
     expect(again).toHaveFocus();
   });
 

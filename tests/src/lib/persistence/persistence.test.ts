@@ -334,4 +334,26 @@ describe('the browser-key layer (issue 23, docs/decisions/0100)', () => {
     const plain = setup(storage);
     expect((await plain.persistence.rehydrate()).failures.map((f) => f.reason)).toEqual(['decryptFailed', 'decryptFailed']);
   });
+
+  it('should ask for the browser key only once there is saved state to open or state to save', async () => {
+    const key = await browserKey();
+    let asked = 0;
+    const wrapKey = async () => {
+      asked += 1;
+      return key;
+    };
+    const first = setup(memoryStorage(), { wrapKey });
+    expect((await first.persistence.rehydrate()).status).toBe('clean');
+    expect(asked).toBe(0);
+    first.project.trigger.select({ record: { projectId: 3, name: 'Later' } });
+    await first.persistence.flush();
+    expect(asked).toBe(1);
+    // What was written is sealed with the key: a client without it cannot open it.
+    const copied = memoryStorage();
+    for (const [name, value] of first.storage.items) copied.items.set(name, value);
+    expect((await setup(copied).persistence.rehydrate()).failures.map((f) => f.reason)).toEqual(['decryptFailed']);
+    const again = setup(first.storage, { wrapKey });
+    expect((await again.persistence.rehydrate()).status).toBe('restored');
+    expect(asked).toBe(2);
+  });
 });
