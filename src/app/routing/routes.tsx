@@ -1,4 +1,4 @@
-import { Navigate, type RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router-dom';
 import { P } from '#machines/permissions.ts';
 import { sliceTitleKey, workspaceSlices } from '#src/features/projects/workspace-slices.ts';
 import { DashboardLayout } from '../shell/dashboard-layout.tsx';
@@ -219,7 +219,8 @@ export const dashboardRoute: RouteObject = {
         drawer: { id: 'my-registrations', group: 'overview', icon: 'ticket' },
       } satisfies Handle,
       children: [
-        { index: true, element: <Navigate to="/registrations/mine" replace /> },
+        // The drawer's address and the e-mails' /registrations/mine show the same page.
+        { index: true, lazy: featurePage('seasons/my-registrations-page.tsx') },
         { path: 'mine', lazy: featurePage('seasons/my-registrations-page.tsx') },
         {
           path: 'register',
