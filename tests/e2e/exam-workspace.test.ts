@@ -229,11 +229,11 @@ describe('the exam workspace in Chromium', () => {
     // The workspace menu reaches every slice; a later issue's slice says so.
     await page.getByTestId('workspace-goto').click();
     const menu = page.getByTestId('workspace-goto-menu');
-    await menu.getByTestId('goto-seasons').waitFor();
+    await menu.getByTestId('goto-exportTemplates').waitFor();
     await expectAccessible(page, 'the workspace menu');
-    await menu.getByTestId('goto-seasons').click();
-    await page.waitForURL(/\/workspace\/seasons$/);
-    await page.getByText('Seasons is not available yet').waitFor();
+    await menu.getByTestId('goto-exportTemplates').click();
+    await page.waitForURL(/\/workspace\/export-templates$/);
+    await page.getByText('Export templates is not available yet').waitFor();
     await page.goto('/workspace');
     await page.getByRole('heading', { level: 1, name: 'Workspace of Medical entrance mock E2E 2027' }).waitFor();
     await expectAccessible(page, 'the workspace overview');

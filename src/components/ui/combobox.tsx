@@ -95,6 +95,10 @@ export function ComboboxField({
       value={value ? [value] : []}
       allowCustomValue={allowCustomValue}
       openOnClick
+      // The machine focuses the input once it runs. The input's own autoFocus would focus it during
+      // React's commit, before the machine listens: the focus is lost to it, and typing into the
+      // focused field then opens nothing and reports nothing (seen in the grant dialog).
+      autoFocus={autoFocus}
       dir={dir}
       invalid={errors.length > 0}
       lazyMount
@@ -116,7 +120,6 @@ export function ComboboxField({
           maxLength={maxLength}
           autoComplete="off"
           placeholder={placeholder}
-          autoFocus={autoFocus}
           data-testid={testId}
         />
       </ArkCombobox.Control>

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { ComboboxField } from '#src/components/ui/combobox.tsx';
 import { FileUpload } from '#src/components/ui/file-upload.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { ProgressBar } from '#src/components/ui/progress.tsx';
@@ -164,5 +165,40 @@ describe('ProgressBar (Ark Progress)', () => {
     rerender(<ProgressBar label="Rows" value={3} max={12} />);
     expect(screen.getByRole('progressbar', { name: 'Rows' })).toHaveAttribute('aria-valuenow', '3');
     expect(screen.getByText('25%')).toBeInTheDocument();
+  });
+});
+
+describe('ComboboxField', () => {
+  /** A server-filtered field as the grant dialog has it: the caller searches on what was typed. */
+  function ServerCombobox({ onTyped, autoFocus }: { onTyped: (text: string) => void; autoFocus?: boolean }) {
+    const [text, setText] = useState('');
+    const [value, setValue] = useState<string | null>(null);
+    return (
+      <ComboboxField
+        label="User"
+        items={text ? [{ value: 'v', label: 'Vikram Rao' }] : []}
+        filtering="server"
+        allowCustomValue={false}
+        inputValue={text}
+        onInputValueChange={(next, typed) => {
+          setText(next);
+          if (typed) onTyped(next);
+        }}
+        value={value}
+        onValueChange={setValue}
+        autoFocus={autoFocus}
+      />
+    );
+  }
+
+  it('should take typing in a field focused on its first render (as in a dialog) as the user typing', async () => {
+    const typed = vi.fn();
+    const user = wrap(<ServerCombobox onTyped={typed} autoFocus />);
+    const input = screen.getByRole('combobox', { name: 'User' });
+    await waitFor(() => expect(document.activeElement).toBe(input));
+    // Typing without a click first: the keys go to the field that already has the focus.
+    await user.keyboard('vik');
+    expect(typed).toHaveBeenLastCalledWith('vik');
+    await screen.findByRole('option', { name: 'Vikram Rao' });
   });
 });
