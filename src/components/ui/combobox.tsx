@@ -1,3 +1,4 @@
+import { css } from '#styled-system/css';
 import { useId, useMemo, type ReactNode } from 'react';
 import { Combobox as ArkCombobox, createListCollection } from '@ark-ui/react/combobox';
 import { Portal } from '@ark-ui/react/portal';
@@ -139,18 +140,21 @@ export function ComboboxField({
       ) : null}
       <Portal>
         <ArkCombobox.Positioner className={classes.positioner}>
-          {matches.length ? (
-            <ArkCombobox.Content className={classes.content}>
-              {matches.map((item) => (
-                <ArkCombobox.Item key={item.value} item={item} className={classes.item}>
-                  <ArkCombobox.ItemText>{item.label}</ArkCombobox.ItemText>
-                  <ArkCombobox.ItemIndicator className={classes.itemIndicator}>
-                    <CheckMark />
-                  </ArkCombobox.ItemIndicator>
-                </ArkCombobox.Item>
-              ))}
-            </ArkCombobox.Content>
-          ) : null}
+          {/*
+            The content stays mounted while open, empty or not: the layer stack registers it when the
+            list opens, and one rendered only once a server search answers never receives pointer
+            events inside a modal dialog (the list shows, but a click lands on the dialog below).
+          */}
+          <ArkCombobox.Content className={matches.length ? classes.content : `${classes.content} ${css({ display: 'none' })}`}>
+            {matches.map((item) => (
+              <ArkCombobox.Item key={item.value} item={item} className={classes.item}>
+                <ArkCombobox.ItemText>{item.label}</ArkCombobox.ItemText>
+                <ArkCombobox.ItemIndicator className={classes.itemIndicator}>
+                  <CheckMark />
+                </ArkCombobox.ItemIndicator>
+              </ArkCombobox.Item>
+            ))}
+          </ArkCombobox.Content>
         </ArkCombobox.Positioner>
       </Portal>
     </ArkCombobox.Root>
