@@ -5,6 +5,7 @@ import { P } from '#machines/permissions.ts';
 import { registrationStatusNames } from '#machines/exams/registration.machine.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { registrationStore } from '#src/app/stores/slices.ts';
+import { selectedSeason, updateSeason } from '#src/app/stores/workspace-selection.ts';
 import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -301,6 +302,11 @@ function RollPatternDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+const openedSeason = (): { seasonId?: number } => {
+  const id = selectedSeason()?.seasonId;
+  return typeof id === 'number' ? { seasonId: id } : {};
+};
+
 type Open =
   | { kind: 'reject' | 'cancel'; registration: Registration }
   | { kind: 'allocate' | 'move'; registration: Registration }
@@ -319,7 +325,8 @@ function RegistrationsList() {
   const [seasons, setSeasons] = useState<Season[]>([]);
   const search = usePagedSearch<Registration>(
     (query) => registrationsApi.search(query),
-    { orderBy: ['createdOn asc'], filters: { status: 'Submitted' } },
+    // The season opened in the workspace bar is the queue's season until another is chosen (0236).
+    { orderBy: ['createdOn asc'], filters: { status: 'Submitted', ...openedSeason() } },
     {
       seasonId: 'number',
       status: 'string',
@@ -531,7 +538,11 @@ function RegistrationsList() {
             value={filters.seasonId ? String(filters.seasonId) : ''}
             placeholder={t('filter.any')}
             options={seasons.map((s) => ({ value: String(s.seasonId), label: s.name }))}
-            onValueChange={(v) => setFilter('seasonId', v ? Number(v) : null)}
+            onValueChange={(v) => {
+              const chosen = seasons.find((s) => String(s.seasonId) === v);
+              if (chosen) updateSeason(asRecord(chosen));
+              setFilter('seasonId', v ? Number(v) : null);
+            }}
             testId="queue-season"
           />
           <FilterFold active={[filters.status, filters.accommodationStatus].filter(Boolean).length}>
