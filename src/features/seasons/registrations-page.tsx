@@ -6,7 +6,7 @@ import { registrationStatusNames } from '#machines/exams/registration.machine.ts
 import { notify } from '#src/app/notifications/notify.ts';
 import { registrationStore } from '#src/app/stores/slices.ts';
 import { selectedSeason, updateSeason } from '#src/app/stores/workspace-selection.ts';
-import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
+import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
@@ -38,18 +38,9 @@ import {
 } from './api/seasons-api.ts';
 import { ReasonDialog } from './components/reason-dialog.tsx';
 import { failureText } from './lib/call-failure.ts';
+import { registrationTone } from './lib/registration-tone.ts';
 import { useLanguageName } from './lib/language-name.ts';
 
-export const registrationTone: Record<string, BadgeTone> = {
-  Submitted: 'info',
-  Approved: 'primary',
-  Rejected: 'error',
-  Allocated: 'warning',
-  AdmitCardIssued: 'success',
-  Attended: 'success',
-  Absent: 'neutral',
-  Cancelled: 'neutral',
-};
 const XLSX = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const asRecord = (value: object) => value as unknown as Record<string, unknown>;
 
