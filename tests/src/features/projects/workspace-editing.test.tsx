@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -37,6 +37,7 @@ const api = vi.hoisted(() => ({
   flows: vi.fn(),
   createFlow: vi.fn(),
   editFlow: vi.fn(),
+  previewFlow: vi.fn(),
   grants: vi.fn(),
   saveTemplate: vi.fn(),
   deleteTemplate: vi.fn(),
@@ -319,6 +320,11 @@ describe('the flows step', { timeout: 20_000 }, () => {
   it('should reorder, rename and add stages and save the definition on its version, saying where records moved', async () => {
     const onChanged = vi.fn().mockResolvedValue(undefined);
     api.editFlow.mockResolvedValue({ ...flow, version: 7, stageMoves: [{ from: 'expert', to: 'Draft' }] });
+    api.previewFlow.mockResolvedValue({
+      version: 6,
+      stageMoves: [{ from: 'expert', fromName: 'Subject expert', to: 'Draft', toName: 'Draft', records: 3 }],
+      affectedRecords: 3,
+    });
     const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
     const form = screen.getByRole('form', { name: 'Item review' });
     await user.click(within(form).getByRole('button', { name: 'Remove Subject expert' }));
@@ -331,6 +337,14 @@ describe('the flows step', { timeout: 20_000 }, () => {
     await chooseOption(user, within(form).getByRole('combobox', { name: 'Who acts at stage 2' }), 'Moderator');
     await user.click(within(form).getByRole('button', { name: 'Move Moderator check up' }));
     await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    // A stage goes: first how many records stand in it and where they go, nothing saved yet.
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('3 records stand in the stages this edit removes. They move back, never forward:');
+    expect(preview).toHaveTextContent('Subject expert → Draft: 3 records');
+    expect(preview).toHaveFocus();
+    expect(api.editFlow).not.toHaveBeenCalled();
+    expect(api.previewFlow).toHaveBeenCalledWith(5, 21, expect.objectContaining({ stages: expect.any(Array) }));
+    await user.click(within(preview).getByRole('button', { name: 'Save the flow' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
     expect(api.editFlow).toHaveBeenCalledWith(5, 21, {
       name: 'Item review',
@@ -345,6 +359,60 @@ describe('the flows step', { timeout: 20_000 }, () => {
       },
     });
     expect(toasts.success).toHaveBeenCalledWith('Item review was saved. Records in removed stages moved: Subject expert → Draft.');
+  });
+
+  it('should drop the preview when the draft changes or on keep editing, and save without one when no stage goes', async () => {
+    const onChanged = vi.fn().mockResolvedValue(undefined);
+    api.previewFlow.mockResolvedValue({
+      version: 6,
+      stageMoves: [{ from: 'approve', fromName: 'Approver', to: 'expert', toName: 'Subject expert', records: 1 }],
+      affectedRecords: 1,
+    });
+    api.editFlow.mockResolvedValue({ ...flow, version: 7, stageMoves: [] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.click(within(form).getByRole('button', { name: 'Remove Approver' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('1 record stands in the stages this edit removes. It moves back, never forward:');
+    expect(preview).toHaveTextContent('Approver → Subject expert: 1 record');
+    await user.click(within(preview).getByRole('button', { name: 'Keep editing' }));
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    // Asked again, then a change to the draft drops the (now wrong) preview.
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await within(form).findByRole('region', { name: 'Before you save' });
+    await user.type(within(form).getByLabelText(/^Flow name/), ' 2027');
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    expect(api.editFlow).not.toHaveBeenCalled();
+    // Only renaming (no stage goes): saved straight away, no preview asked.
+    api.previewFlow.mockClear();
+    cleanup();
+    const second = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
+    const again = screen.getByRole('form', { name: 'Item review' });
+    await second.user.type(within(again).getByLabelText(/^Stage 1/), ' panel');
+    await second.user.click(within(again).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(api.editFlow).toHaveBeenCalled());
+    expect(api.previewFlow).not.toHaveBeenCalled();
+  });
+
+  it('should say when no record stands in the removed stages, and show a failing preview as an error', async () => {
+    api.previewFlow.mockResolvedValueOnce({
+      version: 6,
+      stageMoves: [{ from: 'approve', fromName: 'Approver', to: 'expert', toName: 'Subject expert', records: 0 }],
+      affectedRecords: 0,
+    });
+    api.previewFlow.mockRejectedValueOnce({ statusCode: 409, messages: ['The project is closed: its configuration cannot change.'] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={vi.fn()} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.click(within(form).getByRole('button', { name: 'Remove Approver' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('No record stands in the stages this edit removes.');
+    await user.click(within(preview).getByRole('button', { name: 'Keep editing' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('The project is closed: its configuration cannot change.');
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    expect(api.editFlow).not.toHaveBeenCalled();
   });
 
   it('should keep the edited stages over a 409', async () => {
