@@ -9,6 +9,7 @@ import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { projectsApi, type Flow, type FlowPreview } from '../api/projects-api.ts';
+import { failRecord, storeRecord } from '../record-slices.ts';
 import { isStaleEdit, StaleEditNotice, type StaleEdit } from './stale-edit.tsx';
 
 type Errors = Record<string, string[]>;
@@ -116,16 +117,21 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
       setPreview(null);
       if (flow) {
         const saved = await projectsApi.editFlow(projectId, flow.flowId, { ...body, version: version ?? flow.version });
+        if (saved) {
+          const { stageMoves: _moves, ...record } = saved;
+          storeRecord('flow', record);
+        }
         // Records in a removed stage moved back (0092): say where, the form restarts from the saved flow.
         const moves = saved.stageMoves.map((m) => `${names[m.from] ?? m.from} → ${names[m.to] ?? m.to}`).join(', ');
         void notify.success(moves ? t('flows.savedWithMoves', { name: saved.name, moves }) : t('flows.saved', { name: saved.name }));
       } else {
-        await projectsApi.createFlow(projectId, { ...body, recordKind: draft.recordKind });
+        storeRecord('flow', await projectsApi.createFlow(projectId, { ...body, recordKind: draft.recordKind }));
         void notify.success(t('flows.added', { name: body.name }));
       }
       setStale(null);
       await onDone();
     } catch (error) {
+      failRecord('flow');
       if (isStaleEdit(error)) setStale(error);
       else {
         const fieldErrors = (error as { errors?: Errors } | null)?.errors ?? null;

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import { categoryStore, examPermissionsStore, flowStore, itemTypeStore, projectTemplateStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -741,5 +741,82 @@ describe('category files', { timeout: 20_000 }, () => {
     api.categoryFiles.mockResolvedValueOnce([diagram]);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
+  });
+});
+
+describe('the set-up records in their slices (spec §4, decision 0201)', { timeout: 20_000 }, () => {
+  const physics = { categoryId: 1, parentId: null, name: 'Physics', sortOrder: 0, isRetired: false, fileCount: 0, version: 2 };
+  const optics = { categoryId: 2, parentId: 1, name: 'Optics', sortOrder: 0, isRetired: false, fileCount: 0, version: 1 };
+  const held = (store: { getSnapshot(): { context: { selected: Record<string, unknown> | null } } }) => store.getSnapshot().context.selected;
+  beforeEach(() => {
+    act(() => {
+      selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup' });
+      projectTemplateStore.trigger.remove();
+    });
+  });
+
+  it('should store the saved category, reset it when a save fails, and remove it when the held one is deleted', async () => {
+    const onChanged = vi.fn().mockResolvedValue(undefined);
+    api.editCategory.mockResolvedValueOnce({ ...physics, name: 'Physics (theory)', version: 3 });
+    const { user } = renderNode(<CategoriesEditor projectId={5} categories={[physics, optics]} canEdit onChanged={onChanged} />);
+    const row = screen.getByRole('form', { name: 'Physics' });
+    await user.clear(within(row).getByLabelText(/^Name/));
+    await user.type(within(row).getByLabelText(/^Name/), 'Physics (theory)');
+    await user.click(within(row).getByRole('button', { name: 'Rename Physics' }));
+    await waitFor(() => expect(held(categoryStore)).toEqual({ ...physics, name: 'Physics (theory)', version: 3 }));
+    // A refused save of it: the slice resets to null.
+    api.editCategory.mockRejectedValueOnce({ statusCode: 409, messages: ['A category named "Optics" already exists at that place.'] });
+    await user.click(within(row).getByRole('button', { name: 'Rename Physics' }));
+    await waitFor(() => expect(held(categoryStore)).toBeNull());
+    // Deleting the held category removes it; deleting another one keeps what is held.
+    api.createCategory.mockResolvedValueOnce({ ...optics, categoryId: 4, name: 'Waves' });
+    const add = screen.getByTestId('new-category');
+    await user.type(within(add).getByLabelText(/^New category/), 'Waves');
+    await user.click(within(add).getByRole('button', { name: 'Add category' }));
+    await waitFor(() => expect(held(categoryStore)).toMatchObject({ categoryId: 4, name: 'Waves' }));
+    api.deleteCategory.mockResolvedValue({ deleted: true });
+    await user.click(within(screen.getByRole('form', { name: 'Optics' })).getByRole('button', { name: 'Delete Optics' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(api.deleteCategory).toHaveBeenCalledWith(5, 2));
+    expect(held(categoryStore)).toMatchObject({ categoryId: 4 });
+  });
+
+  it('should store the saved flow without its stage moves and the added item type, and reset either when its save fails', async () => {
+    api.editFlow.mockResolvedValueOnce({ ...flow, name: 'Item review 2027', version: 7, stageMoves: [] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.type(within(form).getByLabelText(/^Flow name/), ' 2027');
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(held(flowStore)).toEqual({ ...flow, name: 'Item review 2027', version: 7 }));
+    api.editFlow.mockRejectedValueOnce(stale);
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(held(flowStore)).toBeNull());
+    cleanup();
+
+    api.createItemType.mockResolvedValueOnce({ ...essay, itemTypeId: 13 });
+    const second = renderNode(<ItemTypesEditor projectId={5} itemTypes={[]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    const add = screen.getByTestId('new-item-type');
+    await second.user.type(within(add).getByLabelText(/^Name of the new type/), 'Long answer');
+    await second.user.click(within(add).getByRole('button', { name: 'Add item type' }));
+    await waitFor(() => expect(held(itemTypeStore)).toMatchObject({ itemTypeId: 13 }));
+    api.createItemType.mockRejectedValueOnce({ statusCode: 409, messages: ['An item type named "Long answer" already exists in this project.'] });
+    await second.user.type(within(add).getByLabelText(/^Name of the new type/), 'Long answer');
+    await second.user.click(within(add).getByRole('button', { name: 'Add item type' }));
+    await waitFor(() => expect(held(itemTypeStore)).toBeNull());
+  });
+
+  it('should clear the category, flow and item type when the project changes, but keep the chosen template (tenant-wide)', () => {
+    act(() => {
+      categoryStore.trigger.select({ record: physics });
+      flowStore.trigger.select({ record: { ...flow } });
+      itemTypeStore.trigger.select({ record: { ...mcq } });
+      projectTemplateStore.trigger.select({ record: { templateId: 1, name: 'School board examination' } });
+      selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup', version: 4 });
+    });
+    // The same project again (a fresher payload) keeps them.
+    expect(held(categoryStore)).toEqual(physics);
+    act(() => selectProject({ projectId: 6, code: 'ENG-1', name: 'Engineering entrance', status: 'Draft' }));
+    expect([held(categoryStore), held(flowStore), held(itemTypeStore)]).toEqual([null, null, null]);
+    expect(held(projectTemplateStore)).toMatchObject({ templateId: 1 });
   });
 });
