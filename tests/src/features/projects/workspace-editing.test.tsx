@@ -7,7 +7,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { categoryStore, examPermissionsStore, flowStore, itemTypeStore, projectTemplateStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import {
+  categoryFileStore,
+  categoryStore,
+  examPermissionsStore,
+  flowStore,
+  itemTypeStore,
+  projectTemplateStore,
+  userPermissionsStore,
+} from '#src/app/stores/slices.ts';
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -741,6 +749,44 @@ describe('category files', { timeout: 20_000 }, () => {
     api.categoryFiles.mockResolvedValueOnce([diagram]);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
+  });
+
+  it('should hold the opened category and the last file touched in their slices, and drop a deleted held file (0201)', async () => {
+    const physics = { categoryId: 1, parentId: null, name: 'Physics', sortOrder: 0, isRetired: false, fileCount: 1, version: 2 };
+    const file = (fileId: string, fileName: string) => ({
+      fileId,
+      categoryId: 1,
+      fileName,
+      contentType: 'text/plain',
+      sizeBytes: 20,
+      uploadedBy: null,
+      uploadedOn: '2026-11-25T09:00:00.000Z',
+    });
+    const lens = file('f1', 'lens.txt');
+    const passage = file('f2', 'passage.txt');
+    act(() => selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup' }));
+    // Answers queued by the test before and not consumed must not leak into this one.
+    for (const mock of [api.categoryFiles, api.uploadCategoryFiles, api.downloadCategoryFile, api.deleteCategoryFile]) mock.mockReset();
+    api.categoryFiles.mockResolvedValueOnce([lens]).mockResolvedValueOnce([lens, passage]).mockResolvedValue([lens]);
+    api.uploadCategoryFiles.mockResolvedValue([passage]);
+    api.downloadCategoryFile.mockResolvedValueOnce({ blob: new Blob(['x']), filename: 'lens.txt', contentType: 'text/plain' });
+    api.downloadCategoryFile.mockRejectedValueOnce({ statusCode: 404, messages: ['File not found.'] });
+    api.deleteCategoryFile.mockResolvedValue({ deleted: true });
+    const { user } = renderNode(<CategoriesEditor projectId={5} categories={[physics]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    await user.click(screen.getByRole('button', { name: 'Files of Physics (1)' }));
+    expect(categoryStore.getSnapshot().context.selected).toEqual(physics);
+    const dialog = await screen.findByRole('dialog', { name: 'Files of Physics' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Download lens.txt' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toEqual(lens));
+    // A download that fails resets it.
+    await user.click(within(dialog).getByRole('button', { name: 'Download lens.txt' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toBeNull());
+    await user.upload(dialog.querySelector('input[type=file]') as HTMLInputElement, new File(['A passage.'], 'passage.txt', { type: 'text/plain' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toEqual(passage));
+    await user.click(await within(dialog).findByRole('button', { name: 'Delete passage.txt' }));
+    await waitFor(() => expect(api.deleteCategoryFile).toHaveBeenCalledWith(5, 'f2'));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toBeNull());
   });
 });
 
