@@ -289,9 +289,9 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
           className={css({ display: 'grid', gap: '2', p: '3', borderWidth: '1px', borderColor: 'warning.main', borderRadius: 'md', bg: 'bg.subtle' })}
           data-testid={`${testId}-preview`}
         >
-          <h3 id={`${testId}-preview-title`} className={css({ fontWeight: 'semibold' })}>
+          <p id={`${testId}-preview-title`} className={css({ fontWeight: 'semibold' })}>
             {t('flows.previewTitle')}
-          </h3>
+          </p>
           <p>{preview.affectedRecords ? t('flows.previewIntro', { count: preview.affectedRecords }) : t('flows.previewNone')}</p>
           {preview.affectedRecords ? (
             <ul className={css({ listStyle: 'disc', ps: '6' })}>
