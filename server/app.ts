@@ -23,6 +23,7 @@ import { compactTicketCounts } from './modules/tickets/tickets-repository.ts';
 import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-directory.ts';
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
+import { startUnstaffedGroupAlerts } from './modules/tickets/unstaffed-group-alerts.ts';
 import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
@@ -214,6 +215,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  // Tickets that land in a group with no agents are e-mailed to support admins (docs/decisions/0280).
+  const stopUnstaffedAlerts = startUnstaffedGroupAlerts({ db, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
+  app.addHook('onClose', async () => stopUnstaffedAlerts());
 
   const mailbox = devMailboxDecision(config, mailer.mode);
   if (mailbox.on) {

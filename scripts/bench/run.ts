@@ -2,6 +2,7 @@
  * `npm run bench [-- name…]`: runs the named benchmarks (all when none is named) and prints
  * their figures. Each benchmark lives in its own file in this folder.
  */
+import { benchAdmitCard } from './admit-card.ts';
 import { benchAllocation } from './allocation.ts';
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
@@ -30,6 +31,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   items: () => benchItemBank(),
   papers: () => benchPaperSets(),
   allocation: () => benchAllocation(),
+  admitcard: () => benchAdmitCard(),
 };
 
 const wanted = process.argv.slice(2);

@@ -6,7 +6,10 @@ import type { Queryable } from './client.ts';
  * seeded), the locked MATH-10 unit test scheduled in it with sets A–C live, four centers given
  * seats, and five candidates' registrations at four points of the registration machine
  * (two Submitted in the approval queue, one with accommodations asked for; Approved; Allocated
- * with a roll number; and one whose admit card is issued, to download and verify).
+ * with a roll number; one whose admit card is issued, to download and verify; and one Rejected
+ * with its reason), its first section's settings for the sitting and the admit-card batch that
+ * issued the card; and the Completed "November 2026 practice sitting" whose two candidates were
+ * marked Attended and Absent, so every seasons screen has something to show.
  */
 const centers: Array<[code: string, name: string, address: string, city: string, capacity: number, cbt: boolean, active: boolean]> = [
   ['AHM-001', 'Navrangpura Public School', '12 University Road, Navrangpura', 'Ahmedabad', 240, true, true],
@@ -23,7 +26,11 @@ export const DEMO_CANDIDATES = [
   { key: 'isha.trivedi', firstName: 'Isha', lastName: 'Trivedi', city: 'Ahmedabad', status: 'Allocated' as const },
   { key: 'kavya.shah', firstName: 'Kavya', lastName: 'Shah', city: 'Ahmedabad', status: 'AdmitCardIssued' as const },
   { key: 'dev.parmar', firstName: 'Dev', lastName: 'Parmar', city: 'Rajkot', status: 'Submitted' as const },
+  { key: 'rahul.bhatt', firstName: 'Rahul', lastName: 'Bhatt', city: 'Vadodara', status: 'Rejected' as const },
 ];
+
+/** Why the demo's rejected registration was refused (the candidate's dashboard shows it). */
+export const DEMO_REJECTION = 'The photo identity document could not be read. Register again with a clear scan.';
 
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const day = 24 * 60 * 60 * 1000;
@@ -111,8 +118,8 @@ export async function seedDemoSeasons(
     const asked = candidate.key === 'neha.joshi';
     const { rows } = await tx.query<{ id: number }>(
       `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, accommodations,
-                                  accommodation_status, status, center_id, seat_number, roll_number, updated_by)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) returning id::int as id`,
+                                  accommodation_status, status, center_id, seat_number, roll_number, updated_by, reason)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) returning id::int as id`,
       [
         input.tenantId,
         input.projectId,
@@ -129,23 +136,134 @@ export async function seedDemoSeasons(
         seq,
         seq === null ? null : `MAR27AHM-001${String(seq).padStart(5, '0')}`,
         candidate.status === 'Submitted' ? candidateId : input.manager,
+        candidate.status === 'Rejected' ? DEMO_REJECTION : null,
       ],
     );
     const steps: Array<[string, string | null, string]> = [['registration.submit', null, 'Submitted']];
-    if (candidate.status !== 'Submitted') steps.push(['registration.approve', 'Submitted', 'Approved']);
+    if (candidate.status === 'Rejected') steps.push(['registration.reject', 'Submitted', 'Rejected']);
+    else if (candidate.status !== 'Submitted') steps.push(['registration.approve', 'Submitted', 'Approved']);
     if (seated) steps.push(['registration.allocate', 'Approved', 'Allocated']);
     if (candidate.status === 'AdmitCardIssued') {
       steps.push(['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued']);
       await tx.query(`update registrations set admit_card_version = 1, admit_card_issued_at = $2 where id = $1`, [rows[0].id, now]);
     }
     for (const [event, from, to] of steps) {
-      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id, reason) values ($1, $2, $3, $4, $5, $6)`, [
         rows[0].id,
         event,
         from,
         to,
         event === 'registration.submit' ? candidateId : input.manager,
+        event === 'registration.reject' ? DEMO_REJECTION : null,
       ]);
     }
+    if (candidate.status === 'AdmitCardIssued') {
+      // The batch that issued the card (the Admit cards tab lists it with its rate).
+      await tx.query(
+        `insert into admit_card_batches (tenant_id, project_id, season_id, center_id, state, message, total, issued, failed, elapsed_ms, created_by, created_at, started_at, finished_at)
+         values ($1, $2, $3, $4, 'finished', null, 1, 1, 0, 284, $5, $6, $6, $6)`,
+        [input.tenantId, input.projectId, seasonId, centerId, input.manager, now],
+      );
+    }
+  }
+
+  // The first section of the paper runs to its own time limit in this sitting.
+  await tx.query(
+    `insert into season_sections (season_paper_id, section_id, time_limit_minutes, note)
+     select $1, id, 15, 'Section A answer sheets are collected after 15 minutes.' from paper_sections where paper_id = $2 order by position limit 1`,
+    [seasonPaperId, input.paperId],
+  );
+
+  await seedCompletedSeason(tx, input, ids, now);
+}
+
+/** Last November's practice sitting, Completed: Isha Trivedi sat it, Aarav Mehta was absent. */
+async function seedCompletedSeason(tx: Queryable, input: Parameters<typeof seedDemoSeasons>[1], ids: Map<string, number>, now: Date) {
+  const startsOn = new Date(now.getTime() - 30 * day);
+  const { rows: seasonRows } = await tx.query<{ id: number }>(
+    `insert into seasons (tenant_id, project_id, code, name, starts_on, ends_on, registration_opens_at, registration_closes_at, status, created_by, updated_by, version)
+     values ($1, $2, 'NOV26', 'November 2026 practice sitting', $3, $4, $5, $6, 'Completed', $7, $7, 6) returning id::int as id`,
+    [
+      input.tenantId,
+      input.projectId,
+      isoDate(startsOn),
+      isoDate(new Date(startsOn.getTime() + 2 * day)),
+      new Date(startsOn.getTime() - 40 * day),
+      new Date(startsOn.getTime() - 10 * day),
+      input.manager,
+    ],
+  );
+  const seasonId = seasonRows[0].id;
+  const walk: Array<[string, string | null, string]> = [
+    ['season.create', null, 'Planned'],
+    ['season.openRegistration', 'Planned', 'RegistrationOpen'],
+    ['season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed'],
+    ['season.start', 'RegistrationClosed', 'InProgress'],
+    ['season.complete', 'InProgress', 'Completed'],
+  ];
+  for (const [event, from, to] of walk)
+    await tx.query(`insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+      seasonId,
+      event,
+      from,
+      to,
+      input.manager,
+    ]);
+  const { rows: paperRows } = await tx.query<{ id: number }>(
+    `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
+     values ($1, $2, $3, $4, 570, 40, 'offline', 'randomPerCandidate', $5) returning id::int as id`,
+    [seasonId, input.paperId, input.examId, isoDate(new Date(startsOn.getTime() + day)), input.manager],
+  );
+  const seasonPaperId = paperRows[0].id;
+  await tx.query(`insert into season_sets (season_paper_id, letter) select $1, letter from paper_sets where paper_id = $2 and letter in ('A', 'B')`, [
+    seasonPaperId,
+    input.paperId,
+  ]);
+  const centerId = ids.get('AHM-002')!;
+  await tx.query(`insert into season_centers (season_id, center_id, seats, allocated, last_seq, updated_by) values ($1, $2, 60, 2, 2, $3)`, [
+    seasonId,
+    centerId,
+    input.centerManager,
+  ]);
+  for (const [seq, key, status] of [
+    [1, 'isha.trivedi', 'Attended'],
+    [2, 'aarav.mehta', 'Absent'],
+  ] as const) {
+    const candidateId = input.candidates.get(key)!;
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, status, center_id, seat_number,
+                                  roll_number, admit_card_version, admit_card_issued_at, updated_by, created_at)
+       values ($1, $2, $3, $4, $5, $6, 'en', 'Ahmedabad', $7, $8, $9, $10, 1, $11, $12, $13) returning id::int as id`,
+      [
+        input.tenantId,
+        input.projectId,
+        seasonId,
+        input.examId,
+        candidateId,
+        [seasonPaperId],
+        status,
+        centerId,
+        seq,
+        `NOV26AHM-002${String(seq).padStart(5, '0')}`,
+        new Date(startsOn.getTime() - 5 * day),
+        input.manager,
+        new Date(startsOn.getTime() - 30 * day),
+      ],
+    );
+    const steps: Array<[string, string | null, string]> = [
+      ['registration.submit', null, 'Submitted'],
+      ['registration.approve', 'Submitted', 'Approved'],
+      ['registration.allocate', 'Approved', 'Allocated'],
+      ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
+      [status === 'Attended' ? 'registration.markAttended' : 'registration.markAbsent', 'AdmitCardIssued', status],
+    ];
+    for (const [event, from, to] of steps)
+      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+        rows[0].id,
+        event,
+        from,
+        to,
+        event === 'registration.submit' ? candidateId : input.centerManager,
+      ]);
   }
 }

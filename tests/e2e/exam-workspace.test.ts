@@ -226,6 +226,19 @@ describe('the exam workspace in Chromium', () => {
       .waitFor();
     await expectAccessible(page, 'the flows screen');
 
+    // Taking the stage out again: before saving, how many records stand in it and where they go (0200).
+    const edited = page.getByTestId('flows-editor').getByRole('form').first();
+    await edited.getByRole('button', { name: 'Remove Chief examiner' }).click();
+    await edited.getByRole('button', { name: 'Save flow' }).click();
+    const preview = edited.getByRole('region', { name: 'Before you save' });
+    await preview.getByText(/in the stages this edit removes/).waitFor();
+    await expectAccessible(page, 'the flow edit preview');
+    await preview.getByRole('button', { name: 'Save the flow' }).click();
+    await page
+      .getByText(/Records in removed stages moved: Chief examiner →/)
+      .first()
+      .waitFor();
+
     // The workspace menu reaches every slice; a later issue's slice says so.
     await page.getByTestId('workspace-goto').click();
     const menu = page.getByTestId('workspace-goto-menu');

@@ -108,6 +108,17 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
     await page.getByRole('heading', { level: 1, name: 'Registrations' }).waitFor();
     await page.getByTestId('registrations-table').getByText('Asha Menon').waitFor();
     await expectAccessible(page, 'the approval queue');
+    // Accommodations asked for with the registration are granted from the row.
+    await rowAction(page, 'Actions for Neha Joshi', 'Grant accommodations');
+    await page.getByTestId('registrations-table').getByRole('row').filter({ hasText: 'Neha Joshi' }).getByText('Approved').waitFor();
+    // A registration is rejected with a reason, asked for in a dialog.
+    await rowAction(page, 'Actions for Dev Parmar', 'Reject');
+    const reject = page.getByRole('dialog', { name: 'Reject the registration of Dev Parmar' });
+    await reject.waitFor();
+    await expectAccessible(page, 'the reject dialog');
+    await reject.getByTestId('reason-text').fill('The registration names a paper of another board.');
+    await reject.getByTestId('reason-confirm').click();
+    await page.getByTestId('registrations-table').getByText('Dev Parmar').waitFor({ state: 'detached' });
     await rowAction(page, 'Actions for Asha Menon', 'Approve');
     await page.getByTestId('registrations-table').getByText('Asha Menon').waitFor({ state: 'detached' });
 
@@ -121,6 +132,18 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
     await row.getByText(/SUR-001/).waitFor();
     await rowAction(page, 'Actions for Asha Menon', 'Issue admit card');
     await page.getByTestId('registrations-table').getByText('Asha Menon').waitFor({ state: 'detached' });
+
+    await page.goto('/workspace/registrations?status=Rejected');
+    await page.getByTestId('registrations-table').getByText('Dev Parmar').waitFor();
+    await page.getByTestId('registrations-table').getByText('Rahul Bhatt').waitFor();
+    // Moving a candidate whose card is issued: a dialog of the season's centers.
+    await page.goto('/workspace/registrations?status=AdmitCardIssued');
+    await rowAction(page, 'Actions for Kavya Shah', 'Move to another center…');
+    const move = page.getByRole('dialog', { name: 'Move Kavya Shah to another center' });
+    await move.getByTestId('center-choice-confirm').waitFor();
+    await expectAccessible(page, 'the move dialog');
+    await move.getByRole('button', { name: 'Cancel' }).click();
+    await move.waitFor({ state: 'detached' });
   });
 
   it('should let the candidate download the admit card whose printed QR code carries her token', async () => {
@@ -184,6 +207,24 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
     await page.getByRole('heading', { level: 1, name: 'March 2027 sitting' }).waitFor();
     await page.getByTestId('schedule-table').getByText('MATH-UT-1').waitFor();
     await expectAccessible(page, 'a season’s schedule');
+    // The season opened is in the workspace bar (decision 0236).
+    await page.getByTestId('workspace-season').getByText('March 2027 sitting').waitFor();
+    await page.getByRole('tab', { name: 'Section settings' }).click();
+    await page
+      .getByRole('group', { name: /MATH-UT-1/ })
+      .getByRole('textbox')
+      .first()
+      .waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByRole('group', { name: /MATH-UT-1/ })
+          .getByRole('textbox')
+          .first()
+          .inputValue(),
+      )
+      .toBe('15');
+    await expectAccessible(page, 'the season tab Section settings');
     for (const [name, ready] of [
       ['Live sets', 'sets-MATH-UT-1'],
       ['Centers and seats', 'season-centers-table'],
@@ -193,6 +234,13 @@ describe('registrations and admit cards in Chromium', { timeout: 300_000 }, () =
       await page.getByTestId(ready).waitFor();
       await expectAccessible(page, `the season tab ${name}`);
     }
+    await page.getByTestId('batches-table').getByRole('row').nth(1).waitFor();
+    // Last November's Completed sitting, its candidates marked attended and absent.
+    await page.goto('/workspace/seasons');
+    await page.getByTestId('season-link-NOV26').waitFor();
+    await page.goto('/workspace/registrations?status=Attended&seasonId=');
+    await page.getByTestId('registrations-table').getByText('Isha Trivedi').waitFor();
+    await expectAccessible(page, 'attendance in the queue');
     expect(refused).toEqual([]);
     expect(admin.errors).toEqual([]);
     expect(candidate.errors).toEqual([]);

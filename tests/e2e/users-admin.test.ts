@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWorkbook, rowsOf, templateHeader, workbook } from '#tests/server/users/bulk-kit.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { chooseOption } from './support/select.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { latestMail, linkOf, nextMail, signInInBrowser } from './support/sign-in.ts';
 import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
@@ -279,6 +280,27 @@ describe('user administration in Chromium', () => {
         expect(box).not.toBeNull();
         expect(box!.x).toBeGreaterThanOrEqual(0);
         expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+      }
+      // The sort stays on a phone, an Ark Select in words: e-mail addresses, both ways.
+      const emails = () =>
+        list
+          .getByTestId('row-card')
+          .evaluateAll((cards) =>
+            cards.map((c) => [...c.querySelectorAll('dt')].find((dt) => dt.textContent === 'E-mail address')?.nextElementSibling?.textContent ?? ''),
+          );
+      for (const [option, direction] of [
+        ['E-mail address, ascending', 1],
+        ['E-mail address, descending', -1],
+      ] as const) {
+        const before = await emails();
+        await chooseOption(page, page.getByTestId('users-table-sort'), 'Sort', option);
+        await expect
+          .poll(async () => {
+            const now = await emails();
+            const sorted = [...now].sort((a, b) => direction * a.localeCompare(b, 'en', { sensitivity: 'base' }));
+            return now.length > 1 && now.join() !== before.join() && now.join() === sorted.join();
+          })
+          .toBe(true);
       }
       // The filters fold away behind one button.
       await expect(page.getByRole('combobox', { name: 'Status' }).isVisible()).resolves.toBe(false);

@@ -34,6 +34,11 @@ async function configuring<T = undefined>(request: FastifyRequest, find?: (proje
   return { p: principal, workspace, current };
 }
 
+/** The stages of `previous` that `next` removes, and where their records go (docs/decisions/0092). */
+export function stageMovesOf(previous: FlowDefinition, next: FlowDefinition): Array<{ from: string; to: string }> {
+  return previous.stages.map((s) => ({ from: s.id, to: relocateStage(previous, next, s.id) })).filter((m) => m.from !== m.to);
+}
+
 /** Item types, the category tree and review flows of the project (the set-up stepper's steps). */
 export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -358,16 +363,32 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
     },
     async (request) => {
       const { current } = await configuring(request, (projectId) => findCategory(projectId, request.params.id));
-      const { rows } = await db.query<{ children: number; files: number }>(
-        `select (select count(*)::int from categories where parent_id = $1) as children, (select count(*)::int from category_files where category_id = $1) as files`,
+      // Everything that references a category (docs/decisions/0200): a delete under any of them is refused with the count.
+      const { rows } = await db.query<{ children: number; files: number; items: number; imports: number; draws: number }>(
+        `select (select count(*)::int from categories where parent_id = $1) as children,
+                (select count(*)::int from category_files where category_id = $1) as files,
+                (select count(*)::int from items where category_id = $1) as items,
+                (select count(*)::int from item_imports where category_id = $1) as imports,
+                (select count(*)::int from paper_sections s
+                   where s.rule->>'kind' = 'draw' and exists (select 1 from jsonb_array_elements(s.rule->'draws') d where d->>'categoryId' = $1::text)) as draws`,
         [current.categoryId],
       );
+      const countOf = (n: number, one: string, many: string) => (n ? `${n} ${n === 1 ? one : many}` : '');
       const uses = [
-        rows[0].children ? `${rows[0].children} subcategor${rows[0].children === 1 ? 'y' : 'ies'}` : '',
-        rows[0].files ? `${rows[0].files} file${rows[0].files === 1 ? '' : 's'}` : '',
+        countOf(rows[0].children, 'subcategory', 'subcategories'),
+        countOf(rows[0].items, 'item', 'items'),
+        countOf(rows[0].files, 'file', 'files'),
+        countOf(rows[0].imports, 'item import', 'item imports'),
+        countOf(rows[0].draws, 'paper section draws from it', 'paper sections draw from it'),
       ].filter(Boolean);
       if (uses.length) throw conflict(`The category "${current.name}" is in use (${uses.join(', ')}): retire it instead.`, { uses: rows[0] });
-      await db.query(`delete from categories where id = $1`, [current.categoryId]);
+      try {
+        await db.query(`delete from categories where id = $1`, [current.categoryId]);
+      } catch (error) {
+        // Something started using it since the count: still a refusal, never a 500.
+        if ((error as { code?: string }).code === '23503') throw conflict(`The category "${current.name}" is in use: retire it instead.`);
+        throw error;
+      }
       return { deleted: true };
     },
   );
@@ -454,9 +475,7 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
       const version = expectedVersion(request, request.body.version);
       const definition = request.body.definition as FlowDefinition | undefined;
       if (definition) checkDefinition(definition);
-      const stageMoves = definition
-        ? current[0].definition.stages.map((s) => ({ from: s.id, to: relocateStage(current[0].definition, definition, s.id) })).filter((m) => m.from !== m.to)
-        : [];
+      const stageMoves = definition ? stageMovesOf(current[0].definition, definition) : [];
       let rows: FlowRow[];
       try {
         // The flow and the items standing in its removed stages change together (docs/decisions/0092).
@@ -490,6 +509,49 @@ export async function configRoutes(fastify: FastifyInstance, { db }: { db: Db })
       if (!rows[0]) throw staleEdit('flow', (await changeStamp(db, 'flows', request.params.id))!, version);
       setVersionTag(reply, rows[0].version);
       return { ...toFlow(rows[0]), stageMoves } as never;
+    },
+  );
+
+  app.post(
+    '/v1/flow/:id/preview',
+    {
+      config: { access: P.Projects.View, workspace: 'project' },
+      schema: {
+        tags: ['flows'],
+        security,
+        summary: 'What saving this definition would do, without saving: each removed stage, where its records go and how many records stand there now',
+        ...projectCall,
+        params: S.IdParams,
+        body: S.PreviewFlowBody,
+        response: { 200: S.FlowPreview },
+      },
+    },
+    async (request) => {
+      const { current } = await configuring(request, async (projectId) => {
+        const { rows } = await db.query<FlowRow>(`select ${flowColumns} from flows where id = $1 and project_id = $2`, [request.params.id, projectId]);
+        if (!rows[0]) throw notFound('Flow not found.');
+        return rows[0];
+      });
+      const definition = request.body.definition as FlowDefinition;
+      checkDefinition(definition);
+      const moves = stageMovesOf(current.definition, definition);
+      const counts = new Map<string, number>();
+      if (moves.length) {
+        const { rows } = await db.query<{ status: string; n: number }>(
+          `select status, count(*)::int as n from items where flow_id = $1 and status = any($2::text[]) group by status`,
+          [current.flowId, moves.map((m) => m.from)],
+        );
+        for (const row of rows) counts.set(row.status, row.n);
+      }
+      const nameOf = (def: FlowDefinition, id: string) => def.stages.find((s) => s.id === id)?.name ?? id;
+      const stageMoves = moves.map((m) => ({
+        from: m.from,
+        fromName: nameOf(current.definition, m.from),
+        to: m.to,
+        toName: nameOf(definition, m.to),
+        records: counts.get(m.from) ?? 0,
+      }));
+      return { version: current.version, stageMoves, affectedRecords: stageMoves.reduce((sum, m) => sum + m.records, 0) };
     },
   );
 

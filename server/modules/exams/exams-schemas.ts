@@ -322,4 +322,18 @@ export const EditFlowBody = Type.Object(
 );
 
 export const Deleted = Type.Object({ deleted: Type.Boolean() });
+export const PreviewFlowBody = Type.Object({ definition: FlowDefinitionSchema }, { additionalProperties: false });
+export const FlowPreview = Type.Object({
+  version: Type.Integer({ description: 'The version of the flow the preview was made against' }),
+  stageMoves: Type.Array(
+    Type.Object({
+      from: Type.String(),
+      fromName: Type.String(),
+      to: Type.String(),
+      toName: Type.String({ description: 'The name of the stage in the new definition, or Draft' }),
+      records: Type.Integer({ description: 'Records standing in the removed stage now' }),
+    }),
+  ),
+  affectedRecords: Type.Integer(),
+});
 export { PagedResult };

@@ -1,7 +1,7 @@
 import type { ExamStatus } from '#machines/exams/exam-status.machine.ts';
 import type { ProjectSummary } from '#machines/exams/project-record.ts';
 import type { Queryable } from '#server/db/client.ts';
-import { orderByClause, paged, pageWindow, searchKeyword, type Paged } from '#server/lib/paging.ts';
+import { orderByClause, paged, pageWindow, searchKeyword, type Paged, type PageWindow } from '#server/lib/paging.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import { isTenantManager } from '#server/plugins/workspace-context.ts';
 import type { ExamSearchBody, HistoryQuery, RecordHistoryEntry, ProjectSearchBody } from './exams-schemas.ts';
@@ -23,6 +23,30 @@ function likePattern(keyword: string): string {
 }
 
 const projectOrder = { code: 'lower(p.code)', name: 'lower(p.name)', status: 'p.status', createdOn: 'p.created_at', updatedOn: 'p.updated_at' };
+
+/**
+ * One page of a search and its exact total in one statement, so one database round trip
+ * (docs/decisions/0202): the count of the filtered rows, joined to the page (an empty page still
+ * carries the total). `countFrom` is the page's `from` without joins that only add columns.
+ */
+async function pageWithCount<R extends object>(
+  db: Queryable,
+  q: { select: string; from: string; countFrom?: string; where: string; order: string; window: PageWindow; params: unknown[] },
+): Promise<{ rows: R[]; totalCount: number }> {
+  const { rows } = await db.query<R & { __total: number; __ord: string | number | null }>(
+    `select t.n as "__total", page.* from (select count(*)::int as n from ${q.countFrom ?? q.from} where ${q.where}) t
+     left join lateral (
+       select ${q.select}, row_number() over (order by ${q.order}) as "__ord" from ${q.from} where ${q.where}
+       order by ${q.order} limit ${q.window.limit} offset ${q.window.offset}
+     ) page on true
+     order by page."__ord"`,
+    q.params,
+  );
+  return {
+    totalCount: rows[0]?.__total ?? 0,
+    rows: rows.filter((row) => row.__ord !== null).map(({ __total: _total, __ord: _ord, ...row }) => row as unknown as R),
+  };
+}
 
 /**
  * The projects the caller reaches (EXAMS.md §1): their tenant and scope; managers see all of
@@ -49,18 +73,18 @@ export async function searchProjects(db: Queryable, principal: Principal, reques
   }
   const order = orderByClause(request.orderBy, projectOrder, 'p.created_at desc', 'p.id desc');
   const whereSql = where.join(' and ');
-  const [page, count] = await Promise.all([
-    db.query<ListedProject>(
-      `select ${projectColumns},
-              array(select g.permission from exam_grants g where g.project_id = p.id and g.user_id = $4 and g.exam_id is null) as "myProjectGrants"
-       from projects p where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
-      params,
-    ),
-    db.query<{ n: number }>(`select count(*)::int as n from projects p where ${whereSql} and $4::uuid is not null`, params),
-  ]);
+  const { rows, totalCount } = await pageWithCount<ListedProject>(db, {
+    select: `${projectColumns},
+              array(select g.permission from exam_grants g where g.project_id = p.id and g.user_id = $4 and g.exam_id is null) as "myProjectGrants"`,
+    from: 'projects p',
+    where: whereSql,
+    order,
+    window,
+    params,
+  });
   return paged(
-    page.rows.map((row) => ({ ...toProject(row), myProjectGrants: row.myProjectGrants })),
-    count.rows[0].n,
+    rows.map((row) => ({ ...toProject(row), myProjectGrants: row.myProjectGrants })),
+    totalCount,
     window,
   );
 }
@@ -133,14 +157,16 @@ export async function searchExams(db: Queryable, projectId: number, onlyExamIds:
   }
   const order = orderByClause(request.orderBy, examOrder, 'e.created_at desc', 'e.id desc');
   const whereSql = where.join(' and ');
-  const [page, count] = await Promise.all([
-    db.query<ExamRow>(
-      `select ${examColumns} from exams e left join users u on u.id = e.updated_by where ${whereSql} order by ${order} limit ${window.limit} offset ${window.offset}`,
-      params,
-    ),
-    db.query<{ n: number }>(`select count(*)::int as n from exams e where ${whereSql}`, params),
-  ]);
-  return paged(page.rows.map(toExam), count.rows[0].n, window);
+  const { rows, totalCount } = await pageWithCount<ExamRow>(db, {
+    select: examColumns,
+    from: 'exams e left join users u on u.id = e.updated_by',
+    countFrom: 'exams e',
+    where: whereSql,
+    order,
+    window,
+    params,
+  });
+  return paged(rows.map(toExam), totalCount, window);
 }
 
 export async function findExam(db: Queryable, projectId: number, examId: number): Promise<ExamRow | undefined> {

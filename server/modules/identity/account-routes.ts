@@ -14,6 +14,7 @@ import {
   sendInvitationOrConfirmation,
   updateFirstTimeLogin,
   validateEmail,
+  emailAvailability,
 } from './account-service.ts';
 import { requestMeta } from './identity-context.ts';
 import { identityRateLimits } from './identity-rate-limits.ts';
@@ -121,12 +122,21 @@ export async function accountRoutes(app: FastifyInstance) {
       schema: {
         tags,
         summary: 'Check that an e-mail address is acceptable',
-        description: 'Syntax and length only, normalised to lower case. It never tells whether an account uses the address.',
+        description:
+          'Syntax and length only, normalised to lower case; to anonymous callers it never tells whether an account uses the address. ' +
+          'A caller signed in with `Users.Create` or `Users.Update` also gets `isAvailable`: whether no other user of their tenant has it ' +
+          '(`userId`: the user being edited, whose own address is available to them). A token that does not verify is treated as no token.',
         querystring: ValidateEmailQuery,
         response: responses(ValidateEmailResponse, [400, 429]),
       },
     },
-    async (request) => validateEmail(request.query.email),
+    async (request) => {
+      const verdict = validateEmail(request.query.email);
+      if (!verdict.isValid || !request.headers.authorization) return verdict;
+      const principal = await app.authenticate(request).catch(() => undefined);
+      if (!principal || !(principal.permissions.has(P.Users.Create) || principal.permissions.has(P.Users.Update))) return verdict;
+      return emailAvailability(app.identity, principal.tenantId, verdict, request.query.userId);
+    },
   );
 
   api.post(

@@ -426,3 +426,16 @@ export function validateEmail(email: string) {
   const isValid = normalised.length <= 320 && emailPattern.test(normalised);
   return { email: normalised, isValid, message: isValid ? identityMessages.validEmail : identityMessages.invalidEmail };
 }
+
+/**
+ * For user administrators (Users.Create / Users.Update, who learn it from a save anyway): whether
+ * no other user of their tenant has this address (issue 23, docs/decisions/0282).
+ */
+export async function emailAvailability(ctx: IdentityContext, tenantId: string, verdict: ReturnType<typeof validateEmail>, exceptUserId?: string) {
+  const { rows } = await ctx.db.query<{ n: number }>(
+    `select count(*)::int as n from users where tenant_id = $1 and lower(email) = $2 and ($3::uuid is null or id <> $3::uuid)`,
+    [tenantId, verdict.email, exceptUserId?.toLowerCase() ?? null],
+  );
+  const isAvailable = rows[0].n === 0;
+  return { ...verdict, isAvailable, message: isAvailable ? identityMessages.availableEmail : identityMessages.takenEmail };
+}

@@ -45,4 +45,6 @@ export const identityMessages = {
   firstTimeLoginUpdated: 'The first-time sign-in setting has been updated.',
   invalidEmail: 'This is not a valid e-mail address.',
   validEmail: 'The e-mail address is valid.',
+  availableEmail: 'The e-mail address is valid and no other account uses it.',
+  takenEmail: 'An account with this e-mail address already exists.',
 } as const;

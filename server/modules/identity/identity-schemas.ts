@@ -159,15 +159,17 @@ export const EmailAndRedirectBody = Type.Object({ email: Email, redirectUrl: Red
 
 export const ValidateEmailQuery = Type.Object({
   email: Type.String({ maxLength: 1024, description: 'The address to check.', examples: ['asha.patel@example.com'] }),
+  userId: Type.Optional(Type.String({ format: 'uuid', description: 'User administrators: the user being edited (their own address counts as available).' })),
 });
 
 export const ValidateEmailResponse = Type.Object(
   {
     email: Type.String({ description: 'The address trimmed and lower-cased.' }),
     isValid: Type.Boolean(),
+    isAvailable: Type.Optional(Type.Boolean({ description: 'Only to callers with Users.Create or Users.Update: no other user of their tenant has it.' })),
     message: Type.String(),
   },
-  { description: 'Whether the address is acceptable. It never tells whether an account uses it.' },
+  { description: 'Whether the address is acceptable. To anonymous callers it never tells whether an account uses it.' },
 );
 
 export const ResetPasswordBody = Type.Object({

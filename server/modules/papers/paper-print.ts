@@ -443,10 +443,61 @@ export class PdfPrinter {
     }
   }
 
+  /** Pages holding a loaded shell (its styles and web fonts decoded), by the shell's key. */
+  private readonly shells = new Map<string, Page[]>();
+
+  /**
+   * Prints one document of a kind printed again and again (admit cards, docs/decisions/0237): a
+   * page is loaded once with `shell` — the head with the styles and embedded fonts — and kept;
+   * each print only sets the document's language, title and body (HTML the caller escaped;
+   * JavaScript stays off, so nothing in it runs), waits for its images and fonts, and prints.
+   * No header or footer: the shell's CSS sets the margins.
+   */
+  async printInShell(key: string, shell: string, fill: { lang: string; title: string; body: string }): Promise<Buffer> {
+    this.browser ??= this.launch().catch((error) => {
+      this.browser = undefined;
+      throw error;
+    });
+    const browser = await this.browser;
+    const release = await this.slot();
+    const pool = this.shells.get(key) ?? [];
+    this.shells.set(key, pool);
+    let page: Page | undefined;
+    let reusable = false;
+    try {
+      page = pool.pop();
+      if (!page || page.isClosed()) {
+        const context = await browser.newContext({ javaScriptEnabled: false, offline: true });
+        page = await context.newPage();
+        await page.route('**/*', (route) => route.abort());
+        await page.setContent(shell, { waitUntil: 'load' });
+      }
+      await page.evaluate(async ({ lang, title, body }) => {
+        document.documentElement.lang = lang;
+        document.title = title;
+        document.body.innerHTML = body;
+        await Promise.all([...document.images].map((image) => image.decode().catch(() => undefined)));
+        await document.fonts.ready;
+      }, fill);
+      const pdf = await page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true });
+      reusable = true;
+      return pdf;
+    } finally {
+      if (page && reusable) pool.push(page);
+      else
+        await page
+          ?.context()
+          .close()
+          .catch(() => {});
+      release();
+    }
+  }
+
   async close(): Promise<void> {
     const pending = this.browser;
     this.browser = undefined;
     this.idle.length = 0;
+    this.shells.clear();
     if (pending) await (await pending.catch(() => undefined))?.close().catch(() => {});
   }
 }

@@ -216,30 +216,8 @@ export function qrDataUrl(token: string): Promise<string> {
   return QRCode.toDataURL(token, { errorCorrectionLevel: 'M', margin: 2, scale: 6, type: 'image/png' });
 }
 
-/** The card's page. `fontCss` holds the @font-face rules of the Indic faces (the paper print's). */
-export function admitCardHtml(card: AdmitCardPrint, qr: string, fontCss: string): string {
-  const { language, texts: t } = cardTexts(card.medium);
-  const en = TEXTS.en;
-  // Labels in the medium, with English beside them when the medium is another language.
-  const label = (key: Exclude<keyof CardTexts, 'extraTime' | 'instructions'>) =>
-    language === 'en' ? escapeHtml(en[key]) : `<span lang="${language}">${escapeHtml(t[key])}</span> <span class="en">/ ${escapeHtml(en[key])}</span>`;
-  const accommodations = card.accommodations
-    ? [
-        card.accommodations.extraTimePercent ? t.extraTime(card.accommodations.extraTimePercent) : '',
-        card.accommodations.scribe ? t.scribe : '',
-        card.accommodations.largePrint ? t.largePrint : '',
-      ].filter(Boolean)
-    : [];
-  const rows = card.papers
-    .map(
-      (p) =>
-        `<tr><td><b>${escapeHtml(p.paperCode)}</b><br>${escapeHtml(p.paperTitle)}</td><td>${escapeHtml(p.sitsOn)}</td><td>${escapeHtml(p.startsAt)}–${escapeHtml(endOf(p.startsAt, p.durationMinutes))}</td></tr>`,
-    )
-    .join('');
-  const tokenLines = card.token.match(/.{1,38}/g)!.join('<br>');
-  const address = [card.center.name, card.center.address, [card.center.city, card.center.state].filter(Boolean).join(', ')].filter(Boolean);
-  return `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(`${en.title} ${card.rollNumber}`)}</title><style>
-${fontCss}
+/** The page's own rules: the same for every card. */
+const CARD_CSS = `
 @page { size: A4; margin: 14mm; }
 * { box-sizing: border-box; }
 body { font-family: 'DejaVu Sans', 'Liberation Sans', 'Noto Sans Devanagari', 'Noto Sans Gujarati', sans-serif; font-size: 10pt; line-height: 1.45; color: #000; margin: 0; }
@@ -267,8 +245,49 @@ th { background: #eee; }
 .token { font-family: 'DejaVu Sans Mono', monospace; font-size: 6.5pt; word-break: break-all; text-align: left; }
 .sign { margin-top: 12mm; display: flex; justify-content: space-between; }
 .sign span { border-top: 1px solid #000; padding-top: 1mm; min-width: 60mm; text-align: center; }
-</style></head><body>
-<header><h1>${label('title')}</h1><p>${escapeHtml(card.projectName)} · ${escapeHtml(card.examName)} · ${escapeHtml(card.seasonName)}</p></header>
+`;
+
+/**
+ * The head every card shares: `fontCss` holds the @font-face rules of the Indic faces (the paper
+ * print's). The printer keeps a page with it loaded and fonts decoded, and fills in each card's
+ * body (docs/decisions/0237).
+ */
+export function admitCardShell(fontCss: string): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title></title><style>\n${fontCss}\n${CARD_CSS}</style></head><body></body></html>`;
+}
+
+/** One card: its language, the document's title and the body's HTML (every text escaped). */
+export interface CardPage {
+  lang: string;
+  title: string;
+  body: string;
+}
+
+export function admitCardPage(card: AdmitCardPrint, qr: string): CardPage {
+  const { language, texts: t } = cardTexts(card.medium);
+  const en = TEXTS.en;
+  // Labels in the medium, with English beside them when the medium is another language.
+  const label = (key: Exclude<keyof CardTexts, 'extraTime' | 'instructions'>) =>
+    language === 'en' ? escapeHtml(en[key]) : `<span lang="${language}">${escapeHtml(t[key])}</span> <span class="en">/ ${escapeHtml(en[key])}</span>`;
+  const accommodations = card.accommodations
+    ? [
+        card.accommodations.extraTimePercent ? t.extraTime(card.accommodations.extraTimePercent) : '',
+        card.accommodations.scribe ? t.scribe : '',
+        card.accommodations.largePrint ? t.largePrint : '',
+      ].filter(Boolean)
+    : [];
+  const rows = card.papers
+    .map(
+      (p) =>
+        `<tr><td><b>${escapeHtml(p.paperCode)}</b><br>${escapeHtml(p.paperTitle)}</td><td>${escapeHtml(p.sitsOn)}</td><td>${escapeHtml(p.startsAt)}–${escapeHtml(endOf(p.startsAt, p.durationMinutes))}</td></tr>`,
+    )
+    .join('');
+  const tokenLines = card.token.match(/.{1,38}/g)!.join('<br>');
+  const address = [card.center.name, card.center.address, [card.center.city, card.center.state].filter(Boolean).join(', ')].filter(Boolean);
+  return {
+    lang: language,
+    title: `${en.title} ${card.rollNumber}`,
+    body: `<header><h1>${label('title')}</h1><p>${escapeHtml(card.projectName)} · ${escapeHtml(card.examName)} · ${escapeHtml(card.seasonName)}</p></header>
 <section class="top">
 <dl>
 <dt>${label('candidate')}</dt><dd data-field="name">${escapeHtml(card.candidateName)}</dd>
@@ -288,5 +307,15 @@ ${accommodations.length ? `<dt>${label('accommodations')}</dt><dd lang="${langua
 <div class="qr"><img src="${qr}" alt="${escapeHtml(en.qr)}"><div>${label('qr')}</div><div class="token" data-field="token">${tokenLines}</div></div>
 </section>
 <div class="sign"><span>${label('signature')}</span><span>${label('issued')}: ${escapeHtml(card.issuedAt.slice(0, 10))}</span></div>
-</body></html>`;
+`,
+  };
+}
+
+/** The card as one self-contained page (the same document the printer fills in from the shell). */
+export function admitCardHtml(card: AdmitCardPrint, qr: string, fontCss: string): string {
+  const page = admitCardPage(card, qr);
+  return admitCardShell(fontCss)
+    .replace('<html>', () => `<html lang="${page.lang}">`)
+    .replace('<title></title>', () => `<title>${escapeHtml(page.title)}</title>`)
+    .replace('<body></body>', () => `<body>\n${page.body}</body>`);
 }

@@ -5,7 +5,7 @@ import { enqueueJob, JOB_LEASE_SECONDS, type Job } from '#server/lib/jobs.ts';
 import type { MailDispatcher } from '#server/mail/mail-dispatcher.ts';
 import { candidateMailLanguage, registrationMail, type RegistrationMailKind } from '#server/mail/registration-mails.ts';
 import { fonts, type IndicScript, type PdfPrinter } from '#server/modules/papers/paper-print.ts';
-import { admitCardHtml, cardTexts, qrDataUrl, type AdmitCardPrint } from './admit-card-print.ts';
+import { admitCardPage, admitCardShell, cardTexts, qrDataUrl, type AdmitCardPrint } from './admit-card-print.ts';
 import { signAdmitToken } from './admit-token.ts';
 
 /**
@@ -96,7 +96,9 @@ export async function admitCardFor(db: Db, registrationId: number): Promise<(Adm
 export async function renderAdmitCard(printer: PdfPrinter, card: AdmitCardPrint): Promise<Buffer> {
   const { language } = cardTexts(card.medium);
   const scripts: IndicScript[] = language === 'hi' ? ['devanagari'] : language === 'gu' ? ['gujarati'] : [];
-  return printer.print(admitCardHtml(card, await qrDataUrl(card.token), fonts(scripts)), null);
+  // One warm page per script: the shell and its fonts load once, each card fills the body (0237).
+  const key = `admit-card:${scripts.join(',')}`;
+  return printer.printInShell(key, admitCardShell(fonts(scripts)), admitCardPage(card, await qrDataUrl(card.token)));
 }
 
 /**

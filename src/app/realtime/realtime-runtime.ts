@@ -22,7 +22,30 @@ export interface RealtimeRuntimeOptions {
   random?: () => number;
   window?: Pick<Window, 'addEventListener' | 'removeEventListener'> & { navigator?: { onLine?: boolean } };
   setPermissions?: (permissions: string[]) => void;
+  /**
+   * Whether the server answers at all (any HTTP status), asked after reconnect attempts keep
+   * failing; by default a GET of the API's `/health` beside the hub.
+   */
+  reachable?: () => Promise<boolean>;
 }
+
+/** Failed reconnect attempts in a row after which the runtime asks whether the server answers. */
+export const UNREACHABLE_AFTER_ATTEMPTS = 2;
+
+/** The API's health URL beside a hub URL (`ws://host/api/hubs/notifications` → `http://host/api/health`). */
+export function healthUrl(hub: string): string {
+  const url = new URL(hub);
+  url.protocol = url.protocol === 'wss:' ? 'https:' : 'http:';
+  url.pathname = url.pathname.replace(/\/hubs\/notifications\/?$/, '/health');
+  url.search = '';
+  return url.toString();
+}
+
+const answers = (url: string) => () =>
+  fetch(url, { cache: 'no-store', credentials: 'omit' }).then(
+    () => true,
+    () => false,
+  );
 
 export type RealtimeConnectionActor = Actor<RealtimeConnectionMachine>;
 
@@ -44,6 +67,7 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
   const win = options.window ?? window;
   const random = options.random ?? Math.random;
   const url = options.url ?? hubUrl('/api', location);
+  const reachable = options.reachable ?? answers(healthUrl(url));
   const { session } = options;
   let unread: Record<string, number> = {};
   /** The token already given a second chance after a 4403 (see requestToken). */
@@ -132,6 +156,7 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
 
   let lastSummary = '';
   let lastStatus: RealtimeStatus | null = null;
+  let probedAttempt = 0;
   actor.subscribe((snapshot) => {
     const status = statusOf(snapshot);
     setRealtimeStatus(status);
@@ -141,6 +166,17 @@ export function startRealtimeRuntime(options: RealtimeRuntimeOptions) {
       if (status === 'offline') bannerStore.trigger.show({ message: 'network' });
       else if (status === 'live' && lastStatus !== null) bannerStore.trigger.clearIf({ message: 'network' });
       lastStatus = status;
+    }
+    // The browser is online but the hub keeps refusing: if the server gives no answer at all, the
+    // same banner shows while nobody is making calls (issue 23, docs/decisions/0281). Asked once
+    // per failed attempt from the second on; the socket going live (or any answered call) clears it.
+    const { attempt } = snapshot.context;
+    if (status === 'live' || status === 'off' || status === 'offline') probedAttempt = 0;
+    else if (attempt >= UNREACHABLE_AFTER_ATTEMPTS && attempt !== probedAttempt) {
+      probedAttempt = attempt;
+      void reachable().then((answered) => {
+        if (!answered && probedAttempt === attempt && lastStatus !== 'live' && lastStatus !== 'off') bannerStore.trigger.show({ message: 'network' });
+      });
     }
     setRealtimeUserId(snapshot.context.userId);
     const summary = { connection: status, unread };

@@ -49,6 +49,13 @@ export const belowExam = [
   'examPermissions',
 ] as const satisfies readonly SliceName[];
 
+/**
+ * What belongs to one season (its scheduled papers, live sets, section settings and centers).
+ * The season itself hangs under the project, beside the exams: it schedules papers of several
+ * exams, so choosing another exam keeps it (docs/decisions/0236).
+ */
+export const belowSeason = ['seasonPaper', 'seasonSection', 'seasonSet', 'seasonCenter'] as const satisfies readonly SliceName[];
+
 /** What belongs to one paper. */
 export const belowPaper = ['section', 'set', 'delivery', 'seasonPaper', 'seasonSection', 'seasonSet'] as const satisfies readonly SliceName[];
 
@@ -59,10 +66,12 @@ function clear(names: readonly SliceName[]) {
 const projectIdOf = (record: SelectedRecord | null) => recordIdOf(record, 'projectId');
 const examIdOf = (record: SelectedRecord | null) => recordIdOf(record, 'examId');
 const paperIdOf = (record: SelectedRecord | null) => recordIdOf(record, 'paperId');
+const seasonIdOf = (record: SelectedRecord | null) => recordIdOf(record, 'seasonId');
 
 export const selectedProject = () => sliceStores.project.getSnapshot().context.selected;
 export const selectedExam = () => sliceStores.exam.getSnapshot().context.selected;
 export const selectedPaper = () => sliceStores.paper.getSnapshot().context.selected;
+export const selectedSeason = () => sliceStores.season.getSnapshot().context.selected;
 
 /**
  * Selects a project (null removes it). Another project than the selected one clears every
@@ -91,6 +100,27 @@ export function selectPaper(record: SelectedRecord | null) {
   sliceStores.paper.trigger.select({ record });
   const after = paperIdOf(selectedPaper());
   if (after === null || after !== before) clear(belowPaper);
+}
+
+/**
+ * The season a user opened or changed, stored on update (spec §4); another season than the
+ * selected one clears its scheduled paper, sets, sections and centers. A season of another
+ * project than the selected one is not stored.
+ */
+export function updateSeason(record: SelectedRecord | null) {
+  const before = seasonIdOf(selectedSeason());
+  const project = projectIdOf(selectedProject());
+  const owner = typeof record?.projectId === 'number' ? record.projectId : null;
+  if (record && owner !== null && project !== null && owner !== project) return seasonFailed();
+  sliceStores.season.trigger.update({ record });
+  const after = seasonIdOf(selectedSeason());
+  if (after === null || after !== before) clear(belowSeason);
+}
+
+/** A season that failed to load or update: cleared (spec §4), with what hangs under it. */
+export function seasonFailed() {
+  sliceStores.season.trigger.failure();
+  clear(belowSeason);
 }
 
 /** The ids the HTTP layer puts in the context headers (src/lib/http/headers.ts). */

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css, cx } from '#styled-system/css';
 import { breakpoints, useMediaQuery } from '#src/lib/use-media-query.ts';
+import { SelectField } from './select.tsx';
 
 export interface Column<T> {
   key: string;
@@ -137,7 +138,7 @@ const cardFields = css({
 /**
  * The same rows as cards on a phone (issue 23: tables below 768 px hid status and actions off
  * screen). The first column is the card's title, every other column a labelled line (status
- * included), the row's actions at the foot of the card; a select keeps the sort.
+ * included), the row's actions at the foot of the card; an Ark Select keeps the sort.
  */
 function CardList<T>({
   caption,
@@ -167,35 +168,27 @@ function CardList<T>({
   return (
     <div aria-busy={busy || undefined} style={{ opacity: busy ? 0.6 : 1 }} data-layout="cards">
       {onSort && sortable.length ? (
-        <label className={css({ display: 'flex', alignItems: 'center', gap: '2', px: '4', py: '2', fontSize: 'sm', color: 'fg.muted' })}>
-          {t('sortCards')}
-          <select
+        <div className={css({ px: '4', py: '2' })}>
+          <SelectField
+            layout="inline"
+            label={t('sortCards')}
             value={sortValue}
-            onChange={(event) => {
-              const [key, direction] = event.target.value.split(' ');
+            placeholder={sortValue ? undefined : '—'}
+            options={sortable.flatMap((column) =>
+              (['asc', 'desc'] as const).map((direction) => ({
+                value: `${column.sortKey} ${direction}`,
+                label: t(direction === 'asc' ? 'sortAscending' : 'sortDescending', {
+                  column: typeof column.header === 'string' ? column.header : column.key,
+                }),
+              })),
+            )}
+            onValueChange={(value) => {
+              const [key, direction] = value.split(' ');
               if (key) onSort({ key, direction: direction === 'desc' ? 'desc' : 'asc' });
             }}
-            className={css({
-              flex: '1',
-              minHeight: '10',
-              px: '2',
-              borderWidth: '1px',
-              borderColor: 'border.strong',
-              borderRadius: 'md',
-              bg: 'bg.surface',
-              color: 'fg.default',
-            })}
-          >
-            {sortValue ? null : <option value="">—</option>}
-            {sortable.flatMap((column) =>
-              (['asc', 'desc'] as const).map((direction) => (
-                <option key={`${column.sortKey} ${direction}`} value={`${column.sortKey} ${direction}`}>
-                  {`${typeof column.header === 'string' ? column.header : column.key} ${direction === 'asc' ? '▲' : '▼'}`}
-                </option>
-              )),
-            )}
-          </select>
-        </label>
+            testId={testId ? `${testId}-sort` : 'cards-sort'}
+          />
+        </div>
       ) : null}
       <ul aria-label={caption} data-testid={testId} className={css({ borderTopWidth: '1px', borderColor: 'border' })}>
         {rows.map((row) => (

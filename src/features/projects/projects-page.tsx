@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
+import { clearRecord, storeRecord } from './record-slices.ts';
 import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
 import { selectedProject, selectProject } from '#src/app/stores/workspace-selection.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
@@ -87,7 +88,13 @@ function CreateProjectDialog({ onClose, onCreated }: { onClose: () => void; onCr
       <SelectField
         label={t('field.template')}
         value={draft.templateId}
-        onValueChange={(value) => set('templateId')({ target: { value } })}
+        onValueChange={(value) => {
+          set('templateId')({ target: { value } });
+          // The chosen template is the selected one (0201); choosing none takes it back.
+          const chosen = templates.find((template) => String(template.templateId) === value);
+          if (chosen) storeRecord('projectTemplate', chosen);
+          else clearRecord('projectTemplate');
+        }}
         placeholder={t('create.noTemplate')}
         options={templates.map((template) => ({ value: String(template.templateId), label: template.name }))}
         hint={templates.find((template) => String(template.templateId) === draft.templateId)?.description}

@@ -1,15 +1,16 @@
 import { Menu as ArkMenu } from '@ark-ui/react/menu';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { defaultQuery } from '#machines/paged-search.machine.ts';
-import { examStore, paperStore, projectStore } from '#src/app/stores/slices.ts';
-import { selectPaper, selectProject } from '#src/app/stores/workspace-selection.ts';
+import { examStore, paperStore, projectStore, seasonStore } from '#src/app/stores/slices.ts';
+import { selectPaper, selectProject, updateSeason } from '#src/app/stores/workspace-selection.ts';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuSeparator, MenuTrigger } from '#src/components/ui/menu.tsx';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { papersApi } from '#src/features/papers/index.ts';
+import { seasonsApi } from '#src/features/seasons/index.ts';
 import { examsApi, projectsApi } from './api/projects-api.ts';
 import { chooseExam } from './choose-exam.ts';
 import { slicesOf, sliceTitleKey, workspaceLevels } from './workspace-slices.ts';
@@ -146,10 +147,14 @@ function GoToMenu({ hasExam }: { hasExam: boolean }) {
   );
 }
 
+/** Where the season is part of the chain even before one is opened: the seasons and the registrations. */
+const seasonScreens = /^\/workspace\/(seasons|registrations)(\/|$)/;
+
 /**
  * The workspace bar under the header (EXAMS.md §3): the selected project › exam › paper, each a
- * menu to switch. Switching the project goes through the workspace chain, which clears the exam
- * and everything under it.
+ * menu to switch, and the season (docs/decisions/0236) once one is opened or on the seasons'
+ * screens. Switching the project goes through the workspace chain, which clears the exam, the
+ * season and everything under them.
  */
 export function WorkspaceBar() {
   const { t } = useTranslation('projects');
@@ -157,6 +162,8 @@ export function WorkspaceBar() {
   const project = useStoreValue(projectStore, (s) => s.context.selected);
   const exam = useStoreValue(examStore, (s) => s.context.selected);
   const paper = useStoreValue(paperStore, (s) => s.context.selected);
+  const season = useStoreValue(seasonStore, (s) => s.context.selected);
+  const { pathname } = useLocation();
   if (!project) return null;
 
   const chevron = (
@@ -215,6 +222,26 @@ export function WorkspaceBar() {
               navigate(`/workspace/papers/${choice.id}`);
             }}
             more={{ label: t('bar.allPapers'), onSelect: () => navigate('/workspace/papers') }}
+          />
+        </>
+      ) : null}
+      {season || seasonScreens.test(pathname) ? (
+        <>
+          <span className={css({ color: 'fg.muted', px: '1' })} aria-hidden="true">
+            ·
+          </span>
+          <SwitchMenu
+            testId="workspace-season"
+            label={t('bar.season')}
+            current={season ? String(season.name ?? season.code ?? '') : t('bar.none')}
+            load={async () =>
+              (await seasonsApi.all()).data.map((s) => ({ id: s.seasonId, label: `${s.code} · ${s.name}`, record: s as unknown as Record<string, unknown> }))
+            }
+            onChoose={(choice) => {
+              updateSeason(choice.record);
+              navigate(`/workspace/seasons/${choice.id}`);
+            }}
+            more={{ label: t('bar.allSeasons'), onSelect: () => navigate('/workspace/seasons') }}
           />
         </>
       ) : null}

@@ -17,7 +17,7 @@ import { registrationsApi, type Registration } from './api/seasons-api.ts';
 import { ReasonDialog } from './components/reason-dialog.tsx';
 import { failureText } from './lib/call-failure.ts';
 import { useLanguageName } from './lib/language-name.ts';
-import { registrationTone } from './registrations-page.tsx';
+import { registrationTone } from './lib/registration-tone.ts';
 
 const DOCUMENT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
 

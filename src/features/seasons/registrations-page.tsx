@@ -5,7 +5,8 @@ import { P } from '#machines/permissions.ts';
 import { registrationStatusNames } from '#machines/exams/registration.machine.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { registrationStore } from '#src/app/stores/slices.ts';
-import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
+import { selectedSeason, updateSeason } from '#src/app/stores/workspace-selection.ts';
+import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
@@ -37,18 +38,9 @@ import {
 } from './api/seasons-api.ts';
 import { ReasonDialog } from './components/reason-dialog.tsx';
 import { failureText } from './lib/call-failure.ts';
+import { registrationTone } from './lib/registration-tone.ts';
 import { useLanguageName } from './lib/language-name.ts';
 
-export const registrationTone: Record<string, BadgeTone> = {
-  Submitted: 'info',
-  Approved: 'primary',
-  Rejected: 'error',
-  Allocated: 'warning',
-  AdmitCardIssued: 'success',
-  Attended: 'success',
-  Absent: 'neutral',
-  Cancelled: 'neutral',
-};
 const XLSX = '.xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const asRecord = (value: object) => value as unknown as Record<string, unknown>;
 
@@ -301,6 +293,11 @@ function RollPatternDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
+const openedSeason = (): { seasonId?: number } => {
+  const id = selectedSeason()?.seasonId;
+  return typeof id === 'number' ? { seasonId: id } : {};
+};
+
 type Open =
   | { kind: 'reject' | 'cancel'; registration: Registration }
   | { kind: 'allocate' | 'move'; registration: Registration }
@@ -319,7 +316,8 @@ function RegistrationsList() {
   const [seasons, setSeasons] = useState<Season[]>([]);
   const search = usePagedSearch<Registration>(
     (query) => registrationsApi.search(query),
-    { orderBy: ['createdOn asc'], filters: { status: 'Submitted' } },
+    // The season opened in the workspace bar is the queue's season until another is chosen (0236).
+    { orderBy: ['createdOn asc'], filters: { status: 'Submitted', ...openedSeason() } },
     {
       seasonId: 'number',
       status: 'string',
@@ -531,7 +529,11 @@ function RegistrationsList() {
             value={filters.seasonId ? String(filters.seasonId) : ''}
             placeholder={t('filter.any')}
             options={seasons.map((s) => ({ value: String(s.seasonId), label: s.name }))}
-            onValueChange={(v) => setFilter('seasonId', v ? Number(v) : null)}
+            onValueChange={(v) => {
+              const chosen = seasons.find((s) => String(s.seasonId) === v);
+              if (chosen) updateSeason(asRecord(chosen));
+              setFilter('seasonId', v ? Number(v) : null);
+            }}
             testId="queue-season"
           />
           <FilterFold active={[filters.status, filters.accommodationStatus].filter(Boolean).length}>

@@ -4,7 +4,8 @@ import { useParams, useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { examStore, seasonCenterStore, seasonPaperStore, seasonSectionStore, seasonSetStore, seasonStore } from '#src/app/stores/slices.ts';
+import { examStore, seasonCenterStore, seasonPaperStore, seasonSectionStore, seasonSetStore } from '#src/app/stores/slices.ts';
+import { seasonFailed, updateSeason } from '#src/app/stores/workspace-selection.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -705,12 +706,12 @@ function SeasonDetail({ seasonId }: { seasonId: number }) {
     Promise.all([seasonsApi.get(seasonId), seasonsApi.schedule(seasonId)]).then(
       ([s, sch]) => {
         // Spec §4: the selected season is stored on update and cleared on failure.
-        seasonStore.trigger.update({ record: asRecord(s) });
+        updateSeason(asRecord(s));
         setSeason(s);
         setSchedule(sch);
       },
       (failure: unknown) => {
-        seasonStore.trigger.failure();
+        seasonFailed();
         setError(failure ?? new Error('failed'));
       },
     );
@@ -725,7 +726,7 @@ function SeasonDetail({ seasonId }: { seasonId: number }) {
       void notify.success(t('season.movedShort'));
       load();
     } catch (failure) {
-      seasonStore.trigger.failure();
+      seasonFailed();
       if (reason !== undefined) throw failure;
       void notify.error(await failureText(failure, t('action.failed')));
     }

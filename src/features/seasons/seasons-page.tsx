@@ -6,7 +6,7 @@ import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { seasonStatusNames } from '#machines/exams/season.machine.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { seasonStore } from '#src/app/stores/slices.ts';
+import { seasonFailed, updateSeason } from '#src/app/stores/workspace-selection.ts';
 import { Badge, type BadgeTone } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import type { Column } from '#src/components/ui/data-table.tsx';
@@ -97,7 +97,7 @@ export function SeasonDialog({ season, onClose, onSaved }: { season: Season | nu
         (season ? seasonsApi.edit(season.seasonId, { ...body, version: season.version }) : seasonsApi.create(body))
           .then(onSaved, async (error: unknown) => {
             // "Cleared on failure" (spec §4): a failed update leaves no stale season selected.
-            if (season) seasonStore.trigger.failure();
+            if (season) seasonFailed();
             setFailure(await failureText(error, t('season.failed')));
           })
           .finally(() => setBusy(false));
@@ -182,7 +182,7 @@ function SeasonsList() {
 
   const move = async (season: Season, event: string, reason?: string) => {
     const answer = await seasonsApi.transition(season.seasonId, event, season.version, reason);
-    seasonStore.trigger.update({ record: answer.record as unknown as Record<string, unknown> });
+    updateSeason(answer.record as unknown as Record<string, unknown>);
     void notify.success(t('season.moved', { name: season.name, status: t(`status.${answer.toStatus}`) }));
     reload();
   };
@@ -196,7 +196,7 @@ function SeasonsList() {
         if (event === 'season.reopenRegistration') setOpen({ kind: 'reopen', season });
         else
           move(season, event).catch(async (error: unknown) => {
-            seasonStore.trigger.failure();
+            seasonFailed();
             void notify.error(await failureText(error, t('action.failed')));
           });
       },
@@ -299,7 +299,7 @@ function SeasonsList() {
           onClose={() => setOpen(null)}
           onSaved={(saved) => {
             setOpen(null);
-            seasonStore.trigger.update({ record: saved as unknown as Record<string, unknown> });
+            updateSeason(saved as unknown as Record<string, unknown>);
             void notify.success(t('season.saved', { name: saved.name }));
             if (open.kind === 'create') navigate(`/workspace/seasons/${saved.seasonId}`);
             else reload();

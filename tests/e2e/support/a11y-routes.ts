@@ -121,6 +121,22 @@ const openProject = (name: string, then: (page: Page) => Promise<void>) => async
   await then(page);
 };
 
+/** Opens the A11y active project's seasons as a person does. */
+const openSeasons = (then: (page: Page) => Promise<void>) =>
+  openProject('A11y active', async (page) => {
+    await heading('Exams of A11y active')(page);
+    await page.goto('/workspace/seasons');
+    await page.getByTestId('season-link-A11Y-S').waitFor();
+    await then(page);
+  });
+/** Opens the A11y season from the project's seasons. */
+const openSeason = (then: (page: Page) => Promise<void>) =>
+  openSeasons(async (page) => {
+    await page.getByTestId('season-link-A11Y-S').click();
+    await heading('A11y season')(page);
+    await then(page);
+  });
+
 const seasonsMade = new Set<string>();
 /** withProjects, then (once per server) a center and a Planned season "A11y season" of "A11y active" with seats there. */
 const withSeason = async (page: Page, server: RunningServer) => {
@@ -520,6 +536,80 @@ export const auditedScreens: AuditedScreen[] = [
       await heading('A11y season')(page);
       await page.getByRole('tab', { name: 'Centers and seats' }).click();
       await page.getByTestId('season-centers-table').waitFor();
+    }),
+  },
+  {
+    name: 'new exam center dialog',
+    path: '/workspace/centers',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('centers-table').getByText('A11Y-C1').waitFor(),
+    act: async (page) => {
+      await page.getByTestId('centers-new').click();
+      await page.getByRole('dialog', { name: 'New exam center' }).waitFor();
+    },
+  },
+  {
+    name: 'import exam centers dialog',
+    path: '/workspace/centers',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('centers-table').getByText('A11Y-C1').waitFor(),
+    act: async (page) => {
+      await page.getByTestId('centers-import').click();
+      await page.getByRole('dialog', { name: 'Import exam centers' }).waitFor();
+    },
+  },
+  {
+    name: 'new season dialog',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openSeasons(async (page) => {
+      await page.getByTestId('seasons-new').click();
+      await page.getByRole('dialog', { name: 'New season' }).waitFor();
+    }),
+  },
+  ...(
+    [
+      ['schedule (nothing scheduled yet), the season in the workspace bar', 'Schedule', 'No paper is scheduled yet'],
+      ['live sets', 'Live sets', 'No paper is scheduled yet'],
+      ['section settings', 'Section settings', 'No paper is scheduled yet'],
+      ['admit cards', 'Admit cards', 'No admit cards issued in a batch yet.'],
+    ] as const
+  ).map(([what, tab, ready]): AuditedScreen => ({
+    name: `a season: ${what}`,
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openSeason(async (page) => {
+      await page.getByRole('tab', { name: tab }).click();
+      await page.getByRole('tabpanel').getByText(ready).waitFor();
+      await page.getByTestId('workspace-season').getByText('A11y season').waitFor();
+    }),
+  })),
+  {
+    name: 'bulk registration dialog (the queue on the season opened before)',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openSeason(async (page) => {
+      await page.getByTestId('workspace-goto').click();
+      await page.getByTestId('workspace-goto-menu').getByTestId('goto-registrations').click();
+      await heading('Registrations')(page);
+      await page.getByTestId('bulk-open').click();
+      await page.getByRole('dialog', { name: 'Bulk registration: A11y season' }).waitFor();
+    }),
+  },
+  {
+    name: 'roll-number pattern dialog',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/registrations');
+      await heading('Registrations')(page);
+      await page.getByTestId('roll-pattern-open').click();
+      await page.getByRole('dialog', { name: 'Roll-number pattern' }).waitFor();
     }),
   },
   {

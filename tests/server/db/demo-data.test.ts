@@ -166,7 +166,10 @@ describeEachDatabase('demo data', (get) => {
         x.seats,
         x.allocated,
       ]),
-    ).toEqual([['MAR27', 'RegistrationOpen', 1, 4, 550, 2]]);
+    ).toEqual([
+      ['MAR27', 'RegistrationOpen', 1, 4, 550, 2],
+      ['NOV26', 'Completed', 1, 1, 60, 2],
+    ]);
     const seasonId = seasons.data[0].seasonId as number;
     const schedule = (await call(app, meera, 'GET', `/api/v1/season/${seasonId}/schedule`, { project: board })).json();
     expect(schedule.papers.map((x: { paperCode: string; startsAt: string; liveSets: string[] }) => [x.paperCode, x.startsAt, x.liveSets])).toEqual([
@@ -181,6 +184,23 @@ describeEachDatabase('demo data', (get) => {
       ['Allocated', 'MAR27AHM-00100001'],
       ['AdmitCardIssued', 'MAR27AHM-00100002'],
       ['Submitted', null],
+      ['Rejected', null],
+    ]);
+    // The section settings of the sitting, the batch that issued the admit card, and last
+    // November's Completed sitting with one candidate Attended and one Absent.
+    const sections = schedule.papers[0].sections as Array<{ timeLimitMinutes: number | null; note: string }>;
+    expect(sections.filter((x) => x.timeLimitMinutes !== null)).toMatchObject([{ timeLimitMinutes: 15 }]);
+    const batches = (await call(app, meera, 'GET', `/api/v1/season/${seasonId}/admitcards`, { project: board })).json();
+    expect(batches).toMatchObject([{ state: 'finished', total: 1, issued: 1, failed: 0 }]);
+    const past = (
+      await call(app, meera, 'POST', '/api/v1/registration/search', {
+        project: board,
+        body: { seasonId: seasons.data[1].seasonId, orderBy: ['createdOn asc'] },
+      })
+    ).json();
+    expect(past.data.map((r: { status: string; rollNumber: string }) => [r.status, r.rollNumber])).toEqual([
+      ['Attended', 'NOV26AHM-00200001'],
+      ['Absent', 'NOV26AHM-00200002'],
     ]);
     const neha = await signInDirect(app, {
       id: await userId('neha.joshi'),

@@ -37,12 +37,13 @@ const PROJECT_ROUTES = routeMatrix.filter(([method, url]) =>
     'GET /api/v1/flow',
     'POST /api/v1/flow',
     'PUT /api/v1/flow/:id',
+    'POST /api/v1/flow/:id/preview',
   ].includes(`${method} ${url}`),
 );
 
 describeEachDatabase('workspace context headers', (get) => {
-  it('should list 29 project routes (the rest are global or the one paper route)', () => {
-    expect(PROJECT_ROUTES).toHaveLength(29);
+  it('should list 30 project routes (the rest are global or the one paper route)', () => {
+    expect(PROJECT_ROUTES).toHaveLength(30);
   });
 
   it('should answer 400 naming ProjectId on every project route called without it, and when it is not an id', async () => {

@@ -259,6 +259,20 @@ const cells: Cell[] = [
       return call(w.app, u, 'PUT', `/api/v1/flow/${flow.flowId}`, { project: w.projectId, body: { isActive: false, version: 1 } });
     },
   })),
+  {
+    route: 'POST /api/v1/flow/:id/preview',
+    expect: expected.configure,
+    run: async (w, u) => {
+      const definition = {
+        stages: [{ id: 'review', name: 'Review', permission: 'ItemReviewer' }],
+        submitPermission: 'ItemAuthor',
+        retirePermission: 'ProjectAdmin',
+      };
+      const flow = (await json(w, '/api/v1/flow', 'POST', { name: `Flow ${uniqueCode()}`, recordKind: 'item', definition })) as { flowId: number };
+      const next = { ...definition, stages: [{ id: 'check', name: 'Check', permission: 'Moderator' }] };
+      return call(w.app, u, 'POST', `/api/v1/flow/${flow.flowId}/preview`, { project: w.projectId, body: { definition: next } });
+    },
+  },
 ];
 
 describeEachDatabase('exam workspace: route × role × grant matrix', (get) => {

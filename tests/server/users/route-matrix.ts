@@ -139,6 +139,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/flow', P.Projects.View],
   ['POST', '/api/v1/flow', P.Projects.View],
   ['PUT', '/api/v1/flow/:id', P.Projects.View],
+  ['POST', '/api/v1/flow/:id/preview', P.Projects.View],
   // the item bank (issue 16, docs/decisions/0123)
   ['POST', '/api/v1/item/search', P.Projects.View],
   ['POST', '/api/v1/item', P.Projects.View],

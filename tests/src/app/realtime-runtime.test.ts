@@ -3,7 +3,7 @@ import type { ClientMessage, EventFrame, ServerFrame } from '#machines/realtime-
 import { liveActors } from '#src/app/live-actors.ts';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { realtimeStatus, subscribeRealtime, type RealtimeNotice } from '#src/app/realtime/realtime-events.ts';
-import { hubUrl, startRealtimeRuntime } from '#src/app/realtime/realtime-runtime.ts';
+import { healthUrl, hubUrl, startRealtimeRuntime } from '#src/app/realtime/realtime-runtime.ts';
 import type { RealtimeSession } from '#src/app/realtime/realtime-session.ts';
 import { startRealtimeWhenSignedIn } from '#src/app/realtime/start-realtime.ts';
 
@@ -94,7 +94,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function start(token: string | null = 'T1') {
+function start(token: string | null = 'T1', reachable: () => Promise<boolean> = async () => true) {
   const { session, signalRData } = fakeSession(token);
   const win = fakeWindow();
   const notices: RealtimeNotice[] = [];
@@ -107,6 +107,7 @@ function start(token: string | null = 'T1') {
     random: () => 0.5,
     window: win,
     setPermissions,
+    reachable,
   });
   const stop = running.stop;
   running.stop = () => {
@@ -127,6 +128,10 @@ describe('hubUrl', () => {
   it('should turn the service base into the hub WebSocket URL', () => {
     expect(hubUrl('/api', { href: 'http://127.0.0.1:5173/tickets/4' })).toBe('ws://127.0.0.1:5173/api/hubs/notifications');
     expect(hubUrl('https://api.example.test/api/', { href: 'https://app.example.test/' })).toBe('wss://api.example.test/api/hubs/notifications');
+  });
+  it('should ask for the health route beside the hub', () => {
+    expect(healthUrl('ws://127.0.0.1:5173/api/hubs/notifications')).toBe('http://127.0.0.1:5173/api/health');
+    expect(healthUrl('wss://host.test/portal/api/hubs/notifications')).toBe('https://host.test/portal/api/health');
   });
 });
 
@@ -176,6 +181,53 @@ describe('realtime runtime', () => {
     expect(FakeSocket.all[1].sent).toEqual([{ type: 'auth', token: 'T1', after: 5 }]);
     FakeSocket.all[1].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
     expect(realtimeStatus()).toBe('live');
+    expect(bannerStore.getSnapshot().context.message).toBeNull();
+  });
+
+  it('should show the offline banner while the server gives no answer, with the browser online and no call made (issue 23)', async () => {
+    vi.useFakeTimers();
+    bannerStore.trigger.clear();
+    const answers = [false, false, true];
+    const reachable = vi.fn(async () => answers.shift() ?? true);
+    start('T1', reachable);
+    FakeSocket.all[0].open();
+    FakeSocket.all[0].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
+    // The server goes away: the first drop may be a restart, so nobody is asked yet.
+    FakeSocket.all[0].drop();
+    await vi.advanceTimersByTimeAsync(500);
+    expect(reachable).not.toHaveBeenCalled();
+    expect(bannerStore.getSnapshot().context.message).toBeNull();
+    // The reconnect fails too: the server is asked, gives no answer, the banner says so.
+    FakeSocket.all[1].drop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reachable).toHaveBeenCalledTimes(1);
+    expect(bannerStore.getSnapshot().context.message).toBe('network');
+    // Once per attempt, not per state change.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(reachable).toHaveBeenCalledTimes(1);
+    FakeSocket.all[2].drop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reachable).toHaveBeenCalledTimes(2);
+    // Back: the socket is live again and the banner goes.
+    await vi.advanceTimersByTimeAsync(2000);
+    FakeSocket.all[3].open();
+    FakeSocket.all[3].frame({ type: 'ready', userId: 'u1', cursor: 5, expiresAt: AT });
+    expect(realtimeStatus()).toBe('live');
+    expect(bannerStore.getSnapshot().context.message).toBeNull();
+  });
+
+  it('should not show the banner when the hub refuses sockets but the server answers', async () => {
+    vi.useFakeTimers();
+    bannerStore.trigger.clear();
+    const reachable = vi.fn(async () => true);
+    start('T1', reachable);
+    FakeSocket.all[0].drop();
+    await vi.advanceTimersByTimeAsync(500);
+    FakeSocket.all[1].drop();
+    await vi.advanceTimersByTimeAsync(1000);
+    FakeSocket.all[2].drop();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(reachable).toHaveBeenCalledTimes(2);
     expect(bannerStore.getSnapshot().context.message).toBeNull();
   });
 

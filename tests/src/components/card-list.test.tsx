@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { chooseOption, optionLabels } from '#tests/src/support/select.ts';
 
 /** A viewport of this width for matchMedia's min-width / max-width queries. */
 function viewport(width: number) {
@@ -71,11 +72,16 @@ describe('lists on a phone (issue 23)', () => {
     expect(first.queryByText('Actions')).toBeNull();
   });
 
-  it('should keep the sort on a phone with a select', async () => {
+  it('should keep the sort on a phone with an Ark Select, every sortable column both ways, in words', async () => {
     viewport(390);
     const onSort = vi.fn();
     draw(onSort);
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Sort' }), 'status desc');
+    const sort = screen.getByTestId('list-sort');
+    expect(sort).toHaveAttribute('data-scope', 'select');
+    const combobox = within(sort).getByRole('combobox', { name: 'Sort' });
+    expect(combobox).toHaveTextContent('Title, ascending');
+    expect(optionLabels(sort)).toEqual(['Title, ascending', 'Title, descending', 'Status, ascending', 'Status, descending']);
+    await chooseOption(userEvent.setup(), combobox, 'Status, descending');
     expect(onSort).toHaveBeenCalledWith({ key: 'status', direction: 'desc' });
   });
 

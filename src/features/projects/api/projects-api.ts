@@ -152,6 +152,13 @@ export interface Flow {
 /** A flow edit's answer: where records of removed stages went (docs/decisions/0092). */
 export type EditedFlow = Flow & { stageMoves: Array<{ from: string; to: string }> };
 
+/** What saving a definition would do (docs/decisions/0200): per removed stage, where its records go and how many. */
+export interface FlowPreview {
+  version: number;
+  stageMoves: Array<{ from: string; fromName: string; to: string; toName: string; records: number }>;
+  affectedRecords: number;
+}
+
 export interface Grant {
   grantId: number;
   userId: string;
@@ -234,6 +241,8 @@ export const projectsApi = {
     projects().post<Flow>('/v1/flow', body, aboutProject(projectId)),
   editFlow: (projectId: number, flowId: number, body: { name?: string; definition?: FlowDefinition; isActive?: boolean; version: number }) =>
     projects().put<EditedFlow>(`/v1/flow/${flowId}`, body, aboutProject(projectId)),
+  previewFlow: (projectId: number, flowId: number, definition: FlowDefinition) =>
+    projects().post<FlowPreview>(`/v1/flow/${flowId}/preview`, { definition }, aboutProject(projectId)),
 
   grants: (query: PagedQuery) => projects().post<PagedResult<Grant>>('/v1/examgrant/search', searchBody(query), projectCall),
   grant: (body: { userId: string; examId?: number | null; permission: ExamPermissionName }) => projects().post<Grant>('/v1/examgrant', body, projectCall),

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
+import { dropRecord, failRecord, storeRecord } from '../record-slices.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
@@ -56,11 +57,15 @@ function CategoryRow({
     setBusy(true);
     setError(null);
     try {
-      await work(version);
+      const answer = await work(version);
+      // The saved category is the selected one; a deleted one leaves the slice (0201).
+      if (answer && typeof answer === 'object' && 'categoryId' in answer) storeRecord('category', answer);
+      else dropRecord('category', category.categoryId);
       setStale(null);
       void notify.success(done);
       await onChanged();
     } catch (failure) {
+      failRecord('category');
       if (isStaleEdit(failure)) setStale({ conflict: failure, retry: (v) => run(work, done, v) });
       else void notify.error(failure);
     } finally {
@@ -108,7 +113,10 @@ function CategoryRow({
     <Button
       size="sm"
       variant="ghost"
-      onClick={() => setShowFiles(true)}
+      onClick={() => {
+        storeRecord('category', category);
+        setShowFiles(true);
+      }}
       aria-label={t('files.openNamed', { name: category.name, count: category.fileCount })}
       data-testid={`category-files-${category.categoryId}`}
     >
@@ -225,11 +233,12 @@ export function CategoriesEditor({
     setBusy(true);
     setErrors(null);
     try {
-      await projectsApi.createCategory(projectId, { name: name.trim(), parentId: parentId ? Number(parentId) : null });
+      storeRecord('category', await projectsApi.createCategory(projectId, { name: name.trim(), parentId: parentId ? Number(parentId) : null }));
       void notify.success(t('setup.categoryAdded', { name: name.trim() }));
       setName('');
       await onChanged();
     } catch (failure) {
+      failRecord('category');
       const fieldErrors = (failure as { errors?: Record<string, string[]> } | null)?.errors;
       if (fieldErrors) setErrors(fieldErrors);
       else void notify.error(failure);

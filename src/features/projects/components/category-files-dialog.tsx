@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
+import { dropRecord, failRecord, storeRecord } from '../record-slices.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { FileUpload, useFormatBytes } from '#src/components/ui/file-upload.tsx';
@@ -43,10 +44,12 @@ export function CategoryFilesDialog({
     setFailure(null);
     try {
       const added = await projectsApi.uploadCategoryFiles(category.categoryId, chosen);
+      if (added.length) storeRecord('categoryFile', added[added.length - 1]);
       void notify.success(t('files.uploaded', { count: added.length }));
       setChosen([]);
       await load();
     } catch (error) {
+      failRecord('categoryFile');
       setFailure(error);
     } finally {
       setBusy(false);
@@ -56,13 +59,16 @@ export function CategoryFilesDialog({
     try {
       const { blob, filename } = await projectsApi.downloadCategoryFile(file.fileId);
       saveFile(blob, filename ?? file.fileName);
+      storeRecord('categoryFile', file);
     } catch (error) {
+      failRecord('categoryFile');
       void notify.error(error);
     }
   };
   const remove = async (file: CategoryFile) => {
     try {
       await projectsApi.deleteCategoryFile(projectId, file.fileId);
+      dropRecord('categoryFile', file.fileId);
       void notify.success(t('files.deleted', { name: file.fileName }));
       await load();
     } catch (error) {

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type SetStateAction } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { checkFlowDefinition, FLOW_FIXED_STATES, FLOW_LIMITS, type FlowDefinition, type FlowStage } from '#machines/exams/review-flow.machine.ts';
@@ -8,7 +8,8 @@ import { Button } from '#src/components/ui/button.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { projectsApi, type Flow } from '../api/projects-api.ts';
+import { projectsApi, type Flow, type FlowPreview } from '../api/projects-api.ts';
+import { failRecord, storeRecord } from '../record-slices.ts';
 import { isStaleEdit, StaleEditNotice, type StaleEdit } from './stale-edit.tsx';
 
 type Errors = Record<string, string[]>;
@@ -57,7 +58,7 @@ const stageRow = css({ display: 'grid', gap: '2', gridTemplateColumns: { base: '
 /** One flow's form (an existing flow, or a new one when `flow` is absent). */
 function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow; onDone: () => Promise<unknown> }) {
   const { t } = useTranslation('projects');
-  const [draft, setDraft] = useState<FlowDraft>(() =>
+  const [draft, setDraftState] = useState<FlowDraft>(() =>
     flow
       ? { name: flow.name, recordKind: flow.recordKind, definition: structuredClone(flow.definition) }
       : {
@@ -72,6 +73,16 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
   );
   const [errors, setErrors] = useState<Errors | null>(null);
   const [stale, setStale] = useState<StaleEdit | null>(null);
+  // What saving would do to the records in removed stages, shown before saving; any change to the draft drops it.
+  const [preview, setPreview] = useState<(FlowPreview & { saveVersion?: number }) | null>(null);
+  const previewRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (preview) previewRef.current?.focus();
+  }, [preview]);
+  const setDraft = (change: SetStateAction<FlowDraft>) => {
+    setPreview(null);
+    setDraftState(change);
+  };
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const failureText = useErrorText(failure);
@@ -88,7 +99,7 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
       return { ...d, stages: next };
     });
 
-  const save = async (version?: number) => {
+  const save = async (version?: number, confirmed = false) => {
     const local = checkFlowDraft(draft, t);
     setErrors(Object.keys(local).length ? local : null);
     if (Object.keys(local).length) return;
@@ -96,18 +107,31 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
     setFailure(null);
     const body = { name: draft.name.trim(), definition: { ...draft.definition, stages: stages.map((s) => ({ ...s, name: s.name.trim() })) } };
     try {
+      const kept = new Set(body.definition.stages.map((s) => s.id));
+      if (flow && !confirmed && flow.definition.stages.some((s) => !kept.has(s.id))) {
+        // A stage goes: say first how many records stand in it and where they will go (0200).
+        const answer = await projectsApi.previewFlow(projectId, flow.flowId, body.definition);
+        setPreview({ ...answer, saveVersion: version });
+        return;
+      }
+      setPreview(null);
       if (flow) {
         const saved = await projectsApi.editFlow(projectId, flow.flowId, { ...body, version: version ?? flow.version });
+        if (saved) {
+          const { stageMoves: _moves, ...record } = saved;
+          storeRecord('flow', record);
+        }
         // Records in a removed stage moved back (0092): say where, the form restarts from the saved flow.
         const moves = saved.stageMoves.map((m) => `${names[m.from] ?? m.from} → ${names[m.to] ?? m.to}`).join(', ');
         void notify.success(moves ? t('flows.savedWithMoves', { name: saved.name, moves }) : t('flows.saved', { name: saved.name }));
       } else {
-        await projectsApi.createFlow(projectId, { ...body, recordKind: draft.recordKind });
+        storeRecord('flow', await projectsApi.createFlow(projectId, { ...body, recordKind: draft.recordKind }));
         void notify.success(t('flows.added', { name: body.name }));
       }
       setStale(null);
       await onDone();
     } catch (error) {
+      failRecord('flow');
       if (isStaleEdit(error)) setStale(error);
       else {
         const fieldErrors = (error as { errors?: Errors } | null)?.errors ?? null;
@@ -255,6 +279,44 @@ function FlowForm({ projectId, flow, onDone }: { projectId: number; flow?: Flow;
             <li key={issue}>{issue}</li>
           ))}
         </ul>
+      ) : null}
+      {preview ? (
+        <div
+          ref={previewRef}
+          tabIndex={-1}
+          role="region"
+          aria-labelledby={`${testId}-preview-title`}
+          className={css({ display: 'grid', gap: '2', p: '3', borderWidth: '1px', borderColor: 'warning.main', borderRadius: 'md', bg: 'bg.subtle' })}
+          data-testid={`${testId}-preview`}
+        >
+          <p id={`${testId}-preview-title`} className={css({ fontWeight: 'semibold' })}>
+            {t('flows.previewTitle')}
+          </p>
+          <p>{preview.affectedRecords ? t('flows.previewIntro', { count: preview.affectedRecords }) : t('flows.previewNone')}</p>
+          {preview.affectedRecords ? (
+            <ul className={css({ listStyle: 'disc', ps: '6' })}>
+              {preview.stageMoves
+                .filter((m) => m.records > 0)
+                .map((m) => (
+                  <li key={m.from}>
+                    {t('flows.previewMove', {
+                      count: m.records,
+                      from: m.fromName,
+                      to: m.to === 'Draft' ? t('flows.draftStage') : m.toName,
+                    })}
+                  </li>
+                ))}
+            </ul>
+          ) : null}
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+            <Button loading={busy} onClick={() => void save(preview.saveVersion, true)} data-testid={`${testId}-confirm`}>
+              {t('flows.previewConfirm')}
+            </Button>
+            <Button variant="ghost" onClick={() => setPreview(null)} data-testid={`${testId}-keep-editing`}>
+              {t('flows.previewCancel')}
+            </Button>
+          </div>
+        </div>
       ) : null}
       {failureText && !errors ? (
         <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>

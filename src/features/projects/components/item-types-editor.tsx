@@ -4,6 +4,7 @@ import { css } from '#styled-system/css';
 import { baseItemTypes, checkItemType } from '#machines/exams/item-types.ts';
 import { ITEM_KINDS, ITEM_LIMITS, type ItemKind } from '#machines/items/item-schema.ts';
 import { notify } from '#src/app/notifications/notify.ts';
+import { failRecord, storeRecord } from '../record-slices.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -73,16 +74,18 @@ function ItemTypeRow({ projectId, type, canEdit, onChanged }: { projectId: numbe
     setBusy(true);
     setFailure(null);
     try {
-      await projectsApi.editItemType(projectId, type.itemTypeId, {
+      const saved = await projectsApi.editItemType(projectId, type.itemTypeId, {
         name: draft.name.trim(),
         marking: { correct: Number(draft.correct), wrong: Number(draft.wrong), unanswered: type.marking.unanswered ?? 0 },
         isActive: active,
         version,
       });
+      storeRecord('itemType', saved);
       setStale(null);
       void notify.success(t('itemTypes.saved', { name: draft.name.trim() }));
       await onChanged();
     } catch (error) {
+      failRecord('itemType');
       if (isStaleEdit(error)) setStale(error);
       else {
         setErrors(serverErrors(error));
@@ -177,16 +180,18 @@ function NewItemType({ projectId, onAdded }: { projectId: number; onAdded: () =>
     setFailure(null);
     try {
       const base = baseItemTypes.find((b) => b.kind === kind);
-      await projectsApi.createItemType(projectId, {
+      const added = await projectsApi.createItemType(projectId, {
         name: draft.name.trim(),
         kind,
         settings: base?.settings ?? {},
         marking: { correct: Number(draft.correct), wrong: Number(draft.wrong), unanswered: 0 },
       });
+      storeRecord('itemType', added);
       void notify.success(t('itemTypes.added', { name: draft.name.trim() }));
       setDraft({ name: '', correct: draft.correct, wrong: draft.wrong });
       await onAdded();
     } catch (error) {
+      failRecord('itemType');
       setErrors(serverErrors(error));
       setFailure(error);
     } finally {

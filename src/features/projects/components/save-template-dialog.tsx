@@ -7,6 +7,7 @@ import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { projectsApi } from '../api/projects-api.ts';
+import { failRecord, storeRecord } from '../record-slices.ts';
 
 /** "Save as template" (decision 0091): the project's item types, categories and flows become a template new projects start from. */
 export function SaveTemplateDialog({ projectId, projectName, onClose }: { projectId: number; projectName: string; onClose: () => void }) {
@@ -26,9 +27,11 @@ export function SaveTemplateDialog({ projectId, projectName, onClose }: { projec
     setFailure(null);
     try {
       const saved = await projectsApi.saveTemplate(projectId, { name: name.trim(), description: description.trim() || undefined });
+      storeRecord('projectTemplate', saved);
       void notify.success(t('templates.saved', { name: saved.name }));
       onClose();
     } catch (error) {
+      failRecord('projectTemplate');
       setErrors((error as { errors?: Record<string, string[]> } | null)?.errors ?? null);
       setFailure(error);
       setBusy(false);

@@ -81,8 +81,9 @@ export function UserDialog({
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const set = (name: keyof Draft) => (event: { target: { value: string } }) => setDraft((d) => ({ ...d, [name]: event.target.value }));
-  // The server's word on the address once the field is left (spec §7 validateemail).
-  const emailCheck = useEmailCheck(draft.email);
+  // The server's word on the address once the field is left (spec §7 validateemail): with the
+  // admin's token, so it also says whether another user has it (docs/decisions/0282).
+  const emailCheck = useEmailCheck(draft.email, { userId: user?.id });
 
   const check = (): FieldErrors => {
     const found: Record<string, string[]> = {};

@@ -92,4 +92,35 @@ describe('workspace selection', () => {
     expect(second.selectedWorkspaceIds()).toEqual({ projectId: 4, examId: 9, paperId: null });
     expect(second.examStore.getSnapshot().context.selected).toEqual({ examId: 9, name: 'Mathematics' });
   });
+
+  it('should store the opened season, clear what hangs under it when another is opened, keep it across exams and clear it on failure (0236)', async () => {
+    const app = await load();
+    app.selectProject({ projectId: 4 });
+    app.selectExam({ examId: 9 });
+    app.updateSeason({ seasonId: 1, projectId: 4, name: 'March 2027' });
+    app.seasonCenterStore.trigger.select({ record: { seasonId: 1, centerId: 3 } });
+    app.updateSeason({ seasonId: 1, projectId: 4, name: 'March 2027 sitting', version: 2 });
+    // The same season updated: its center stays.
+    expect(app.seasonCenterStore.getSnapshot().context.selected).toEqual({ seasonId: 1, centerId: 3 });
+    expect(app.selectedSeason()).toMatchObject({ seasonId: 1, version: 2 });
+
+    // A season schedules papers of several exams: another exam keeps it.
+    app.selectExam({ examId: 10 });
+    expect(app.selectedSeason()).toMatchObject({ seasonId: 1 });
+
+    app.updateSeason({ seasonId: 2, projectId: 4 });
+    expect(app.seasonCenterStore.getSnapshot().context.selected).toBeNull();
+    expect(app.selectedSeason()).toEqual({ seasonId: 2, projectId: 4 });
+
+    // A season of another project is never stored; a failure clears the season.
+    app.updateSeason({ seasonId: 3, projectId: 99 });
+    expect(app.selectedSeason()).toBeNull();
+    app.updateSeason({ seasonId: 2, projectId: 4 });
+    app.seasonPaperStore.trigger.select({ record: { seasonPaperId: 8 } });
+    app.seasonFailed();
+    expect(app.selectedSeason()).toBeNull();
+    expect(app.seasonPaperStore.getSnapshot().context.selected).toBeNull();
+    // No context header carries it (EXAMS.md §3 names ProjectId and ExamId only).
+    expect(app.selectedWorkspaceIds()).toEqual({ projectId: 4, examId: 10, paperId: null });
+  });
 });

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -7,7 +7,15 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { examPermissionsStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import {
+  categoryFileStore,
+  categoryStore,
+  examPermissionsStore,
+  flowStore,
+  itemTypeStore,
+  projectTemplateStore,
+  userPermissionsStore,
+} from '#src/app/stores/slices.ts';
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -37,6 +45,7 @@ const api = vi.hoisted(() => ({
   flows: vi.fn(),
   createFlow: vi.fn(),
   editFlow: vi.fn(),
+  previewFlow: vi.fn(),
   grants: vi.fn(),
   saveTemplate: vi.fn(),
   deleteTemplate: vi.fn(),
@@ -319,6 +328,11 @@ describe('the flows step', { timeout: 20_000 }, () => {
   it('should reorder, rename and add stages and save the definition on its version, saying where records moved', async () => {
     const onChanged = vi.fn().mockResolvedValue(undefined);
     api.editFlow.mockResolvedValue({ ...flow, version: 7, stageMoves: [{ from: 'expert', to: 'Draft' }] });
+    api.previewFlow.mockResolvedValue({
+      version: 6,
+      stageMoves: [{ from: 'expert', fromName: 'Subject expert', to: 'Draft', toName: 'Draft', records: 3 }],
+      affectedRecords: 3,
+    });
     const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
     const form = screen.getByRole('form', { name: 'Item review' });
     await user.click(within(form).getByRole('button', { name: 'Remove Subject expert' }));
@@ -331,6 +345,14 @@ describe('the flows step', { timeout: 20_000 }, () => {
     await chooseOption(user, within(form).getByRole('combobox', { name: 'Who acts at stage 2' }), 'Moderator');
     await user.click(within(form).getByRole('button', { name: 'Move Moderator check up' }));
     await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    // A stage goes: first how many records stand in it and where they go, nothing saved yet.
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('3 records stand in the stages this edit removes. They move back, never forward:');
+    expect(preview).toHaveTextContent('Subject expert → Draft: 3 records');
+    expect(preview).toHaveFocus();
+    expect(api.editFlow).not.toHaveBeenCalled();
+    expect(api.previewFlow).toHaveBeenCalledWith(5, 21, expect.objectContaining({ stages: expect.any(Array) }));
+    await user.click(within(preview).getByRole('button', { name: 'Save the flow' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
     expect(api.editFlow).toHaveBeenCalledWith(5, 21, {
       name: 'Item review',
@@ -345,6 +367,60 @@ describe('the flows step', { timeout: 20_000 }, () => {
       },
     });
     expect(toasts.success).toHaveBeenCalledWith('Item review was saved. Records in removed stages moved: Subject expert → Draft.');
+  });
+
+  it('should drop the preview when the draft changes or on keep editing, and save without one when no stage goes', async () => {
+    const onChanged = vi.fn().mockResolvedValue(undefined);
+    api.previewFlow.mockResolvedValue({
+      version: 6,
+      stageMoves: [{ from: 'approve', fromName: 'Approver', to: 'expert', toName: 'Subject expert', records: 1 }],
+      affectedRecords: 1,
+    });
+    api.editFlow.mockResolvedValue({ ...flow, version: 7, stageMoves: [] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.click(within(form).getByRole('button', { name: 'Remove Approver' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('1 record stands in the stages this edit removes. It moves back, never forward:');
+    expect(preview).toHaveTextContent('Approver → Subject expert: 1 record');
+    await user.click(within(preview).getByRole('button', { name: 'Keep editing' }));
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    // Asked again, then a change to the draft drops the (now wrong) preview.
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await within(form).findByRole('region', { name: 'Before you save' });
+    await user.type(within(form).getByLabelText(/^Flow name/), ' 2027');
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    expect(api.editFlow).not.toHaveBeenCalled();
+    // Only renaming (no stage goes): saved straight away, no preview asked.
+    api.previewFlow.mockClear();
+    cleanup();
+    const second = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={onChanged} />);
+    const again = screen.getByRole('form', { name: 'Item review' });
+    await second.user.type(within(again).getByLabelText(/^Stage 1/), ' panel');
+    await second.user.click(within(again).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(api.editFlow).toHaveBeenCalled());
+    expect(api.previewFlow).not.toHaveBeenCalled();
+  });
+
+  it('should say when no record stands in the removed stages, and show a failing preview as an error', async () => {
+    api.previewFlow.mockResolvedValueOnce({
+      version: 6,
+      stageMoves: [{ from: 'approve', fromName: 'Approver', to: 'expert', toName: 'Subject expert', records: 0 }],
+      affectedRecords: 0,
+    });
+    api.previewFlow.mockRejectedValueOnce({ statusCode: 409, messages: ['The project is closed: its configuration cannot change.'] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={vi.fn()} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.click(within(form).getByRole('button', { name: 'Remove Approver' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    const preview = await within(form).findByRole('region', { name: 'Before you save' });
+    expect(preview).toHaveTextContent('No record stands in the stages this edit removes.');
+    await user.click(within(preview).getByRole('button', { name: 'Keep editing' }));
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    expect(await within(form).findByRole('alert')).toHaveTextContent('The project is closed: its configuration cannot change.');
+    expect(within(form).queryByRole('region', { name: 'Before you save' })).toBeNull();
+    expect(api.editFlow).not.toHaveBeenCalled();
   });
 
   it('should keep the edited stages over a 409', async () => {
@@ -673,5 +749,120 @@ describe('category files', { timeout: 20_000 }, () => {
     api.categoryFiles.mockResolvedValueOnce([diagram]);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
+  });
+
+  it('should hold the opened category and the last file touched in their slices, and drop a deleted held file (0201)', async () => {
+    const physics = { categoryId: 1, parentId: null, name: 'Physics', sortOrder: 0, isRetired: false, fileCount: 1, version: 2 };
+    const file = (fileId: string, fileName: string) => ({
+      fileId,
+      categoryId: 1,
+      fileName,
+      contentType: 'text/plain',
+      sizeBytes: 20,
+      uploadedBy: null,
+      uploadedOn: '2026-11-25T09:00:00.000Z',
+    });
+    const lens = file('f1', 'lens.txt');
+    const passage = file('f2', 'passage.txt');
+    act(() => selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup' }));
+    // Answers queued by the test before and not consumed must not leak into this one.
+    for (const mock of [api.categoryFiles, api.uploadCategoryFiles, api.downloadCategoryFile, api.deleteCategoryFile]) mock.mockReset();
+    api.categoryFiles.mockResolvedValueOnce([lens]).mockResolvedValueOnce([lens, passage]).mockResolvedValue([lens]);
+    api.uploadCategoryFiles.mockResolvedValue([passage]);
+    api.downloadCategoryFile.mockResolvedValueOnce({ blob: new Blob(['x']), filename: 'lens.txt', contentType: 'text/plain' });
+    api.downloadCategoryFile.mockRejectedValueOnce({ statusCode: 404, messages: ['File not found.'] });
+    api.deleteCategoryFile.mockResolvedValue({ deleted: true });
+    const { user } = renderNode(<CategoriesEditor projectId={5} categories={[physics]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    await user.click(screen.getByRole('button', { name: 'Files of Physics (1)' }));
+    expect(categoryStore.getSnapshot().context.selected).toEqual(physics);
+    const dialog = await screen.findByRole('dialog', { name: 'Files of Physics' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Download lens.txt' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toEqual(lens));
+    // A download that fails resets it.
+    await user.click(within(dialog).getByRole('button', { name: 'Download lens.txt' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toBeNull());
+    await user.upload(dialog.querySelector('input[type=file]') as HTMLInputElement, new File(['A passage.'], 'passage.txt', { type: 'text/plain' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toEqual(passage));
+    await user.click(await within(dialog).findByRole('button', { name: 'Delete passage.txt' }));
+    await waitFor(() => expect(api.deleteCategoryFile).toHaveBeenCalledWith(5, 'f2'));
+    await waitFor(() => expect(categoryFileStore.getSnapshot().context.selected).toBeNull());
+  });
+});
+
+describe('the set-up records in their slices (spec §4, decision 0201)', { timeout: 20_000 }, () => {
+  const physics = { categoryId: 1, parentId: null, name: 'Physics', sortOrder: 0, isRetired: false, fileCount: 0, version: 2 };
+  const optics = { categoryId: 2, parentId: 1, name: 'Optics', sortOrder: 0, isRetired: false, fileCount: 0, version: 1 };
+  const held = (store: { getSnapshot(): { context: { selected: Record<string, unknown> | null } } }) => store.getSnapshot().context.selected;
+  beforeEach(() => {
+    act(() => {
+      selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup' });
+      projectTemplateStore.trigger.remove();
+    });
+  });
+
+  it('should store the saved category, reset it when a save fails, and remove it when the held one is deleted', async () => {
+    const onChanged = vi.fn().mockResolvedValue(undefined);
+    api.editCategory.mockResolvedValueOnce({ ...physics, name: 'Physics (theory)', version: 3 });
+    const { user } = renderNode(<CategoriesEditor projectId={5} categories={[physics, optics]} canEdit onChanged={onChanged} />);
+    const row = screen.getByRole('form', { name: 'Physics' });
+    await user.clear(within(row).getByLabelText(/^Name/));
+    await user.type(within(row).getByLabelText(/^Name/), 'Physics (theory)');
+    await user.click(within(row).getByRole('button', { name: 'Rename Physics' }));
+    await waitFor(() => expect(held(categoryStore)).toEqual({ ...physics, name: 'Physics (theory)', version: 3 }));
+    // A refused save of it: the slice resets to null.
+    api.editCategory.mockRejectedValueOnce({ statusCode: 409, messages: ['A category named "Optics" already exists at that place.'] });
+    await user.click(within(row).getByRole('button', { name: 'Rename Physics' }));
+    await waitFor(() => expect(held(categoryStore)).toBeNull());
+    // Deleting the held category removes it; deleting another one keeps what is held.
+    api.createCategory.mockResolvedValueOnce({ ...optics, categoryId: 4, name: 'Waves' });
+    const add = screen.getByTestId('new-category');
+    await user.type(within(add).getByLabelText(/^New category/), 'Waves');
+    await user.click(within(add).getByRole('button', { name: 'Add category' }));
+    await waitFor(() => expect(held(categoryStore)).toMatchObject({ categoryId: 4, name: 'Waves' }));
+    api.deleteCategory.mockResolvedValue({ deleted: true });
+    await user.click(within(screen.getByRole('form', { name: 'Optics' })).getByRole('button', { name: 'Delete Optics' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(api.deleteCategory).toHaveBeenCalledWith(5, 2));
+    expect(held(categoryStore)).toMatchObject({ categoryId: 4 });
+  });
+
+  it('should store the saved flow without its stage moves and the added item type, and reset either when its save fails', async () => {
+    api.editFlow.mockResolvedValueOnce({ ...flow, name: 'Item review 2027', version: 7, stageMoves: [] });
+    const { user } = renderNode(<FlowsEditor projectId={5} flows={[flow]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    const form = screen.getByRole('form', { name: 'Item review' });
+    await user.type(within(form).getByLabelText(/^Flow name/), ' 2027');
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(held(flowStore)).toEqual({ ...flow, name: 'Item review 2027', version: 7 }));
+    api.editFlow.mockRejectedValueOnce(stale);
+    await user.click(within(form).getByRole('button', { name: 'Save flow' }));
+    await waitFor(() => expect(held(flowStore)).toBeNull());
+    cleanup();
+
+    api.createItemType.mockResolvedValueOnce({ ...essay, itemTypeId: 13 });
+    const second = renderNode(<ItemTypesEditor projectId={5} itemTypes={[]} canEdit onChanged={vi.fn().mockResolvedValue(undefined)} />);
+    const add = screen.getByTestId('new-item-type');
+    await second.user.type(within(add).getByLabelText(/^Name of the new type/), 'Long answer');
+    await second.user.click(within(add).getByRole('button', { name: 'Add item type' }));
+    await waitFor(() => expect(held(itemTypeStore)).toMatchObject({ itemTypeId: 13 }));
+    api.createItemType.mockRejectedValueOnce({ statusCode: 409, messages: ['An item type named "Long answer" already exists in this project.'] });
+    await second.user.type(within(add).getByLabelText(/^Name of the new type/), 'Long answer');
+    await second.user.click(within(add).getByRole('button', { name: 'Add item type' }));
+    await waitFor(() => expect(held(itemTypeStore)).toBeNull());
+  });
+
+  it('should clear the category, flow and item type when the project changes, but keep the chosen template (tenant-wide)', () => {
+    act(() => {
+      categoryStore.trigger.select({ record: physics });
+      flowStore.trigger.select({ record: { ...flow } });
+      itemTypeStore.trigger.select({ record: { ...mcq } });
+      projectTemplateStore.trigger.select({ record: { templateId: 1, name: 'School board examination' } });
+      selectProject({ projectId: 5, code: 'MED-1', name: 'Medical mock', status: 'Setup', version: 4 });
+    });
+    // The same project again (a fresher payload) keeps them.
+    expect(held(categoryStore)).toEqual(physics);
+    act(() => selectProject({ projectId: 6, code: 'ENG-1', name: 'Engineering entrance', status: 'Draft' }));
+    expect([held(categoryStore), held(flowStore), held(itemTypeStore)]).toEqual([null, null, null]);
+    expect(held(projectTemplateStore)).toMatchObject({ templateId: 1 });
   });
 });

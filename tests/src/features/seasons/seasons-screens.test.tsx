@@ -6,11 +6,11 @@ import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions } from '#machines/permissions.ts';
-import { seasonStore, userPermissionsStore } from '#src/app/stores/slices.ts';
-import { selectProject } from '#src/app/stores/workspace-selection.ts';
+import { seasonCenterStore, seasonStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Center, OpenSeason, Registration, Schedule, Season } from '#src/features/seasons/api/seasons-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { chooseMenuItem } from '#tests/src/support/menus.ts';
+import { chooseMenuItem, openMenu } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
@@ -76,6 +76,8 @@ const { default: RegisterPage } = await import('#src/features/seasons/register-p
 const { default: MyRegistrationsPage } = await import('#src/features/seasons/my-registrations-page.tsx');
 const { default: RegistrationsPage } = await import('#src/features/seasons/registrations-page.tsx');
 const { default: VerifyPage } = await import('#src/features/seasons/verify-page.tsx');
+const { WorkspaceBar } = await import('#src/features/projects/workspace-bar.tsx');
+const { default: DashboardPage } = await import('#src/features/dashboard/dashboard-page.tsx');
 
 const page = <T,>(rows: T[], query: PagedQuery) => ({
   data: rows,
@@ -423,6 +425,103 @@ describe('the registrations queue', { timeout: 30_000 }, () => {
     await user.type(within(dialog).getByTestId('reason-text'), 'Photo missing');
     await user.click(within(dialog).getByTestId('reason-confirm'));
     await waitFor(() => expect(registrations.transition).toHaveBeenCalledWith(31, 'registration.reject', 1, 'Photo missing'));
+  });
+});
+
+describe('the season in the workspace bar (0236)', { timeout: 40_000 }, () => {
+  const emptySchedule = (seasonId: number): Schedule => ({ seasonId, papers: [], clashes: [] });
+  const june = season({ seasonId: 8, code: 'JUN27', name: 'June 2027 sitting', status: 'Planned', actions: [] });
+
+  it('should show the opened season in the chain, switch it from its menu and clear it when the project changes', async () => {
+    seasons.get.mockImplementation(async (id: number) => (id === 8 ? june : season()));
+    seasons.schedule.mockImplementation(async (id: number) => emptySchedule(id));
+    seasons.all.mockResolvedValue(page([season(), june], { keyword: '', pageNumber: 1, pageSize: 100, orderBy: null, filters: {} }));
+    const { user, location } = renderAt('/workspace/seasons/7', {
+      '/workspace/seasons/:seasonId': (
+        <>
+          <WorkspaceBar />
+          <SeasonPage />
+        </>
+      ),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'March 2027 sitting' })).toBeInTheDocument();
+    const bar = screen.getByTestId('workspace-bar');
+    await waitFor(() => expect(within(bar).getByTestId('workspace-season')).toHaveTextContent('Season: March 2027 sitting'));
+    expect(within(bar).getByTestId('workspace-season')).toHaveAccessibleName('Season: March 2027 sitting. Switch');
+
+    // A center of this season chosen, then another season opened from the bar: the center goes.
+    act(() => seasonCenterStore.trigger.select({ record: { seasonId: 7, centerId: 1 } }));
+    const menu = await openMenu(user, within(bar).getByTestId('workspace-season'));
+    const target = await within(menu).findByRole('menuitem', { name: 'JUN27 · June 2027 sitting' });
+    for (let step = 0; step < 6 && menu.getAttribute('aria-activedescendant') !== target.id; step += 1) await user.keyboard('{ArrowDown}');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location.current()).toBe('/workspace/seasons/8'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'June 2027 sitting' })).toBeInTheDocument();
+    expect(seasonStore.getSnapshot().context.selected).toMatchObject({ seasonId: 8, code: 'JUN27' });
+    expect(seasonCenterStore.getSnapshot().context.selected).toBeNull();
+    expect(within(screen.getByTestId('workspace-bar')).getByTestId('workspace-season')).toHaveTextContent('Season: June 2027 sitting');
+
+    // Another exam keeps the season (it schedules papers of every exam of the project) …
+    act(() => selectExam({ examId: 9, code: 'SCI', name: 'Science' }));
+    expect(within(screen.getByTestId('workspace-bar')).getByTestId('workspace-season')).toHaveTextContent('June 2027 sitting');
+    // … another project clears it.
+    act(() => selectProject({ projectId: 6, code: 'JEE', name: 'Entrance 2027', status: 'Active' }));
+    expect(seasonStore.getSnapshot().context.selected).toBeNull();
+    expect(within(screen.getByTestId('workspace-bar')).getByTestId('workspace-season')).toHaveTextContent('Season: none selected');
+  });
+
+  it('should leave the season out of the bar on other screens until one is opened', async () => {
+    renderAt('/workspace/papers', { '/workspace/papers': <WorkspaceBar /> });
+    const bar = await screen.findByTestId('workspace-bar');
+    expect(within(bar).queryByTestId('workspace-season')).toBeNull();
+    act(() => seasonStore.trigger.update({ record: { seasonId: 7, projectId: 5, code: 'MAR27', name: 'March 2027 sitting' } }));
+    expect(within(bar).getByTestId('workspace-season')).toHaveTextContent('March 2027 sitting');
+  });
+
+  it('should open the registrations queue on the opened season, and open a season chosen in the queue', async () => {
+    act(() => seasonStore.trigger.update({ record: { ...season() } }));
+    seasons.all.mockResolvedValue(page([season(), june], { keyword: '', pageNumber: 1, pageSize: 100, orderBy: null, filters: {} }));
+    seasons.centers.mockResolvedValue([]);
+    registrations.search.mockImplementation(async (query: PagedQuery) => page([registration()], query));
+    const { user } = renderAt('/workspace/registrations', { '/workspace/registrations': <RegistrationsPage /> });
+    expect(await screen.findByTestId('registration-status-31')).toBeInTheDocument();
+    expect(registrations.search).toHaveBeenCalledWith(expect.objectContaining({ filters: expect.objectContaining({ seasonId: 7, status: 'Submitted' }) }));
+    await chooseOption(user, await screen.findByRole('combobox', { name: 'Season' }), 'June 2027 sitting');
+    await waitFor(() => expect(registrations.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ seasonId: 8 }) })));
+    expect(seasonStore.getSnapshot().context.selected).toMatchObject({ seasonId: 8 });
+  });
+});
+
+describe('the candidate dashboard (0238)', { timeout: 30_000 }, () => {
+  it('should list the candidate’s registrations with their state and roll number, linking to My registrations', async () => {
+    registrations.mine.mockResolvedValue([
+      registration({ registrationId: 31, status: 'AdmitCardIssued', rollNumber: 'MAR27AHM-00100002' }),
+      registration({ registrationId: 32, status: 'Rejected', examName: 'Science', seasonName: 'November 2026 practice sitting' }),
+    ]);
+    renderAt('/', { '/': <DashboardPage /> });
+    const panel = await screen.findByTestId('dashboard-registrations');
+    expect(within(panel).getByRole('link', { name: 'My registrations' })).toHaveAttribute('href', '/registrations/mine');
+    expect(within(panel).getByText('Mathematics · March 2027 sitting')).toBeInTheDocument();
+    expect(within(panel).getByTestId('dashboard-status-31')).toHaveTextContent('Admit card issued');
+    expect(within(panel).getByText(/Your admit card is ready.*Roll number: MAR27AHM-00100002/)).toBeInTheDocument();
+    expect(within(panel).getByTestId('dashboard-status-32')).toHaveTextContent('Rejected');
+    expect(within(panel).getByText('Not accepted.')).toBeInTheDocument();
+  });
+
+  it('should show nothing to someone without registrations', async () => {
+    registrations.mine.mockResolvedValue([]);
+    renderAt('/', { '/': <DashboardPage /> });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    await waitFor(() => expect(registrations.mine).toHaveBeenCalled());
+    expect(screen.queryByTestId('dashboard-registrations')).toBeNull();
+  });
+
+  it('should not ask for a visitor’s registrations', async () => {
+    act(() => userPermissionsStore.trigger.update({ permissions: [] }));
+    renderAt('/', { '/': <DashboardPage /> });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(registrations.mine).not.toHaveBeenCalled();
   });
 });
 

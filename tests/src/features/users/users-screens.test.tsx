@@ -415,7 +415,7 @@ describe('users screen', () => {
     await u.tab();
     expect(await within(dialog).findByText('This is not a valid e-mail address.')).toBeInTheDocument();
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    expect(emailCheckApi.validate).toHaveBeenLastCalledWith('asha@example');
+    expect(emailCheckApi.validate).toHaveBeenLastCalledWith('asha@example', { userId: undefined });
     // Typing again drops the verdict until the field is left again.
     await u.type(email, '.test');
     expect(within(dialog).queryByText('This is not a valid e-mail address.')).toBeNull();
@@ -424,6 +424,39 @@ describe('users screen', () => {
     await u.tab();
     expect(await within(dialog).findByText('The address is accepted, and saved as asha@example.test.')).toBeInTheDocument();
     expect(email).not.toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('should say before the save that another account has the address, the edited user’s own address being free (docs/decisions/0282)', async () => {
+    api.search.mockImplementation(async (query: PagedQuery) => page([user(1)], query));
+    // An administrator's check also answers availability: here one address is taken.
+    vi.mocked(emailCheckApi.validate).mockImplementation(async (email: string, availability?: { userId?: string }) => ({
+      email: email.toLowerCase(),
+      isValid: true,
+      ...(availability ? { isAvailable: email.toLowerCase() !== 'taken@example.test' } : {}),
+      message: '',
+    }));
+    const { user: u } = renderAt('/users', <UsersPage />);
+    await u.click(await screen.findByRole('button', { name: 'Create user' }));
+    let dialog = await screen.findByTestId('user-dialog');
+    let email = within(dialog).getByRole('textbox', { name: /E-mail address/ });
+    await u.type(email, 'taken@example.test');
+    await u.tab();
+    expect(await within(dialog).findByText('An account with this e-mail address already exists.')).toBeInTheDocument();
+    expect(email).toHaveAttribute('aria-invalid', 'true');
+    expect(emailCheckApi.validate).toHaveBeenLastCalledWith('taken@example.test', { userId: undefined });
+    await u.clear(email);
+    await u.type(email, 'free@example.test');
+    await u.tab();
+    expect(await within(dialog).findByText('The address is free: no other account uses it.')).toBeInTheDocument();
+    await u.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('user-dialog')).toBeNull());
+
+    await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user1' }), 'Edit');
+    dialog = await screen.findByTestId('user-dialog');
+    email = within(dialog).getByRole('textbox', { name: /E-mail address/ });
+    await u.click(email);
+    await u.tab();
+    await waitFor(() => expect(emailCheckApi.validate).toHaveBeenLastCalledWith(user(1).email, { userId: user(1).id }));
   });
 
   it('should export the list with the current filters, showing progress until the file is saved', async () => {
