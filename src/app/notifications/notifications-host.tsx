@@ -3,7 +3,18 @@ import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { notificationsStore } from './notifications-store.ts';
 
-const Banner = lazy(() => import('./banner.tsx'));
+/**
+ * The banner's module, fetched once and kept: the lazy component and the preload share one
+ * promise, so showing the banner once the server is gone never needs the network (issue 23). A
+ * failed fetch is forgotten, so the next try fetches again.
+ */
+let bannerModule: Promise<typeof import('./banner.tsx')> | null = null;
+const loadBanner = () =>
+  (bannerModule ??= import('./banner.tsx').catch((error: unknown) => {
+    bannerModule = null;
+    throw error;
+  }));
+const Banner = lazy(loadBanner);
 const Toaster = lazy(() => import('./toaster.tsx'));
 const Snackbar = lazy(() => import('./snackbar-view.tsx'));
 
@@ -32,7 +43,7 @@ function useOfflineBanner() {
     if (navigator.onLine === false) offline();
     // The banner's code must be here before the network goes: fetched once the page is up (after
     // the first render, so not in its budget), not when the banner is first needed.
-    const preload = window.setTimeout(() => void import('./banner.tsx').catch(() => undefined), 1500);
+    const preload = window.setTimeout(() => void loadBanner().catch(() => undefined), 1500);
     window.addEventListener('offline', offline);
     window.addEventListener('online', online);
     return () => {
