@@ -248,6 +248,17 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
+      // The invigilator's console of a season paper's deliveries (issue 19).
+      path: 'invigilate',
+      lazy: featurePage('delivery/console-page.tsx'),
+      handle: {
+        title: { key: 'nav.invigilate' },
+        permission: P.Exams.View,
+        workspace: true,
+        drawer: { id: 'invigilate', group: 'overview', icon: 'chart' },
+      } satisfies Handle,
+    },
+    {
       // An invigilator checks an admit card's QR code (issue 18).
       path: 'admitcards/verify',
       lazy: featurePage('seasons/verify-page.tsx'),

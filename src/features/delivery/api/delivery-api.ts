@@ -94,3 +94,27 @@ export const deliveryApi = {
   receipt: (id: number) => api().get<Receipt>(`/v1/delivery/mine/${id}/receipt`, global),
   telemetry: (id: number, events: Array<{ kind: string }>) => api().post<Timing>(`/v1/delivery/mine/${id}/telemetry`, { events }, global),
 };
+
+export interface ConsoleRow {
+  deliveryId: number;
+  registrationId: number;
+  rollNumber: string | null;
+  candidateName: string;
+  centerId: number | null;
+  timing: Timing;
+  answered: number;
+  lastHeartbeat: string | null;
+  alerts: number;
+  actions: string[];
+}
+
+export type InvigilatorEvent = 'delivery.admit' | 'delivery.pause' | 'delivery.resume' | 'delivery.extend' | 'delivery.terminate';
+
+const project = { showErrors: false, workspace: 'project' } as const;
+
+/** The invigilator's console calls: project calls (ProjectId). */
+export const consoleApi = {
+  room: (seasonPaperId: number) => api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}`, project),
+  act: (deliveryId: number, event: InvigilatorEvent, extra: { minutes?: number; reason?: string } = {}) =>
+    api().post<ConsoleRow>(`/v1/delivery/${deliveryId}/event`, { event, ...extra }, project),
+};
