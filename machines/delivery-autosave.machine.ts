@@ -39,6 +39,15 @@ export interface SaveCallFailure {
   status: number | null;
 }
 
+/**
+ * What a batch call answers: the save ids the server took, and for a question where another
+ * device already stored a higher sequence, that sequence (the next change goes above it).
+ */
+export interface SaveBatchAnswer {
+  acknowledged: string[];
+  stored?: Array<{ itemNumber: number; storedSequence: number }>;
+}
+
 export const AUTOSAVE_DEBOUNCE_MS = 800;
 export const AUTOSAVE_RETRY_MS = 5_000;
 
@@ -49,7 +58,7 @@ export const autosaveMachine = setup({
     input: {} as { sequences?: Record<number, number>; newId: () => string },
   },
   actors: {
-    saveBatch: fromPromise<{ acknowledged: string[] }, { saves: QueuedSave[] }>(async () => ({ acknowledged: [] })),
+    saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async () => ({ acknowledged: [] })),
   },
   delays: { debounce: AUTOSAVE_DEBOUNCE_MS, retry: AUTOSAVE_RETRY_MS },
   guards: {
@@ -64,11 +73,13 @@ export const autosaveMachine = setup({
       return { pending: { ...context.pending, [event.itemNumber]: save }, sequences: { ...context.sequences, [event.itemNumber]: sequence } };
     }),
     takeBatch: assign({ sending: ({ context }) => Object.values(context.pending) }),
-    acknowledge: assign(({ context }) => {
+    acknowledge: assign(({ context }, params: { answer: SaveBatchAnswer }) => {
       // A question changed again while its save was out keeps its newer save waiting.
       const pending = { ...context.pending };
       for (const sent of context.sending) if (pending[sent.itemNumber]?.saveId === sent.saveId) delete pending[sent.itemNumber];
-      return { pending, sending: [], failures: 0 };
+      const sequences = { ...context.sequences };
+      for (const s of params.answer.stored ?? []) sequences[s.itemNumber] = Math.max(sequences[s.itemNumber] ?? 0, s.storedSequence);
+      return { pending, sending: [], failures: 0, sequences };
     }),
     failed: assign({ sending: [], failures: ({ context }) => context.failures + 1 }),
   },
@@ -91,8 +102,8 @@ export const autosaveMachine = setup({
         src: 'saveBatch',
         input: ({ context }) => ({ saves: context.sending }),
         onDone: [
-          { guard: 'hasPending', actions: 'acknowledge', target: 'next' },
-          { actions: 'acknowledge', target: 'saved' },
+          { guard: 'hasPending', actions: { type: 'acknowledge', params: ({ event }) => ({ answer: event.output }) }, target: 'next' },
+          { actions: { type: 'acknowledge', params: ({ event }) => ({ answer: event.output }) }, target: 'saved' },
         ],
         onError: [
           { guard: { type: 'isRefused', params: ({ event }) => ({ error: event.error }) }, actions: 'failed', target: 'held' },

@@ -1,16 +1,16 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { autosaveMachine, autosaveStatus, paletteState, timeLeftOnScreen, type QueuedSave } from '#machines/delivery-autosave.machine.ts';
+import { autosaveMachine, autosaveStatus, paletteState, timeLeftOnScreen, type QueuedSave, type SaveBatchAnswer } from '#machines/delivery-autosave.machine.ts';
 
-function harness(answer: (saves: QueuedSave[]) => Promise<unknown>) {
+function harness(answer: (saves: QueuedSave[]) => Promise<unknown>, stored: Array<{ itemNumber: number; storedSequence: number }> = []) {
   let n = 0;
   const calls: QueuedSave[][] = [];
   const machine = autosaveMachine.provide({
     actors: {
-      saveBatch: fromPromise<{ acknowledged: string[] }, { saves: QueuedSave[] }>(async ({ input }) => {
+      saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => {
         calls.push(input.saves);
         await answer(input.saves);
-        return { acknowledged: input.saves.map((s) => s.saveId) };
+        return { acknowledged: input.saves.map((s) => s.saveId), stored };
       }),
     },
   });
@@ -54,6 +54,19 @@ describe('delivery autosave queue', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(calls.at(-1)!.map((s) => s.itemNumber)).toEqual([1, 3, 4]);
     expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'saved', waiting: 0 });
+    vi.useRealTimers();
+  });
+
+  it('should go above a higher sequence another device stored, so its next change wins', async () => {
+    vi.useFakeTimers();
+    const { actor, calls } = harness(async () => undefined, [{ itemNumber: 1, storedSequence: 9 }]);
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    actor.send({ type: 'answer', itemNumber: 1, response: 'b', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls.map((batch) => batch.map((s) => s.sequence))).toEqual([[1], [10]]);
     vi.useRealTimers();
   });
 

@@ -14,6 +14,7 @@ import {
   timeLeftOnScreen,
   type PaletteState,
   type QueuedSave,
+  type SaveBatchAnswer,
 } from '#machines/delivery-autosave.machine.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -192,13 +193,17 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const autosave = useActorRef(
     autosaveMachine.provide({
       actors: {
-        saveBatch: fromPromise<{ acknowledged: string[] }, { saves: QueuedSave[] }>(async ({ input }) => {
+        saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => {
           try {
             const answer = await deliveryApi.save(id, input.saves);
             const receivedAt = Date.now();
             setTiming(answer.timing);
             setOffset(offsetOf(answer.timing, receivedAt));
-            return { acknowledged: answer.results.map((r) => r.saveId) };
+            return {
+              acknowledged: answer.results.map((r) => r.saveId),
+              // Another device stored a higher sequence: this one's next change goes above it.
+              stored: answer.results.filter((r) => !r.applied).map((r) => ({ itemNumber: r.itemNumber, storedSequence: r.storedSequence })),
+            };
           } catch (error) {
             throw { status: failureStatus(error) };
           }

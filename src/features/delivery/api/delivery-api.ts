@@ -85,7 +85,7 @@ export const deliveryApi = {
   get: (id: number) => api().get<Delivery>(`/v1/delivery/mine/${id}`, global),
   start: (id: number) => api().post<Timing>(`/v1/delivery/mine/${id}/start`, { declaration: true }, global),
   save: (id: number, saves: QueuedSave[]) =>
-    api().put<{ results: Array<{ saveId: string; applied: boolean; storedSequence: number }>; timing: Timing }>(
+    api().put<{ results: Array<{ saveId: string; itemNumber: number; applied: boolean; storedSequence: number }>; timing: Timing }>(
       `/v1/delivery/mine/${id}/answers`,
       { saves },
       global,
