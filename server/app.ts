@@ -29,6 +29,7 @@ import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
 import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-module.ts';
+import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -48,6 +49,8 @@ export interface AppOptions {
   /** Pino options or an existing logger; tests pass `false` or a silent level. */
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
   clock?: Clock;
+  /** The clock deliveries run on (default: `clock`); tests move it without expiring sign-ins. */
+  deliveryClock?: Clock;
   /** Run the background job worker and scheduled tasks (off in most tests, which drive them directly). */
   runJobs?: boolean;
   /** How often the scheduler polls its periodic tasks (default 30 s; tests poll faster). */
@@ -125,6 +128,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
   const ticketDeps = { db, clock: app.clock, events };
+  const deliveryClock = options.deliveryClock ?? app.clock;
   const scheduler =
     options.runJobs === false
       ? undefined
@@ -139,6 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
               intervalMs: 60 * 60_000,
               run: () => pruneEvents(db, new Date(app.clock.now().getTime() - EVENT_RETENTION_DAYS * 86_400_000)),
             },
+            ...deliveryTasks(db, deliveryClock),
           ],
           app.log,
           options.schedulerPollMs,
@@ -212,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(usersModule, { identity: app.identity, directory, pokeJobs: () => app.jobs.poke() });
       await api.register(paperRoutes, { db, printer });
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
+      await api.register(deliveryModule, { db, clock: deliveryClock });
     },
     { prefix: '/api' },
   );

@@ -266,4 +266,77 @@ async function seedCompletedSeason(tx: Queryable, input: Parameters<typeof seedD
         event === 'registration.submit' ? candidateId : input.centerManager,
       ]);
   }
+  await seedDemoMockTest(tx, input, ids.get('AHM-001')!, now);
+}
+
+/**
+ * Issue 19: an online mock test the demo candidate Kavya Shah can sit in the browser at any time
+ * (/sit). A second season of the board project ("Online mock test") schedules the same locked
+ * paper online today at 00:00 at the centers, 90 minutes, sets A–C random per candidate; Kavya
+ * is registered, allocated to AHM-001 and has her admit card, so opening it starts her delivery.
+ */
+async function seedDemoMockTest(
+  tx: Queryable,
+  input: { tenantId: string; projectId: number; examId: number; paperId: number; manager: string; candidates: Map<string, string> },
+  centerId: number,
+  now: Date,
+) {
+  // Today in IST (the centers' time, docs/decisions/0241), so the start is already past.
+  const today = isoDate(new Date(now.getTime() + 330 * 60_000));
+  const { rows: seasonRows } = await tx.query<{ id: number }>(
+    `insert into seasons (tenant_id, project_id, code, name, starts_on, ends_on, registration_opens_at, registration_closes_at, status, created_by, updated_by, version)
+     values ($1, $2, 'MOCK', 'Online mock test', $3, $4, $5, $6, 'InProgress', $7, $7, 5) returning id::int as id`,
+    [
+      input.tenantId,
+      input.projectId,
+      today,
+      isoDate(new Date(now.getTime() + 60 * day)),
+      new Date(now.getTime() - 14 * day),
+      new Date(now.getTime() - day),
+      input.manager,
+    ],
+  );
+  const seasonId = seasonRows[0].id;
+  await tx.query(
+    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2),
+       ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2), ($1, 'season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed', $2),
+       ($1, 'season.start', 'RegistrationClosed', 'InProgress', $2)`,
+    [seasonId, input.manager],
+  );
+  const { rows: paperRows } = await tx.query<{ id: number }>(
+    `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
+     values ($1, $2, $3, $4, 0, 90, 'online', 'randomPerCandidate', $5) returning id::int as id`,
+    [seasonId, input.paperId, input.examId, today, input.manager],
+  );
+  const seasonPaperId = paperRows[0].id;
+  await tx.query(`insert into season_sets (season_paper_id, letter) select $1, letter from paper_sets where paper_id = $2 and letter in ('A', 'B', 'C')`, [
+    seasonPaperId,
+    input.paperId,
+  ]);
+  await tx.query(`insert into season_centers (season_id, center_id, seats, allocated, last_seq, updated_by) values ($1, $2, 60, 1, 1, $3)`, [
+    seasonId,
+    centerId,
+    input.manager,
+  ]);
+  const candidateId = input.candidates.get('kavya.shah')!;
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, accommodations,
+                                accommodation_status, status, center_id, seat_number, roll_number, admit_card_version, admit_card_issued_at, updated_by)
+     values ($1, $2, $3, $4, $5, $6, 'gu', 'Ahmedabad', '{}', 'none', 'AdmitCardIssued', $7, 1, 'MOCKAHM-00100001', 1, $8, $9) returning id::int as id`,
+    [input.tenantId, input.projectId, seasonId, input.examId, candidateId, [seasonPaperId], centerId, now, input.manager],
+  );
+  for (const [event, from, to] of [
+    ['registration.submit', null, 'Submitted'],
+    ['registration.approve', 'Submitted', 'Approved'],
+    ['registration.allocate', 'Approved', 'Allocated'],
+    ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
+  ] as const) {
+    await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+      rows[0].id,
+      event,
+      from,
+      to,
+      event === 'registration.submit' ? candidateId : input.manager,
+    ]);
+  }
 }

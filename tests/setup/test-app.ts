@@ -21,6 +21,8 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** The clock deliveries run on (issue 19): moved by a test without expiring its sign-ins. */
+  deliveryClock?: Clock;
   runJobs?: boolean;
   schedulerPollMs?: number;
 }
@@ -46,6 +48,7 @@ export async function createTestApp(kind: DbKind, options: TestAppOptions = {}) 
     db: database.db,
     logger: { level: config.logLevel },
     clock: options.clock,
+    deliveryClock: options.deliveryClock,
     runJobs: options.runJobs ?? false,
     schedulerPollMs: options.schedulerPollMs,
   });

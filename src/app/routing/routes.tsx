@@ -230,6 +230,35 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
+      // A candidate sits their papers in the browser (issue 19): the list, then one delivery.
+      path: 'sit',
+      handle: {
+        title: { key: 'nav.sitPaper' },
+        breadcrumb: { key: 'nav.sitPaper' },
+        permission: P.Dashboard.View,
+        drawer: { id: 'sit-paper', group: 'overview', icon: 'ticket' },
+      } satisfies Handle,
+      children: [
+        { index: true, lazy: featurePage('delivery/my-sittings-page.tsx') },
+        {
+          path: ':deliveryId',
+          lazy: featurePage('delivery/delivery-page.tsx'),
+          handle: { title: { key: 'nav.sitting' }, breadcrumb: { key: 'nav.sitting' }, permission: P.Dashboard.View } satisfies Handle,
+        },
+      ],
+    },
+    {
+      // The invigilator's console of a season paper's deliveries (issue 19).
+      path: 'invigilate',
+      lazy: featurePage('delivery/console-page.tsx'),
+      handle: {
+        title: { key: 'nav.invigilate' },
+        permission: P.Exams.View,
+        workspace: true,
+        drawer: { id: 'invigilate', group: 'overview', icon: 'chart' },
+      } satisfies Handle,
+    },
+    {
       // An invigilator checks an admit card's QR code (issue 18).
       path: 'admitcards/verify',
       lazy: featurePage('seasons/verify-page.tsx'),

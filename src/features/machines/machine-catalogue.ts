@@ -130,6 +130,14 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'delivery',
+    file: 'machines/delivery.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/delivery.machine.ts')).deliveryMachine,
+      paths: (await import('#machines/delivery.model.ts')).deliveryTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'paperFlow',
     file: 'machines/papers/paper-flow.machine.ts',
     load: async () => ({

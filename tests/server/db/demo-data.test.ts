@@ -168,9 +168,11 @@ describeEachDatabase('demo data', (get) => {
       ]),
     ).toEqual([
       ['MAR27', 'RegistrationOpen', 1, 4, 550, 2],
+      // Issue 19: the online mock test Kavya Shah can sit in the browser.
+      ['MOCK', 'InProgress', 1, 1, 60, 1],
       ['NOV26', 'Completed', 1, 1, 60, 2],
     ]);
-    const seasonId = seasons.data[0].seasonId as number;
+    const seasonId = seasons.data.find((x: { code: string }) => x.code === 'MAR27').seasonId as number;
     const schedule = (await call(app, meera, 'GET', `/api/v1/season/${seasonId}/schedule`, { project: board })).json();
     expect(schedule.papers.map((x: { paperCode: string; startsAt: string; liveSets: string[] }) => [x.paperCode, x.startsAt, x.liveSets])).toEqual([
       ['MATH-UT-1', '10:00', ['A', 'B', 'C']],
@@ -213,6 +215,25 @@ describeEachDatabase('demo data', (get) => {
     });
     expect((await call(app, neha, 'GET', '/api/v1/registration/mine')).json()).toMatchObject([{ status: 'Submitted', accommodationStatus: 'requested' }]);
     expect((await call(app, neha, 'GET', '/api/v1/registration/open')).json()).toMatchObject([{ code: 'MAR27', cities: ['Ahmedabad', 'Rajkot', 'Surat'] }]);
+
+    // Issue 19: Kavya has the mock test to sit (online, started at 00:00 today), and opening it gives her a set.
+    const kavya = await signInDirect(app, {
+      id: await userId('kavya.shah'),
+      email: '',
+      password: '',
+      firstName: 'Kavya',
+      lastName: 'Shah',
+      userName: '',
+      roles: ['Candidate'],
+    });
+    const sittings = (await call(app, kavya, 'GET', '/api/v1/delivery/mine')).json();
+    expect(sittings).toMatchObject([{ seasonName: 'Online mock test', paperCode: 'MATH-UT-1', durationMinutes: 90, deliveryId: null }]);
+    expect(Date.parse(sittings[0].startsAt)).toBeLessThanOrEqual(Date.now());
+    const opened = await call(app, kavya, 'POST', '/api/v1/delivery/mine', {
+      body: { registrationId: sittings[0].registrationId, seasonPaperId: sittings[0].seasonPaperId },
+    });
+    expect(opened.statusCode, opened.body).toBe(201);
+    expect(opened.json()).toMatchObject({ medium: 'gu', languages: ['gu', 'en', 'hi'], timing: { status: 'Waiting', remainingMs: 90 * 60_000 } });
 
     // The demo password signs in for real.
     const signIn = await app.inject({

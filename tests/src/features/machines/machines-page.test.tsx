@@ -102,6 +102,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'examStatus',
       'season',
       'registration',
+      'delivery',
       'paperFlow',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');

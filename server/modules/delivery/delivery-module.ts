@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '#server/db/client.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import type { PeriodicTask } from '#server/lib/scheduler.ts';
+import { deliveryRoutes } from './delivery-routes.ts';
+import { expireDeliveries } from './delivery-service.ts';
+
+export { expireDeliveries };
+
+/** Issue 19: candidates sit their papers in the browser; invigilators run the room (under /api). */
+export async function deliveryModule(api: FastifyInstance, deps: { db: Db; clock: Clock }) {
+  await api.register(deliveryRoutes, deps);
+}
+
+/**
+ * The expiry job: every Active delivery past its deadline is auto-submitted (TimeUp), with no
+ * browser open. Requests about a delivery settle it the same way, so the job's interval only
+ * bounds how late an abandoned delivery shows as ended.
+ */
+export function deliveryTasks(db: Db, clock: Clock): PeriodicTask[] {
+  return [{ name: 'delivery.expire', intervalMs: 10_000, run: () => expireDeliveries(db, clock) }];
+}

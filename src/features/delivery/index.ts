@@ -1,0 +1,1 @@
+export { deliveryApi } from './api/delivery-api.ts';

@@ -1,0 +1,102 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { autosaveMachine, autosaveStatus, paletteState, timeLeftOnScreen, type QueuedSave, type SaveBatchAnswer } from '#machines/delivery-autosave.machine.ts';
+
+function harness(answer: (saves: QueuedSave[]) => Promise<unknown>, stored: Array<{ itemNumber: number; storedSequence: number }> = []) {
+  let n = 0;
+  const calls: QueuedSave[][] = [];
+  const machine = autosaveMachine.provide({
+    actors: {
+      saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => {
+        calls.push(input.saves);
+        await answer(input.saves);
+        return { acknowledged: input.saves.map((s) => s.saveId), stored };
+      }),
+    },
+  });
+  const actor = createActor(machine, { input: { sequences: { 2: 4 }, newId: () => `id-${(n += 1)}` } }).start();
+  return { actor, calls };
+}
+
+describe('delivery autosave queue', () => {
+  it('should debounce changes into one call carrying the newest save per question with growing sequences', async () => {
+    vi.useFakeTimers();
+    const { actor, calls } = harness(async () => undefined);
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'answer', itemNumber: 1, response: 'b', marked: false });
+    actor.send({ type: 'answer', itemNumber: 2, response: 'c', marked: true });
+    expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'saving', waiting: 2 });
+    await vi.advanceTimersByTimeAsync(900);
+    expect(calls).toEqual([
+      [
+        { saveId: 'id-2', itemNumber: 1, sequence: 2, response: 'b', marked: false },
+        { saveId: 'id-3', itemNumber: 2, sequence: 5, response: 'c', marked: true },
+      ],
+    ]);
+    expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'saved', waiting: 0 });
+    vi.useRealTimers();
+  });
+
+  it('should keep saves queued while offline, count them, and flush them when back online', async () => {
+    vi.useFakeTimers();
+    let online = false;
+    const { actor, calls } = harness(async () => {
+      if (!online) throw { status: null };
+    });
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    actor.send({ type: 'answer', itemNumber: 3, response: 'x', marked: false });
+    actor.send({ type: 'answer', itemNumber: 4, response: 'y', marked: false });
+    expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'offline', waiting: 3 });
+    online = true;
+    actor.send({ type: 'online' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls.at(-1)!.map((s) => s.itemNumber)).toEqual([1, 3, 4]);
+    expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'saved', waiting: 0 });
+    vi.useRealTimers();
+  });
+
+  it('should go above a higher sequence another device stored, so its next change wins', async () => {
+    vi.useFakeTimers();
+    const { actor, calls } = harness(async () => undefined, [{ itemNumber: 1, storedSequence: 9 }]);
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    actor.send({ type: 'answer', itemNumber: 1, response: 'b', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls.map((batch) => batch.map((s) => s.sequence))).toEqual([[1], [10]]);
+    vi.useRealTimers();
+  });
+
+  it('should hold on 409 and keep the change that came while a save was out', async () => {
+    vi.useFakeTimers();
+    const { actor } = harness(async () => {
+      throw { status: 409 };
+    });
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(actor.getSnapshot().value).toBe('held');
+    expect(autosaveStatus(actor.getSnapshot()).waiting).toBe(1);
+    vi.useRealTimers();
+  });
+
+  it('should name the five palette states and count down from the server deadline whatever the browser clock says', () => {
+    expect([
+      paletteState(false, null, false),
+      paletteState(true, null, false),
+      paletteState(true, 'a', false),
+      paletteState(true, [], true),
+      paletteState(true, ['a'], true),
+    ]).toEqual(['notVisited', 'notAnswered', 'answered', 'marked', 'answeredMarked']);
+    const deadline = '2027-03-10T05:30:00.000Z';
+    const serverNow = Date.parse('2027-03-10T05:00:00.000Z');
+    const browserTenMinutesSlow = serverNow - 10 * 60_000;
+    const offset = serverNow - browserTenMinutesSlow;
+    expect(timeLeftOnScreen(deadline, 0, offset, browserTenMinutesSlow)).toBe(30 * 60_000);
+    expect(timeLeftOnScreen(deadline, 0, offset, browserTenMinutesSlow + 31 * 60_000)).toBe(0);
+    expect(timeLeftOnScreen(null, 1234, offset, 0)).toBe(1234);
+  });
+});

@@ -1,0 +1,119 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { allPermissions } from '#machines/permissions.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { selectProject } from '#src/app/stores/workspace-selection.ts';
+import type { ConsoleRow } from '#src/features/delivery/api/delivery-api.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { chooseOption } from '#tests/src/support/select.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
+
+const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn() }));
+const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn() }));
+vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ consoleApi, deliveryApi: {} }));
+vi.mock('#src/features/seasons/api/seasons-api.ts', () => ({ seasonsApi, registrationsApi: {}, centersApi: {} }));
+const { default: ConsolePage } = await import('#src/features/delivery/console-page.tsx');
+
+const row = (over: Partial<ConsoleRow> = {}): ConsoleRow => ({
+  deliveryId: 41,
+  registrationId: 3,
+  rollNumber: 'MOCK0001',
+  candidateName: 'Kavya Shah',
+  centerId: 1,
+  timing: {
+    status: 'Active',
+    serverNow: '2027-03-10T05:00:00.000Z',
+    startsAt: '2027-03-10T04:30:00.000Z',
+    deadline: '2027-03-10T05:30:00.000Z',
+    remainingMs: 30 * 60_000,
+    allowedMs: 60 * 60_000,
+    extensionMs: 0,
+    admitted: false,
+    declared: true,
+    endedAt: null,
+  },
+  answered: 4,
+  lastHeartbeat: '2027-03-10T04:59:30.000Z',
+  alerts: 1,
+  actions: ['delivery.pause', 'delivery.extend', 'delivery.terminate'],
+  ...over,
+});
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['delivery', 'ui', 'errors', 'users']);
+});
+beforeEach(() => {
+  act(() => {
+    userPermissionsStore.trigger.update({ permissions: [...allPermissions] });
+    selectProject({ projectId: 5, code: 'BOARD', name: 'Board 2027', languages: ['en', 'gu'], status: 'Active' });
+  });
+  seasonsApi.all.mockResolvedValue({ data: [{ seasonId: 7, name: 'Online mock test' }] });
+  seasonsApi.schedule.mockResolvedValue({
+    seasonId: 7,
+    papers: [
+      { seasonPaperId: 9, paperCode: 'MATH-UT-1', sitsOn: '2027-03-10', startsAt: '10:00', mode: 'online' },
+      { seasonPaperId: 10, paperCode: 'SCI', sitsOn: '2027-03-11', startsAt: '10:00', mode: 'offline' },
+    ],
+    clashes: [],
+  });
+});
+afterEach(() => {
+  vi.clearAllMocks();
+  act(() => selectProject(null));
+});
+
+describe('the invigilator console', { timeout: 30_000 }, () => {
+  it('should list a paper’s candidates live and pause, extend with a reason, and terminate with a reason', async () => {
+    consoleApi.room.mockResolvedValue([row()]);
+    consoleApi.act.mockResolvedValue(row());
+    const location = testRouter('/invigilate');
+    const user = userEvent.setup();
+    render(
+      <I18nextProvider i18n={i18n}>
+        <location.Router>
+          <Suspense fallback={null}>
+            <Routes>
+              <Route path="/invigilate" element={<ConsolePage />} />
+            </Routes>
+          </Suspense>
+        </location.Router>
+      </I18nextProvider>,
+    );
+    await screen.findByText('Choose a season and an online paper.');
+    await chooseOption(user, within(screen.getByTestId('console-season')).getByRole('combobox'), 'Online mock test');
+    await waitFor(() => expect(seasonsApi.schedule).toHaveBeenCalledWith(7));
+    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    const tr = await screen.findByTestId('console-row-41');
+    expect(consoleApi.room).toHaveBeenCalledWith(9);
+    expect(
+      within(tr)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['Kavya ShahMOCK0001', 'In progress', '30 minutes', expect.any(String), '4', '1', 'PauseExtend timeTerminate']);
+
+    await user.click(within(tr).getByRole('button', { name: 'Pause: Kavya Shah' }));
+    expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.pause');
+
+    await user.click(within(tr).getByRole('button', { name: 'Extend time: Kavya Shah' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('console-dialog-confirm')).toBeDisabled();
+    await user.clear(within(dialog).getByLabelText(/Minutes/));
+    await user.type(within(dialog).getByLabelText(/Minutes/), '10');
+    await user.type(within(dialog).getByLabelText(/Reason/), 'Power cut');
+    await user.click(within(dialog).getByTestId('console-dialog-confirm'));
+    await waitFor(() => expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.extend', { reason: 'Power cut', minutes: 10 }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    await user.click(within(screen.getByTestId('console-row-41')).getByRole('button', { name: 'Terminate: Kavya Shah' }));
+    const terminate = await screen.findByRole('dialog');
+    expect(within(terminate).queryByLabelText(/Minutes/)).toBeNull();
+    await user.type(within(terminate).getByLabelText(/Reason/), 'Caught with notes');
+    await user.click(within(terminate).getByTestId('console-dialog-confirm'));
+    await waitFor(() => expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.terminate', { reason: 'Caught with notes' }));
+  });
+});

@@ -1,0 +1,200 @@
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { Route, Routes } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { allPermissions } from '#machines/permissions.ts';
+import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import type { Delivery, Timing } from '#src/features/delivery/api/delivery-api.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { testRouter } from '#tests/src/support/test-router.tsx';
+
+const api = vi.hoisted(() => ({
+  sittings: vi.fn(),
+  open: vi.fn(),
+  get: vi.fn(),
+  start: vi.fn(),
+  save: vi.fn(),
+  submit: vi.fn(),
+  receipt: vi.fn(),
+  telemetry: vi.fn(),
+}));
+vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ deliveryApi: api }));
+const { default: DeliveryPage } = await import('#src/features/delivery/delivery-page.tsx');
+
+const MIN = 60_000;
+const choice = (n: number, stem: string) => ({
+  number: n,
+  versionId: `v${n}`,
+  kind: 'singleChoice',
+  marks: 1,
+  options: ['b', 'a'],
+  left: null,
+  right: null,
+  content: {
+    kind: 'singleChoice' as const,
+    variants: { en: { stem: `<p>${stem}</p>`, choices: { a: 'Alpha', b: 'Beta' } }, hi: { stem: `<p>हिंदी ${n}</p>`, choices: { a: 'अ', b: 'ब' } } },
+    marking: { correct: 1, wrong: 0, unanswered: 0 },
+    media: [],
+    options: [
+      { id: 'a', keepLast: false },
+      { id: 'b', keepLast: false },
+    ],
+    correct: '',
+    shuffle: true,
+  },
+});
+
+/** The browser's clock is ten minutes behind the server's: the timer must not care. */
+const SKEW = 10 * MIN;
+function timing(over: Partial<Timing> = {}): Timing {
+  const serverNow = Date.now() + SKEW;
+  return {
+    status: 'Active',
+    serverNow: new Date(serverNow).toISOString(),
+    startsAt: new Date(serverNow - 5 * MIN).toISOString(),
+    deadline: new Date(serverNow + 30 * MIN).toISOString(),
+    remainingMs: 30 * MIN,
+    allowedMs: 60 * MIN,
+    extensionMs: 0,
+    admitted: false,
+    declared: true,
+    endedAt: null,
+    ...over,
+  };
+}
+function delivery(over: Partial<Delivery> = {}): Delivery {
+  return {
+    deliveryId: 41,
+    registrationId: 3,
+    seasonPaperId: 5,
+    rollNumber: 'MOCK0001',
+    candidateName: 'Kavya Shah',
+    paper: { code: 'MATH', title: 'Unit test', durationMinutes: 60, totalMarks: 3, calculator: false, navigation: 'free', instructions: { en: 'Answer all.' } },
+    medium: 'en',
+    languages: ['en', 'hi'],
+    setLetter: 'B',
+    timing: timing(),
+    sections: [
+      { sectionId: '1', title: 'Section A', instructions: {}, items: [choice(1, 'First'), choice(2, 'Second')] },
+      { sectionId: '2', title: 'Section B', instructions: {}, items: [choice(3, 'Third')] },
+    ],
+    answers: [],
+    actions: ['delivery.save', 'delivery.submit'],
+    ...over,
+  };
+}
+
+beforeAll(async () => {
+  await initI18n('en-US');
+  await i18n.loadNamespaces(['delivery', 'items', 'ui', 'errors', 'users']);
+});
+beforeEach(() => {
+  act(() => userPermissionsStore.trigger.update({ permissions: [...allPermissions] }));
+  api.telemetry.mockImplementation(async () => timing());
+});
+afterEach(() => vi.clearAllMocks());
+
+function renderDelivery() {
+  const location = testRouter('/sit/41');
+  const user = userEvent.setup();
+  render(
+    <I18nextProvider i18n={i18n}>
+      <location.Router>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/sit/:deliveryId" element={<DeliveryPage />} />
+          </Routes>
+        </Suspense>
+      </location.Router>
+    </I18nextProvider>,
+  );
+  return { user };
+}
+
+describe('the candidate screen', { timeout: 30_000 }, () => {
+  it('should wait for the declaration before starting, and count down to the start on the server clock', async () => {
+    api.get.mockResolvedValue(
+      delivery({ timing: timing({ status: 'Waiting', deadline: null, startsAt: new Date(Date.now() + SKEW + 2 * MIN).toISOString() }) }),
+    );
+    api.start.mockResolvedValue(timing());
+    const { user } = renderDelivery();
+    await screen.findByRole('heading', { name: 'Instructions' });
+    expect(screen.getByTestId('waiting-countdown').textContent).toMatch(/^The paper starts in 00:0[12]:\d\d$/);
+    expect(screen.getByTestId('delivery-start')).toBeDisabled();
+    await user.click(screen.getByRole('checkbox'));
+    // Not yet the start time and not admitted: still closed.
+    expect(screen.getByTestId('delivery-start')).toBeDisabled();
+  });
+
+  it('should answer, mark and clear with the palette states, autosave the newest save per question, and submit with a summary', async () => {
+    api.get.mockResolvedValue(delivery({ answers: [{ itemNumber: 3, sequence: 7, response: 'a', marked: false }] }));
+    api.save.mockImplementation(async (_id: number, saves: Array<{ saveId: string }>) => ({
+      results: saves.map((s) => ({ saveId: s.saveId, applied: true, storedSequence: 1 })),
+      timing: timing(),
+    }));
+    api.submit.mockResolvedValue({ deliveryId: 41, status: 'Submitted', endedAt: new Date().toISOString(), answered: 2, total: 3 });
+    const { user } = renderDelivery();
+    await screen.findByTestId('question-1');
+    // The timer reads the server's deadline with the offset: 30 minutes, though the browser is 10 minutes slow.
+    expect(screen.getByRole('timer', { name: 'Time left' }).textContent).toMatch(/^00:(29|30):\d\d$/);
+    // The options in the set's order (b before a), from the item bank's rendering.
+    const options = within(screen.getByTestId('question-1')).getAllByRole('radio');
+    expect(options.map((o) => o.getAttribute('value'))).toEqual(['b', 'a']);
+    expect(screen.getByTestId('palette-1').dataset.state).toBe('notAnswered');
+    expect(screen.getByTestId('palette-2').dataset.state).toBe('notVisited');
+    expect(screen.getByTestId('palette-3').dataset.state).toBe('answered');
+
+    await user.click(screen.getByRole('button', { name: 'Hindi' }));
+    expect(screen.getByTestId('question-1')).toHaveAttribute('lang', 'hi');
+    await user.click(screen.getByRole('button', { name: 'English' }));
+    await user.click(screen.getByTestId('preview-option-a'));
+    expect(screen.getByTestId('autosave-indicator').textContent).toBe('Saving…');
+    await user.click(screen.getByRole('button', { name: 'Mark for review & next' }));
+    expect(screen.getByTestId('palette-1').dataset.state).toBe('answeredMarked');
+    expect(screen.getByTestId('palette-1')).toHaveAccessibleName('Question 1: Answered and marked for review');
+    await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Saved'));
+    const sent = api.save.mock.calls.flatMap((call) => call[1] as Array<{ itemNumber: number; sequence: number; response: unknown; marked: boolean }>);
+    expect(sent.at(-1)).toMatchObject({ itemNumber: 1, response: 'a', marked: true });
+    expect(new Set(sent.map((s) => s.itemNumber))).toEqual(new Set([1]));
+
+    await screen.findByTestId('question-2');
+    await user.click(screen.getByTestId('preview-option-b'));
+    await user.click(screen.getByRole('button', { name: 'Clear response' }));
+    expect(screen.getByTestId('palette-2').dataset.state).toBe('notAnswered');
+    // A question answered before keeps its sequence: the next save goes above the stored 7.
+    await user.click(screen.getByTestId('palette-3'));
+    await user.click(screen.getByTestId('preview-option-b'));
+    await user.click(screen.getByRole('button', { name: 'Save & next' }));
+    await waitFor(() =>
+      expect(api.save.mock.calls.flatMap((call) => call[1] as Array<{ itemNumber: number; sequence: number }>).find((s) => s.itemNumber === 3)).toMatchObject({
+        sequence: 8,
+      }),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByTestId('summary-answered').textContent).toBe('2');
+    expect(within(dialog).getByTestId('summary-not-answered').textContent).toBe('1');
+    expect(within(dialog).getByTestId('summary-marked').textContent).toBe('1');
+    await user.click(within(dialog).getByRole('button', { name: 'Submit now' }));
+    await screen.findByTestId('delivery-receipt');
+    expect(screen.getByTestId('receipt-answered').textContent).toBe('2 of 3');
+  });
+
+  it('should say offline with the number of answers waiting when saves fail, and submit by itself at time up', async () => {
+    api.get.mockResolvedValueOnce(delivery({ timing: timing({ deadline: new Date(Date.now() + SKEW + 1500).toISOString(), remainingMs: 1500 }) }));
+    api.get.mockResolvedValue(delivery({ timing: timing({ status: 'TimeUp', deadline: null, remainingMs: 0 }) }));
+    api.save.mockRejectedValue(new Error('Network Error'));
+    api.receipt.mockResolvedValue({ deliveryId: 41, status: 'TimeUp', endedAt: new Date().toISOString(), answered: 0, total: 3 });
+    const { user } = renderDelivery();
+    await screen.findByTestId('question-1');
+    await user.click(screen.getByTestId('preview-option-a'));
+    await user.click(screen.getByRole('button', { name: 'Save & next' }));
+    await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Offline, 1 answer waiting'));
+    await screen.findByTestId('delivery-time-up', {}, { timeout: 5000 });
+    expect(screen.getByTestId('delivery-time-up').textContent).toBe('The time is up: your answers were submitted automatically.');
+    expect(api.submit).not.toHaveBeenCalled();
+  });
+});
