@@ -113,4 +113,44 @@ describeEachDatabase('exam workspace: configuration records stand on', (get) => 
     expect(noHeader.statusCode).toBe(400);
     expect(noHeader.json().errors.ProjectId).toEqual(['The ProjectId header is required.']);
   });
+
+  it("should save an item type's settings on its version and refuse a setting its kind does not take (the stepper's settings, 0203)", async () => {
+    const { app } = get();
+    const bench = await itemBench(app, { flow: false });
+    const essay = (
+      await call(app, bench.manager, 'POST', '/api/v1/itemtype', {
+        project: bench.projectId,
+        body: { name: 'Long answer', kind: 'essay', settings: { wordLimit: 250 }, marking: { correct: 5, wrong: 0, unanswered: 0 } },
+      })
+    ).json() as Json;
+    const saved = await call(app, bench.manager, 'PUT', `/api/v1/itemtype/${essay.itemTypeId}`, {
+      project: bench.projectId,
+      body: { settings: { wordLimit: 400 }, version: 1 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ settings: { wordLimit: 400 }, version: 2 });
+    const wrong = await call(app, bench.manager, 'PUT', `/api/v1/itemtype/${essay.itemTypeId}`, {
+      project: bench.projectId,
+      body: { settings: { shuffle: true }, version: 2 },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().errors).toEqual({ 'settings.shuffle': ['shuffle does not apply to essay (it takes wordLimit).'] });
+    const multi = (
+      await call(app, bench.manager, 'POST', '/api/v1/itemtype', {
+        project: bench.projectId,
+        body: {
+          name: 'Multiple correct',
+          kind: 'multipleChoice',
+          settings: { shuffle: true, partial: null, maxChoices: 0 },
+          marking: { correct: 4, wrong: -2, unanswered: 0 },
+        },
+      })
+    ).json() as Json;
+    const partial = await call(app, bench.manager, 'PUT', `/api/v1/itemtype/${multi.itemTypeId}`, {
+      project: bench.projectId,
+      body: { settings: { shuffle: false, partial: { perCorrect: 5, perWrong: 0, wrongCancels: true }, maxChoices: 0 }, version: 1 },
+    });
+    expect(partial.statusCode).toBe(400);
+    expect(partial.json().errors).toEqual({ 'settings.partial.perCorrect': ['perCorrect cannot exceed the marks for a correct answer.'] });
+  });
 });

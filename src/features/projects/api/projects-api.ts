@@ -215,8 +215,11 @@ export const projectsApi = {
   categories: (projectId: number) => projects().get<Category[]>('/v1/category', aboutProject(projectId)),
   createItemType: (projectId: number, body: { name: string; kind: ItemKind; settings?: ItemTypeSettings; marking: ItemType['marking'] }) =>
     projects().post<ItemType>('/v1/itemtype', body, aboutProject(projectId)),
-  editItemType: (projectId: number, itemTypeId: number, body: { name?: string; marking?: ItemType['marking']; isActive?: boolean; version: number }) =>
-    projects().put<ItemType>(`/v1/itemtype/${itemTypeId}`, body, aboutProject(projectId)),
+  editItemType: (
+    projectId: number,
+    itemTypeId: number,
+    body: { name?: string; settings?: ItemTypeSettings; marking?: ItemType['marking']; isActive?: boolean; version: number },
+  ) => projects().put<ItemType>(`/v1/itemtype/${itemTypeId}`, body, aboutProject(projectId)),
   createCategory: (projectId: number, body: { name: string; parentId?: number | null }) =>
     projects().post<Category>('/v1/category', body, aboutProject(projectId)),
   editCategory: (projectId: number, categoryId: number, body: { name?: string; isRetired?: boolean; version: number }) =>

@@ -12,6 +12,7 @@ import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { projectsApi, type ItemType } from '../api/projects-api.ts';
+import { checkSettingsDraft, ItemTypeSettingsFields, settingsDraftOf, settingsFromDraft } from './item-type-settings.tsx';
 import { isStaleEdit, StaleEditNotice, type StaleEdit } from './stale-edit.tsx';
 
 type Errors = Record<string, string[]>;
@@ -61,6 +62,7 @@ function ItemTypeRow({ projectId, type, canEdit, onChanged }: { projectId: numbe
   const { t } = useTranslation('projects');
   const [draft, setDraft] = useState<MarkingDraft>({ name: type.name, correct: String(type.marking.correct), wrong: String(type.marking.wrong) });
   const [active, setActive] = useState(type.isActive);
+  const [settings, setSettings] = useState(() => settingsDraftOf(type.settings));
   const [errors, setErrors] = useState<Errors | null>(null);
   const [stale, setStale] = useState<StaleEdit | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
@@ -68,7 +70,7 @@ function ItemTypeRow({ projectId, type, canEdit, onChanged }: { projectId: numbe
   const failureText = useErrorText(failure);
 
   const save = async (version: number) => {
-    const local = checkItemTypeDraft(type.kind, draft, t);
+    const local = { ...checkItemTypeDraft(type.kind, draft, t), ...checkSettingsDraft(type.kind, settings, Number(draft.correct), t) };
     setErrors(Object.keys(local).length ? local : null);
     if (Object.keys(local).length) return;
     setBusy(true);
@@ -76,6 +78,7 @@ function ItemTypeRow({ projectId, type, canEdit, onChanged }: { projectId: numbe
     try {
       const saved = await projectsApi.editItemType(projectId, type.itemTypeId, {
         name: draft.name.trim(),
+        settings: settingsFromDraft(type.kind, settings),
         marking: { correct: Number(draft.correct), wrong: Number(draft.wrong), unanswered: type.marking.unanswered ?? 0 },
         isActive: active,
         version,
@@ -146,6 +149,15 @@ function ItemTypeRow({ projectId, type, canEdit, onChanged }: { projectId: numbe
         ) : (
           <Badge tone={type.isActive ? 'success' : 'neutral'}>{type.isActive ? t('itemTypes.active') : t('itemTypes.retired')}</Badge>
         )}
+        <ItemTypeSettingsFields
+          kind={type.kind}
+          name={type.name}
+          draft={settings}
+          onChange={(patch) => setSettings((s) => ({ ...s, ...patch }))}
+          errors={errors}
+          disabled={!canEdit}
+          testId={`item-type-settings-${type.itemTypeId}`}
+        />
         {failureText && !errors ? (
           <p role="alert" className={css({ gridColumn: '1 / -1', color: 'error.main', fontSize: 'sm' })}>
             {failureText}

@@ -284,10 +284,65 @@ describe('the item types step', { timeout: 20_000 }, () => {
     await user.click(within(row).getByRole('button', { name: 'Save MCQ +4/-1' }));
     await within(row).findByTestId('stale-edit');
     expect(within(row).getByLabelText(/^Wrong/)).toHaveValue('-2');
-    expect(api.editItemType).toHaveBeenCalledWith(5, 11, { name: 'MCQ +4/-1', marking: { correct: 4, wrong: -2, unanswered: 0 }, isActive: true, version: 2 });
+    expect(api.editItemType).toHaveBeenCalledWith(5, 11, {
+      name: 'MCQ +4/-1',
+      settings: { shuffle: true },
+      marking: { correct: 4, wrong: -2, unanswered: 0 },
+      isActive: true,
+      version: 2,
+    });
     await user.click(within(row).getByRole('button', { name: 'Save mine over it' }));
     await waitFor(() => expect(onChanged).toHaveBeenCalled());
     expect(api.editItemType).toHaveBeenLastCalledWith(5, 11, expect.objectContaining({ version: 4 }));
+  });
+
+  it("should edit the settings the kind takes: an essay's word limit, partial credit of multiple choice, checked before sending", async () => {
+    const onChanged = vi.fn().mockResolvedValue(undefined);
+    const multi: ItemType = {
+      itemTypeId: 14,
+      name: 'Multiple correct',
+      kind: 'multipleChoice',
+      settings: { shuffle: true, partial: null, maxChoices: 0 },
+      marking: { correct: 4, wrong: -2, unanswered: 0 },
+      isActive: true,
+      sortOrder: 2,
+      version: 3,
+    };
+    api.editItemType.mockResolvedValue({ ...essay, version: 2 });
+    const { user } = renderNode(<ItemTypesEditor projectId={5} itemTypes={[essay, multi]} canEdit onChanged={onChanged} />);
+    const long = screen.getByRole('form', { name: 'Long answer' });
+    const essaySettings = within(long).getByRole('group', { name: 'Settings of Long answer' });
+    expect(within(essaySettings).queryByText('Shuffle options')).toBeNull();
+    await user.clear(within(essaySettings).getByLabelText(/^Word limit/));
+    await user.type(within(essaySettings).getByLabelText(/^Word limit/), '0');
+    await user.click(within(long).getByRole('button', { name: 'Save Long answer' }));
+    expect(await within(long).findByText('A whole number from 1 to 20000, or empty.')).toBeInTheDocument();
+    expect(api.editItemType).not.toHaveBeenCalled();
+    await user.clear(within(essaySettings).getByLabelText(/^Word limit/));
+    await user.type(within(essaySettings).getByLabelText(/^Word limit/), '400');
+    await user.click(within(long).getByRole('button', { name: 'Save Long answer' }));
+    await waitFor(() => expect(api.editItemType).toHaveBeenCalledWith(5, 12, expect.objectContaining({ settings: { wordLimit: 400 }, version: 1 })));
+
+    // Multiple choice: partial credit on, its marks checked against the marks for a correct answer.
+    const row = screen.getByRole('form', { name: 'Multiple correct' });
+    const group = within(row).getByRole('group', { name: 'Settings of Multiple correct' });
+    await user.click(within(group).getByText('Partial credit'));
+    await user.clear(within(group).getByLabelText(/^Marks per correct part/));
+    await user.type(within(group).getByLabelText(/^Marks per correct part/), '5');
+    await user.click(within(row).getByRole('button', { name: 'Save Multiple correct' }));
+    expect(await within(row).findByText('From 0 up to the marks for a correct answer.')).toBeInTheDocument();
+    await user.clear(within(group).getByLabelText(/^Marks per correct part/));
+    await user.type(within(group).getByLabelText(/^Marks per correct part/), '1');
+    await user.click(within(group).getByText('Any wrong part gives the wrong-answer marks'));
+    await user.click(within(group).getByText('Shuffle options'));
+    await user.click(within(row).getByRole('button', { name: 'Save Multiple correct' }));
+    await waitFor(() =>
+      expect(api.editItemType).toHaveBeenLastCalledWith(
+        5,
+        14,
+        expect.objectContaining({ settings: { shuffle: false, partial: { perCorrect: 1, perWrong: 0, wrongCancels: true }, maxChoices: 0 }, version: 3 }),
+      ),
+    );
   });
 
   it('should refuse negative marks on an essay without calling the server', async () => {
