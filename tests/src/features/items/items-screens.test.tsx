@@ -316,7 +316,11 @@ describe('the item list', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('bulk-moveCategory'));
     const dialog = await screen.findByTestId('bulk-dialog');
     expect(within(dialog).getByTestId('bulk-confirm')).toBeDisabled();
-    await chooseOption(user, within(within(dialog).getByTestId('bulk-category')).getByRole('combobox'), /Polynomials/);
+    const categoryField = within(dialog).getByTestId('bulk-category');
+    // The project's categories load with the item workspace; on a busy runner they may come after
+    // the dialog opens, and the field lists them once they are there (its hidden native select).
+    await waitFor(() => expect(categoryField.querySelector('select')?.textContent).toMatch(/Polynomials/), { timeout: 5_000 });
+    await chooseOption(user, within(categoryField).getByRole('combobox'), /Polynomials/);
     await user.click(within(dialog).getByTestId('bulk-confirm'));
     await waitFor(() => expect(items.bulk).toHaveBeenCalledWith({ action: 'moveCategory', itemIds: [1, 2], categoryId: 3 }));
     await waitFor(() => expect(screen.getByTestId('bulk-bar')).toHaveTextContent('1 item chosen'));
