@@ -234,4 +234,17 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/registration/upload/:id/errorfile', P.Exams.View],
   ['GET', '/api/v1/season/rollpattern', P.Exams.View],
   ['PUT', '/api/v1/season/rollpattern', P.Exams.View],
+  // delivery (issue 19, decisions 0240–0243): the candidate's own sittings (global calls), the
+  // invigilator console (project calls)
+  ['GET', '/api/v1/delivery/mine', P.Dashboard.View],
+  ['POST', '/api/v1/delivery/mine', P.Dashboard.View],
+  ['GET', '/api/v1/delivery/mine/:id', P.Dashboard.View],
+  ['POST', '/api/v1/delivery/mine/:id/start', P.Dashboard.View],
+  ['PUT', '/api/v1/delivery/mine/:id/answers', P.Dashboard.View],
+  ['POST', '/api/v1/delivery/mine/:id/submit', P.Dashboard.View],
+  ['GET', '/api/v1/delivery/mine/:id/receipt', P.Dashboard.View],
+  ['POST', '/api/v1/delivery/mine/:id/telemetry', P.Dashboard.View],
+  ['GET', '/api/v1/delivery', P.Exams.View],
+  ['GET', '/api/v1/delivery/:id', P.Exams.View],
+  ['POST', '/api/v1/delivery/:id/event', P.Exams.View],
 ];
