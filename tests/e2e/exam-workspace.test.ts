@@ -312,7 +312,9 @@ describe('the exam workspace in Chromium', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Withdraw results' }).click();
     await dialog.getByText('Give the reason for withdrawing the results.').waitFor();
-    await expectAccessible(page, 'the withdraw results dialog');
+    // The dialog is what is checked here: the toast of the publication just before may still be
+    // entering or leaving behind it while axe runs (a settled toast is audited with the flows screen).
+    await expectAccessible(page, 'the withdraw results dialog', { exclude: ['[data-sonner-toaster]'] });
     await dialog.getByLabel(/^Reason/).fill('Grace marks for question 7 after the review');
     await dialog.getByRole('button', { name: 'Withdraw results' }).click();
     await dialog.waitFor({ state: 'hidden' });

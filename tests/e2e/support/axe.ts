@@ -32,6 +32,20 @@ async function ensureAxe(page: Page) {
 /** Runs axe in the page's main frame and returns its results. */
 export async function runAxe(page: Page, options: AxeCheckOptions = {}): Promise<AxeResults> {
   await ensureAxe(page);
+  // Colours are read as painted: a toast or dialog still fading in is a blend of its colours and
+  // the page's, which no one reads. Finite animations and transitions end first (at most 3 s);
+  // endless ones (spinners) are not waited for.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity)
+          .map((animation) => animation.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 3_000)),
+    ]),
+  );
   const runOptions: RunOptions = {
     runOnly: { type: 'tag', values: axeTags },
     resultTypes: ['violations'],
