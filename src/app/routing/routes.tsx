@@ -236,7 +236,7 @@ export const dashboardRoute: RouteObject = {
         title: { key: 'nav.sitPaper' },
         breadcrumb: { key: 'nav.sitPaper' },
         permission: P.Dashboard.View,
-        drawer: { id: 'sit-paper', group: 'overview', icon: 'ticket' },
+        drawer: { id: 'sit', group: 'overview', icon: 'ticket' },
       } satisfies Handle,
       children: [
         { index: true, lazy: featurePage('delivery/my-sittings-page.tsx') },

@@ -77,7 +77,6 @@ const { default: MyRegistrationsPage } = await import('#src/features/seasons/my-
 const { default: RegistrationsPage } = await import('#src/features/seasons/registrations-page.tsx');
 const { default: VerifyPage } = await import('#src/features/seasons/verify-page.tsx');
 const { WorkspaceBar } = await import('#src/features/projects/workspace-bar.tsx');
-const { default: DashboardPage } = await import('#src/features/dashboard/dashboard-page.tsx');
 
 const page = <T,>(rows: T[], query: PagedQuery) => ({
   data: rows,
@@ -489,39 +488,6 @@ describe('the season in the workspace bar (0236)', { timeout: 40_000 }, () => {
     await chooseOption(user, await screen.findByRole('combobox', { name: 'Season' }), 'June 2027 sitting');
     await waitFor(() => expect(registrations.search).toHaveBeenLastCalledWith(expect.objectContaining({ filters: expect.objectContaining({ seasonId: 8 }) })));
     expect(seasonStore.getSnapshot().context.selected).toMatchObject({ seasonId: 8 });
-  });
-});
-
-describe('the candidate dashboard (0238)', { timeout: 30_000 }, () => {
-  it('should list the candidate’s registrations with their state and roll number, linking to My registrations', async () => {
-    registrations.mine.mockResolvedValue([
-      registration({ registrationId: 31, status: 'AdmitCardIssued', rollNumber: 'MAR27AHM-00100002' }),
-      registration({ registrationId: 32, status: 'Rejected', examName: 'Science', seasonName: 'November 2026 practice sitting' }),
-    ]);
-    renderAt('/', { '/': <DashboardPage /> });
-    const panel = await screen.findByTestId('dashboard-registrations');
-    expect(within(panel).getByRole('link', { name: 'My registrations' })).toHaveAttribute('href', '/registrations/mine');
-    expect(within(panel).getByText('Mathematics · March 2027 sitting')).toBeInTheDocument();
-    expect(within(panel).getByTestId('dashboard-status-31')).toHaveTextContent('Admit card issued');
-    expect(within(panel).getByText(/Your admit card is ready.*Roll number: MAR27AHM-00100002/)).toBeInTheDocument();
-    expect(within(panel).getByTestId('dashboard-status-32')).toHaveTextContent('Rejected');
-    expect(within(panel).getByText('Not accepted.')).toBeInTheDocument();
-  });
-
-  it('should show nothing to someone without registrations', async () => {
-    registrations.mine.mockResolvedValue([]);
-    renderAt('/', { '/': <DashboardPage /> });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
-    await waitFor(() => expect(registrations.mine).toHaveBeenCalled());
-    expect(screen.queryByTestId('dashboard-registrations')).toBeNull();
-  });
-
-  it('should not ask for a visitor’s registrations', async () => {
-    act(() => userPermissionsStore.trigger.update({ permissions: [] }));
-    renderAt('/', { '/': <DashboardPage /> });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeInTheDocument();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(registrations.mine).not.toHaveBeenCalled();
   });
 });
 
