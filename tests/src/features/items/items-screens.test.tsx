@@ -1,8 +1,6 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { blankItem, setText } from '#machines/items/item-draft.ts';
 import type { ItemRecord, ItemSummary } from '#machines/items/item-records.ts';
@@ -13,7 +11,7 @@ import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 const items = vi.hoisted(() => ({
   search: vi.fn(),
@@ -149,25 +147,6 @@ afterEach(() => {
   vi.clearAllMocks();
   act(() => selectProject(null));
 });
-
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { location, user };
-}
 
 describe('item HTML on screen', { timeout: 30_000 }, () => {
   it('should drop scripts, handlers, links, styles and foreign sources, and keep gaps, TeX and MathML', () => {

@@ -1,8 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ItemSummary } from '#machines/items/item-records.ts';
 import type { ItemContent } from '#machines/items/item-schema.ts';
@@ -12,7 +8,7 @@ import { examPermissionsStore, paperStore, userPermissionsStore } from '#src/app
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { BlueprintAnswer, PaperRecord, SectionRecord, SetList, SetWithItems } from '#src/features/papers/api/papers-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 const papers = vi.hoisted(() => ({
   list: vi.fn(),
@@ -226,25 +222,6 @@ afterEach(() => {
   vi.clearAllMocks();
   act(() => selectProject(null));
 });
-
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { location, user };
-}
 
 const paperRoutes = { '/workspace/papers': <PapersPage />, '/workspace/papers/:paperId': <PaperPage /> };
 

@@ -1,16 +1,13 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Route, Routes } from 'react-router-dom';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt as renderScreen } from '#tests/src/support/render-at.tsx';
 import { chooseMenuItem, closeMenu, openMenu } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 
@@ -116,26 +113,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderAt(path: string, node: ReactNode, pattern?: string) {
-  const location = testRouter(path);
-  const events = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          {pattern ? (
-            <Routes>
-              <Route path={pattern} element={node} />
-            </Routes>
-          ) : (
-            node
-          )}
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user: events, location };
-}
+const renderAt = (path: string, node: ReactNode, pattern?: string) => renderScreen(path, pattern ? { [pattern]: node } : node);
 
 describe('the users search request', () => {
   it('should turn the filters into the body of /users/search', () => {
