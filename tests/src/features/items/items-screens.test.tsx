@@ -12,6 +12,7 @@ import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
+import { itemWorkspaceStore } from '#src/app/stores/slices.ts';
 
 const items = vi.hoisted(() => ({
   search: vi.fn(),
@@ -336,6 +337,8 @@ describe('the item editor', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('conflict')).toHaveTextContent('Someone else saved this item first');
     expect(items.edit).toHaveBeenCalledWith(9, expect.objectContaining({ version: 1, content: expect.objectContaining({ correct: 'C' }) }));
     expect(screen.getByTestId('correct-C').getAttribute('data-state')).toBe('checked');
+    // The refused save resets the item workspace slice (spec §4: a failure while storing).
+    await waitFor(() => expect(itemWorkspaceStore.getSnapshot().context.selected).toBeNull());
   });
 
   it('should show an approved item read-only and save an edit as the next version', async () => {
@@ -349,6 +352,8 @@ describe('the item editor', { timeout: 30_000 }, () => {
     await user.click(screen.getByText('D is correct'));
     await user.click(screen.getByTestId('save-item'));
     await waitFor(() => expect(screen.getByTestId('item-version')).toHaveTextContent('Version 2'));
+    // The item workspace slice holds the item open in the editor, as the server last answered it.
+    expect(itemWorkspaceStore.getSnapshot().context.selected).toMatchObject({ itemId: 9, kind: 'singleChoice', versionNumber: 2 });
   });
 
   it('should offer exactly the review outcomes the server lists', async () => {

@@ -3,7 +3,7 @@ import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { roleStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -581,6 +581,8 @@ describe('role management (issue 23)', () => {
       expect(api.createRole).toHaveBeenCalledWith({ name: 'Night desk', description: '', permissions: [P.SupportTickets.View, P.SupportTickets.Work] }),
     );
     await waitFor(() => expect(screen.queryByTestId('role-dialog')).toBeNull());
+    // The role slice holds the role just saved (spec §4).
+    expect(roleStore.getSnapshot().context.selected).toMatchObject({ id: 'r-new', name: 'Night desk' });
   }, 20_000);
 
   it('should show a taken name (400) on the field and a refused edit (409) in the server’s words', async () => {
@@ -608,9 +610,12 @@ describe('role management (issue 23)', () => {
     });
     await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions of Desk lead' }), 'Edit');
     dialog = await screen.findByTestId('role-dialog');
+    expect(roleStore.getSnapshot().context.selected).toMatchObject({ id: 'r-desk' });
     expect(within(dialog).getByRole('checkbox', { name: /^Support tickets:\s*Work$/ })).toBeChecked();
     await u.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByTestId('dialog-error')).toHaveTextContent('The seeded roles are read-only; create a custom role instead.');
+    // A refused save resets it.
+    expect(roleStore.getSnapshot().context.selected).toBeNull();
     expect(api.editRole).toHaveBeenCalledWith('r-desk', {
       name: 'Desk lead',
       description: 'Leads the desk',
