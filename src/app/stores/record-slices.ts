@@ -1,6 +1,7 @@
 import {
   categoryFileStore,
   categoryStore,
+  deliveryStore,
   flowStore,
   itemTypeStore,
   itemWorkspaceStore,
@@ -9,13 +10,15 @@ import {
   roleStore,
   sectionStore,
   setStore,
+  ticketStore,
+  userStore,
 } from './slices.ts';
 
 /**
  * The selection slices of spec §4 whose records a screen owns: the workspace's set-up records
  * (project templates, categories, category files, flows and item types; docs/decisions/0201),
- * the item open in the editor, the paper open in the builder, its section and set, and the role
- * being managed (docs/decisions/0204). Selecting or saving one
+ * the item open in the editor, the paper open in the builder, its section and set, the role and
+ * the user being managed, the ticket open and the delivery being sat (docs/decisions/0204). Selecting or saving one
  * stores its payload; deleting the held one removes it; a save that fails resets the slice to
  * null (the spec's "a failure while storing"). A payload the store cannot keep also resets it.
  */
@@ -30,6 +33,9 @@ const stores = {
   section: sectionStore,
   set: setStore,
   role: roleStore,
+  user: userStore,
+  ticket: ticketStore,
+  delivery: deliveryStore,
 } as const;
 type Held = Record<string, unknown>;
 const field = (name: string) => (held: Held) => held[name] ?? null;
@@ -45,6 +51,9 @@ const idOf: Record<keyof typeof stores, (held: Held) => unknown> = {
   section: (held) => sectionKey(held.paperId, held.sectionId),
   set: (held) => setKey(held.paperId, held.letter),
   role: field('id'),
+  user: field('id'),
+  ticket: field('ticketId'),
+  delivery: field('deliveryId'),
 };
 export const sectionKey = (paperId: unknown, sectionId: unknown) => `${String(paperId)}:${String(sectionId)}`;
 export const setKey = (paperId: unknown, letter: unknown) => `${String(paperId)}:${String(letter)}`;

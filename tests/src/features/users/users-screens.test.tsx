@@ -3,7 +3,7 @@ import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { roleStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import { roleStore, userPermissionsStore, userStore } from '#src/app/stores/slices.ts';
 import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -278,10 +278,13 @@ describe('users screen', () => {
     const { user: u } = renderAt('/users', <UsersPage />);
     await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user1' }), 'Edit');
     const dialog = await screen.findByTestId('user-dialog');
+    // The user opened for editing is the user slice; the update that throws removes it (spec §4).
+    expect(userStore.getSnapshot().context.selected).toMatchObject({ id: user(1).id });
     expect(within(dialog).getByRole('textbox', { name: /First name/ })).toHaveValue('First1');
     expect(within(dialog).queryByRole('radio')).toBeNull();
     await u.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('The user name is taken.')).toBeInTheDocument();
+    expect(userStore.getSnapshot().context.selected).toBeNull();
     expect(api.edit).toHaveBeenCalledWith(expect.objectContaining({ id: user(1).id, userName: 'user1' }));
   });
 
