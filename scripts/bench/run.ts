@@ -6,6 +6,7 @@ import { benchAdmitCard } from './admit-card.ts';
 import { benchAllocation } from './allocation.ts';
 import { benchApi } from './api.ts';
 import { benchBundle } from './bundle-size.ts';
+import { benchDelivery } from './delivery.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchItemBank } from './item-bank.ts';
 import { benchLighthouse } from './lighthouse.ts';
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   papers: () => benchPaperSets(),
   allocation: () => benchAllocation(),
   admitcard: () => benchAdmitCard(),
+  delivery: () => benchDelivery(),
 };
 
 const wanted = process.argv.slice(2);
