@@ -48,6 +48,28 @@ export interface SaveBatchAnswer {
   stored?: Array<{ itemNumber: number; storedSequence: number }>;
 }
 
+/**
+ * `sequences`: the stored answers' sequences. `queued`: saves this browser had not had
+ * acknowledged when the page went away (kept encrypted while offline, decision 0244); they are
+ * sent again with their own ids, so a save the server did take answers as before.
+ */
+export interface AutosaveInput {
+  sequences?: Record<number, number>;
+  queued?: readonly QueuedSave[];
+  newId: () => string;
+}
+
+/** The queue a reload starts from: the newest queued save per question, sequences above both. */
+export function restoredQueue(input: AutosaveInput): Pick<AutosaveContext, 'pending' | 'sequences'> {
+  const sequences = { ...(input.sequences ?? {}) };
+  const pending: Record<number, QueuedSave> = {};
+  for (const save of input.queued ?? []) {
+    if ((pending[save.itemNumber]?.sequence ?? 0) < save.sequence) pending[save.itemNumber] = save;
+    sequences[save.itemNumber] = Math.max(sequences[save.itemNumber] ?? 0, save.sequence);
+  }
+  return { pending, sequences };
+}
+
 export const AUTOSAVE_DEBOUNCE_MS = 800;
 export const AUTOSAVE_RETRY_MS = 5_000;
 
@@ -55,7 +77,7 @@ export const autosaveMachine = setup({
   types: {
     context: {} as AutosaveContext,
     events: {} as AutosaveEvent,
-    input: {} as { sequences?: Record<number, number>; newId: () => string },
+    input: {} as AutosaveInput,
   },
   actors: {
     saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async () => ({ acknowledged: [] })),
@@ -85,9 +107,11 @@ export const autosaveMachine = setup({
   },
 }).createMachine({
   id: 'deliveryAutosave',
-  context: ({ input }) => ({ pending: {}, sending: [], sequences: input.sequences ?? {}, failures: 0, newId: input.newId }),
-  initial: 'saved',
+  context: ({ input }) => ({ ...restoredQueue(input), sending: [], failures: 0, newId: input.newId }),
+  initial: 'restoring',
   states: {
+    /** Saves kept from before a reload go out first. */
+    restoring: { always: [{ guard: 'hasPending', target: 'waiting' }, { target: 'saved' }] },
     saved: { tags: ['saved'], on: { answer: { actions: 'queue', target: 'waiting' } } },
     waiting: {
       tags: ['saving'],

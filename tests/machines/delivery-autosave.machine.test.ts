@@ -1,6 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { autosaveMachine, autosaveStatus, paletteState, timeLeftOnScreen, type QueuedSave, type SaveBatchAnswer } from '#machines/delivery-autosave.machine.ts';
+import {
+  autosaveMachine,
+  autosaveStatus,
+  paletteState,
+  restoredQueue,
+  timeLeftOnScreen,
+  type QueuedSave,
+  type SaveBatchAnswer,
+} from '#machines/delivery-autosave.machine.ts';
 
 function harness(answer: (saves: QueuedSave[]) => Promise<unknown>, stored: Array<{ itemNumber: number; storedSequence: number }> = []) {
   let n = 0;
@@ -68,6 +76,22 @@ describe('delivery autosave queue', () => {
     await vi.advanceTimersByTimeAsync(10);
     expect(calls.map((batch) => batch.map((s) => s.sequence))).toEqual([[1], [10]]);
     vi.useRealTimers();
+  });
+
+  it('should start from the saves kept before a reload: the newest per question, sent with their own ids, sequences above them', () => {
+    const kept = [
+      { saveId: 'k1', itemNumber: 1, sequence: 3, response: 'a', marked: false },
+      { saveId: 'k0', itemNumber: 1, sequence: 2, response: 'b', marked: false },
+      { saveId: 'k2', itemNumber: 2, sequence: 1, response: 'c', marked: true },
+    ];
+    expect(restoredQueue({ sequences: { 1: 1, 2: 5, 3: 7 }, queued: kept, newId: () => 'x' })).toEqual({
+      pending: { 1: kept[0], 2: kept[2] },
+      sequences: { 1: 3, 2: 5, 3: 7 },
+    });
+    const fresh = createActor(autosaveMachine, { input: { newId: () => 'x' } }).start();
+    expect(fresh.getSnapshot().value).toBe('saved');
+    const resumed = createActor(autosaveMachine, { input: { queued: kept, newId: () => 'x' } }).start();
+    expect(resumed.getSnapshot().value).toBe('waiting');
   });
 
   it('should hold on 409 and keep the change that came while a save was out', async () => {

@@ -29,6 +29,7 @@ import { ResponseInput, RichHtml } from '#src/features/items/index.ts';
 import { contentInSetOrder } from '#src/features/papers/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { deliveryApi, type Delivery, type DeliveryItem, type Receipt, type Timing } from './api/delivery-api.ts';
+import { keepQueue, queuedSaves } from './lib/offline-queue.ts';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 /**
@@ -181,9 +182,17 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const [offset, setOffset] = useState(initialOffset);
   const [current, setCurrent] = useState(() => items[0]?.number ?? 1);
   const [visited, setVisited] = useState<Set<number>>(() => new Set([...delivery.answers.map((a) => a.itemNumber), items[0]?.number ?? 1]));
-  const [answers, setAnswers] = useState<Record<number, AnswerState>>(() =>
-    Object.fromEntries(delivery.answers.map((a) => [a.itemNumber, { response: a.response ?? undefined, marked: a.marked }])),
-  );
+  // Saves this browser kept while offline (decision 0244) show over the stored answers they follow.
+  const [queued] = useState(() => queuedSaves(delivery.deliveryId));
+  const [answers, setAnswers] = useState<Record<number, AnswerState>>(() => {
+    const shown: Record<number, AnswerState & { sequence: number }> = Object.fromEntries(
+      delivery.answers.map((a) => [a.itemNumber, { response: a.response ?? undefined, marked: a.marked, sequence: a.sequence }]),
+    );
+    for (const save of queued)
+      if ((shown[save.itemNumber]?.sequence ?? 0) < save.sequence)
+        shown[save.itemNumber] = { response: (save.response ?? undefined) as AnswerState['response'], marked: save.marked, sequence: save.sequence };
+    return Object.fromEntries(Object.entries(shown).map(([n, { response, marked }]) => [n, { response, marked }]));
+  });
   const [languages, setLanguages] = useState<Record<number, string>>({});
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -211,8 +220,18 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
         }),
       },
     }),
-    { input: { sequences: Object.fromEntries(delivery.answers.map((a) => [a.itemNumber, a.sequence])), newId: () => crypto.randomUUID() } },
+    { input: { sequences: Object.fromEntries(delivery.answers.map((a) => [a.itemNumber, a.sequence])), queued, newId: () => crypto.randomUUID() } },
   );
+  // Every unacknowledged save is kept, encrypted, until the server has it (a reload while offline loses none).
+  useEffect(() => {
+    let last = autosave.getSnapshot().context.pending;
+    const subscription = autosave.subscribe((snapshot) => {
+      if (snapshot.context.pending === last || ended.current) return;
+      last = snapshot.context.pending;
+      keepQueue(id, Object.values(last));
+    });
+    return () => subscription.unsubscribe();
+  }, [autosave, id]);
   const indicator = useSelector(autosave, autosaveStatus, (a, b) => a.state === b.state && a.waiting === b.waiting);
   const held = useSelector(autosave, (s) => s.matches('held'));
 
@@ -238,6 +257,8 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     async (timeUp: boolean) => {
       if (ended.current) return;
       ended.current = true;
+      // After the end the server takes no answer: what is still queued is dropped here.
+      keepQueue(id, []);
       const receipt = timeUp ? await deliveryApi.receipt(id) : await deliveryApi.submit(id).catch(() => deliveryApi.receipt(id));
       onEnded(receipt, timeUp || receipt.status === 'TimeUp');
     },

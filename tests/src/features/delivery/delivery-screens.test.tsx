@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -8,6 +8,7 @@ import { allPermissions } from '#machines/permissions.ts';
 import { deliveryStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { Delivery, Timing } from '#src/features/delivery/api/delivery-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { offlineQueueStore } from '#src/features/delivery/lib/offline-queue.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
 const api = vi.hoisted(() => ({
@@ -183,6 +184,35 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Submit now' }));
     await screen.findByTestId('delivery-receipt');
     expect(screen.getByTestId('receipt-answered').textContent).toBe('2 of 3');
+  });
+
+  it('should keep an answer saved offline over a reload, show it, and send it with its own save id once back', async () => {
+    api.get.mockResolvedValue(delivery({ answers: [{ itemNumber: 2, sequence: 4, response: 'a', marked: false }] }));
+    api.save.mockRejectedValue(new Error('Network Error'));
+    const first = renderDelivery();
+    await screen.findByTestId('question-1');
+    await first.user.click(screen.getByTestId('preview-option-b'));
+    await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Offline, 1 answer waiting'));
+    // Kept in the encrypted client state (persisted with the other slices), not only in memory.
+    const kept = offlineQueueStore.getSnapshot().context.queues[41];
+    expect(kept).toEqual([{ saveId: expect.any(String), itemNumber: 1, sequence: 1, response: 'b', marked: false }]);
+
+    // The tab reloads while still offline: the same answer is on screen and waits again.
+    cleanup();
+    renderDelivery();
+    await screen.findByTestId('question-1');
+    expect(screen.getByTestId('preview-option-b').getAttribute('data-state')).toBe('checked');
+    await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Offline, 1 answer waiting'));
+
+    // Back online: the kept save goes with its own id (a save the server took before answers as before).
+    api.save.mockImplementation(async (_id: number, saves: Array<{ saveId: string; itemNumber: number; sequence: number }>) => ({
+      timing: timing(),
+      results: saves.map((save) => ({ saveId: save.saveId, itemNumber: save.itemNumber, applied: true, storedSequence: save.sequence })),
+    }));
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Saved'));
+    expect(api.save).toHaveBeenLastCalledWith(41, [expect.objectContaining({ saveId: kept[0].saveId, itemNumber: 1, sequence: 1, response: 'b' })]);
+    expect(offlineQueueStore.getSnapshot().context.queues[41]).toBeUndefined();
   });
 
   it('should say offline with the number of answers waiting when saves fail, and submit by itself at time up', async () => {
