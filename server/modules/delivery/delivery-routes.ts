@@ -110,8 +110,9 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         `select item_number as "itemNumber", sequence, response, marked from delivery_answers where delivery_id = $1 order by item_number`,
         [row.id],
       ),
-      db.query<{ rollNumber: string | null; name: string; medium: string }>(
-        `select r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, r.medium
+      db.query<{ rollNumber: string | null; name: string; medium: string; largePrint: boolean }>(
+        `select r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, r.medium,
+                (r.accommodation_status = 'approved' and coalesce(r.accommodations->>'largePrint', 'false') = 'true') as "largePrint"
          from registrations r join users u on u.id = r.candidate_id where r.id = $1`,
         [row.registrationId],
       ),
@@ -133,6 +134,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         instructions: paper.instructions ?? {},
       },
       medium,
+      largePrint: who.rows[0].largePrint,
       languages: languages.includes(medium) ? [medium, ...languages.filter((l) => l !== medium)] : languages,
       setLetter: row.setLetter,
       timing: timingOf(row, now),

@@ -85,6 +85,7 @@ export const Delivery = Type.Object(
       { additionalProperties: false },
     ),
     medium: Type.String(),
+    largePrint: Type.Boolean({ description: 'An approved large-print accommodation: the screen opens at a larger text size.' }),
     languages: Type.Array(Type.String(), { description: 'The languages the items have, the medium first.' }),
     setLetter: Type.String(),
     timing: Timing,

@@ -58,6 +58,10 @@ const paletteButton = css({
   _focusVisible: { outline: '3px solid', outlineColor: 'primary.main', outlineOffset: '2px' },
 });
 
+/** The question's text sizes, in per cent. */
+const TEXT_SIZES = [100, 125, 150, 200] as const;
+type TextSize = (typeof TEXT_SIZES)[number];
+
 interface AnswerState {
   response: ItemResponse | undefined;
   marked: boolean;
@@ -194,6 +198,8 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     return Object.fromEntries(Object.entries(shown).map(([n, { response, marked }]) => [n, { response, marked }]));
   });
   const [languages, setLanguages] = useState<Record<number, string>>({});
+  // Large print (an approved accommodation) opens at 150 %; anyone may change the size.
+  const [textSize, setTextSize] = useState<TextSize>(delivery.largePrint ? 150 : 100);
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const ended = useRef(false);
@@ -352,6 +358,20 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
         >
           {paused ? t('sitting.pausedClock', { time: clock(timing.remainingMs) }) : clock(left)}
         </p>
+        <div role="group" aria-label={t('sitting.textSize')} className={css({ display: 'flex', gap: '1' })} data-testid="text-size">
+          {TEXT_SIZES.map((size) => (
+            <Button
+              key={size}
+              size="sm"
+              variant={size === textSize ? 'solid' : 'outline'}
+              aria-pressed={size === textSize}
+              data-testid={`text-size-${size}`}
+              onClick={() => setTextSize(size)}
+            >
+              {t('sitting.textSizeOption', { percent: size })}
+            </Button>
+          ))}
+        </div>
         <p role="status" aria-live="polite" data-testid="autosave-indicator" data-state={indicator.state}>
           {indicator.state === 'offline'
             ? t('autosave.offline', { count: indicator.waiting })
@@ -376,6 +396,9 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
             {() => (
               <article
                 lang={language}
+                // Zoom scales the question whole (its rem-sized text, options and images alike).
+                style={{ zoom: textSize / 100 }}
+                data-text-size={textSize}
                 className={cx(card, css({ display: 'grid', gap: '3' }))}
                 aria-labelledby="question-title"
                 data-testid={`question-${item.number}`}

@@ -50,6 +50,8 @@ export interface Delivery {
     instructions: Record<string, string>;
   };
   medium: string;
+  /** An approved large-print accommodation: the sitting opens at a larger text size. */
+  largePrint: boolean;
   languages: string[];
   setLetter: string;
   timing: Timing;

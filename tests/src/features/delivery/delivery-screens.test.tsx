@@ -74,6 +74,7 @@ function delivery(over: Partial<Delivery> = {}): Delivery {
     candidateName: 'Kavya Shah',
     paper: { code: 'MATH', title: 'Unit test', durationMinutes: 60, totalMarks: 3, calculator: false, navigation: 'free', instructions: { en: 'Answer all.' } },
     medium: 'en',
+    largePrint: false,
     languages: ['en', 'hi'],
     setLetter: 'B',
     timing: timing(),
@@ -184,6 +185,22 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByRole('button', { name: 'Submit now' }));
     await screen.findByTestId('delivery-receipt');
     expect(screen.getByTestId('receipt-answered').textContent).toBe('2 of 3');
+  });
+
+  it('should open at 150 % for an approved large-print accommodation, and let the candidate change the text size', async () => {
+    api.get.mockResolvedValue(delivery({ largePrint: true }));
+    const { user } = renderDelivery();
+    const question = await screen.findByTestId('question-1');
+    expect(question.getAttribute('data-text-size')).toBe('150');
+    expect(question.style.zoom).toBe('1.5');
+    const sizes = within(screen.getByRole('group', { name: 'Text size' }));
+    expect(sizes.getByRole('button', { name: '150%' })).toHaveAttribute('aria-pressed', 'true');
+    await user.click(sizes.getByRole('button', { name: '200%' }));
+    expect(screen.getByTestId('question-1').style.zoom).toBe('2');
+    expect(sizes.getByRole('button', { name: '150%' })).toHaveAttribute('aria-pressed', 'false');
+    // The size holds from question to question.
+    await user.click(screen.getByRole('button', { name: 'Save & next' }));
+    expect((await screen.findByTestId('question-2')).style.zoom).toBe('2');
   });
 
   it('should keep an answer saved offline over a reload, show it, and send it with its own save id once back', async () => {
