@@ -1,0 +1,3 @@
+export default function DashboardCardsPage() {
+  return <div data-testid="dashboard-cards" />;
+}
