@@ -1,0 +1,213 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { P } from '#machines/permissions.ts';
+import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
+import type { Db } from '#server/db/client.ts';
+import type { Clock } from '#server/lib/clock.ts';
+import { requirePrincipal } from '#server/plugins/access.ts';
+import * as S from './dashboard-schemas.ts';
+
+const tags = ['dashboard'];
+const security = [{ bearer: [] }];
+const statusIds = Object.values(ticketStatuses);
+/** Not yet closed or cancelled: the requester still has something to do or to wait for. */
+const OPEN_FOR_REQUESTER = [1, 2, 3, 4, 5];
+/** Work still to do at the desk (Open, InProgress, OnHold, Escalated). */
+const UNRESOLVED = [1, 2, 3, 4];
+/** Waiting on the assignee: On hold waits on someone else. */
+const WAITING_ON_ASSIGNEE = [1, 2, 4];
+const DAY_MS = 86_400_000;
+
+const everyStatus = (counts: Map<number, number>) => statusIds.map((statusId) => ({ statusId, count: counts.get(statusId) ?? 0 }));
+const iso = (value: string | Date) => new Date(value).toISOString();
+const line = (r: { ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string }) => ({
+  ticketId: r.ticketId,
+  title: r.title,
+  statusId: r.statusId,
+  supportGroupName: r.supportGroupName,
+  createdAt: iso(r.createdAt),
+});
+const lineColumns = `t.id::int as "ticketId", t.title, t.status_id::int as "statusId", g.name as "supportGroupName", t.created_at as "createdAt"`;
+
+/**
+ * The dashboards' aggregate calls of the support desk (issue 21, docs/decisions/0266): small,
+ * read-only answers each card of `/` loads on its own. Each answers only what the caller's own
+ * ticket reach already shows in the lists (their tickets, their queue, their groups, or — for a
+ * support administrator — the tenant).
+ */
+export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/v1/dashboard/tickets/mine',
+    {
+      config: { access: P.SupportTickets.View },
+      schema: { tags, security, summary: 'Your open tickets and the replies on them you have not read', response: { 200: S.MyTickets } },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{
+        ticketId: number;
+        title: string;
+        statusId: number;
+        supportGroupName: string;
+        createdAt: string;
+        updatedAt: string;
+        unreadCount: number;
+      }>(
+        `select * from (select ${lineColumns}, t.updated_at as "updatedAt",
+           (select count(*)::int from chat_messages m where m.ticket_id = t.id and m.from_user_id <> $2
+              and m.seq > coalesce((select r.last_read_seq from chat_read_markers r where r.ticket_id = t.id and r.user_id = $2), 0)) as "unreadCount"
+         from support_tickets t join support_groups g on g.id = t.support_group_id
+         where t.tenant_id = $1 and t.requester_id = $2 and t.status_id = any($3)) mine
+         order by "unreadCount" > 0 desc, "updatedAt" desc, "ticketId" desc`,
+        [p.tenantId, p.userId, OPEN_FOR_REQUESTER],
+      );
+      return {
+        openCount: rows.length,
+        unreadTotal: rows.reduce((n, r) => n + r.unreadCount, 0),
+        tickets: rows.slice(0, 5).map((r) => ({ ...line(r), unreadCount: r.unreadCount, updatedAt: iso(r.updatedAt) })),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/support/queue',
+    {
+      config: { access: P.SupportTickets.Work },
+      schema: { tags, security, summary: 'The tickets assigned to you, counted by status', response: { 200: S.Queue } },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{ statusId: number; n: number }>(
+        `select status_id::int as "statusId", count(*)::int as n from support_tickets where tenant_id = $1 and assignee_id = $2 group by status_id`,
+        [p.tenantId, p.userId],
+      );
+      const counts = new Map(rows.map((r) => [r.statusId, r.n]));
+      return { total: rows.reduce((n, r) => n + r.n, 0), byStatus: everyStatus(counts) };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/support/waiting',
+    {
+      config: { access: P.SupportTickets.Work },
+      schema: {
+        tags,
+        security,
+        summary: 'Tickets assigned to you whose last word is not yours (or with no reply yet), the longest waiting first',
+        response: { 200: S.Waiting },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string; waitingSince: string }>(
+        `select ${lineColumns}, coalesce(last.created_at, t.created_at) as "waitingSince"
+         from support_tickets t join support_groups g on g.id = t.support_group_id
+           left join lateral (select m.from_user_id, m.created_at from chat_messages m where m.ticket_id = t.id order by m.seq desc limit 1) last on true
+         where t.tenant_id = $1 and t.assignee_id = $2 and t.status_id = any($3) and (last.from_user_id is null or last.from_user_id <> $2)
+         order by "waitingSince", t.id`,
+        [p.tenantId, p.userId, WAITING_ON_ASSIGNEE],
+      );
+      return { total: rows.length, tickets: rows.slice(0, 5).map((r) => ({ ...line(r), waitingSince: iso(r.waitingSince) })) };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/support/new',
+    {
+      config: { access: P.SupportTickets.Work },
+      schema: { tags, security, summary: 'Open tickets no one has taken yet in your support groups, the newest first', response: { 200: S.NewInGroups } },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string }>(
+        `select ${lineColumns}
+         from support_tickets t join support_groups g on g.id = t.support_group_id
+         where t.tenant_id = $1 and t.status_id = 1 and t.assignee_id is null
+           and exists (select 1 from support_group_members gm where gm.group_id = t.support_group_id and gm.user_id = $2)
+         order by t.created_at desc, t.id desc`,
+        [p.tenantId, p.userId],
+      );
+      return { total: rows.length, tickets: rows.slice(0, 5).map(line) };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/support/overview',
+    {
+      config: { access: P.SupportTickets.Administer },
+      schema: {
+        tags,
+        security,
+        summary: "The desk's tickets by status and support group, and the oldest not yet resolved",
+        response: { 200: S.DeskOverview },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const [counts, oldest] = await Promise.all([
+        db.query<{ supportGroupId: number; name: string; statusId: number | null; n: number }>(
+          `select g.id::int as "supportGroupId", g.name, t.status_id::int as "statusId", count(t.id)::int as n
+           from support_groups g left join support_tickets t on t.support_group_id = g.id and t.tenant_id = g.tenant_id
+           where g.tenant_id = $1 group by g.id, g.name, g.sort_order, t.status_id order by g.sort_order, g.name`,
+          [p.tenantId],
+        ),
+        db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string }>(
+          `select ${lineColumns} from support_tickets t join support_groups g on g.id = t.support_group_id
+           where t.tenant_id = $1 and t.status_id = any($2) order by t.created_at, t.id limit 5`,
+          [p.tenantId, UNRESOLVED],
+        ),
+      ]);
+      const groups = new Map<number, { name: string; counts: Map<number, number> }>();
+      const all = new Map<number, number>();
+      for (const r of counts.rows) {
+        const group = groups.get(r.supportGroupId) ?? { name: r.name, counts: new Map() };
+        groups.set(r.supportGroupId, group);
+        if (r.statusId === null) continue;
+        group.counts.set(r.statusId, r.n);
+        all.set(r.statusId, (all.get(r.statusId) ?? 0) + r.n);
+      }
+      return {
+        groups: [...groups].map(([supportGroupId, g]) => ({
+          supportGroupId,
+          name: g.name,
+          total: [...g.counts.values()].reduce((n, c) => n + c, 0),
+          byStatus: everyStatus(g.counts),
+        })),
+        byStatus: everyStatus(all),
+        oldestOpen: oldest.rows.map(line),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/support/resolved',
+    {
+      config: { access: P.SupportTickets.Administer },
+      schema: {
+        tags,
+        security,
+        summary: 'Tickets resolved per day (UTC), today and the days before it',
+        querystring: S.ResolvedQuery,
+        response: { 200: S.ResolvedPerDay },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const days = request.query.days ?? 14;
+      const today = Date.UTC(clock.now().getUTCFullYear(), clock.now().getUTCMonth(), clock.now().getUTCDate());
+      const from = new Date(today - (days - 1) * DAY_MS);
+      const { rows } = await db.query<{ day: string; n: number }>(
+        `select to_char(resolved_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+         from support_tickets where tenant_id = $1 and resolved_at >= $2 and resolved_at < $3 group by 1`,
+        [p.tenantId, from.toISOString(), new Date(today + DAY_MS).toISOString()],
+      );
+      const counts = new Map(rows.map((r) => [r.day, r.n]));
+      return Array.from({ length: days }, (_, i) => {
+        const day = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
+        return { day, count: counts.get(day) ?? 0 };
+      });
+    },
+  );
+}

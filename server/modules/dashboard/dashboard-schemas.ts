@@ -1,0 +1,79 @@
+import { Type, type Static } from 'typebox';
+
+/** Answers of the dashboards' aggregate calls (issue 21, docs/decisions/0266); they are also their OpenAPI. */
+
+const Iso = Type.String({ format: 'date-time' });
+const StatusId = Type.Integer({ minimum: 1, maximum: 7, description: '1 Open, 2 InProgress, 3 OnHold, 4 Escalated, 5 Resolved, 6 Closed, 7 Cancelled' });
+
+export const StatusCount = Type.Object({ statusId: StatusId, count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
+export const TicketLine = Type.Object(
+  {
+    ticketId: Type.Integer(),
+    title: Type.String(),
+    statusId: StatusId,
+    supportGroupName: Type.String(),
+    createdAt: Iso,
+  },
+  { additionalProperties: false },
+);
+
+export const MyTickets = Type.Object(
+  {
+    openCount: Type.Integer({ minimum: 0, description: 'Your tickets not yet closed or cancelled.' }),
+    unreadTotal: Type.Integer({ minimum: 0, description: 'Chat messages of others on them that you have not read.' }),
+    tickets: Type.Array(Type.Object({ ...TicketLine.properties, unreadCount: Type.Integer({ minimum: 0 }), updatedAt: Iso }, { additionalProperties: false }), {
+      description: 'Up to five: those with unread replies first, then the last changed.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type MyTickets = Static<typeof MyTickets>;
+
+export const Queue = Type.Object(
+  { total: Type.Integer({ minimum: 0 }), byStatus: Type.Array(StatusCount, { description: 'Every status, zero included.' }) },
+  { additionalProperties: false },
+);
+export type Queue = Static<typeof Queue>;
+
+export const Waiting = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0 }),
+    tickets: Type.Array(Type.Object({ ...TicketLine.properties, waitingSince: Iso }, { additionalProperties: false }), {
+      description: 'Up to five, the longest waiting first.',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type Waiting = Static<typeof Waiting>;
+
+export const NewInGroups = Type.Object(
+  { total: Type.Integer({ minimum: 0 }), tickets: Type.Array(TicketLine, { description: 'Up to five, newest first.' }) },
+  { additionalProperties: false },
+);
+export type NewInGroups = Static<typeof NewInGroups>;
+
+export const DeskOverview = Type.Object(
+  {
+    groups: Type.Array(
+      Type.Object(
+        { supportGroupId: Type.Integer(), name: Type.String(), total: Type.Integer({ minimum: 0 }), byStatus: Type.Array(StatusCount) },
+        { additionalProperties: false },
+      ),
+    ),
+    byStatus: Type.Array(StatusCount, { description: 'Every status over all groups, zero included.' }),
+    oldestOpen: Type.Array(TicketLine, { description: 'Up to five tickets not yet resolved, the oldest first.' }),
+  },
+  { additionalProperties: false },
+);
+export type DeskOverview = Static<typeof DeskOverview>;
+
+export const ResolvedQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 14, description: 'How many days back, today included (UTC days).' })) },
+  { additionalProperties: false },
+);
+export const ResolvedPerDay = Type.Array(
+  Type.Object({ day: Type.String({ format: 'date' }), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+  { description: 'One row per day, the oldest first, days without a resolution included.' },
+);
+export type ResolvedPerDay = Static<typeof ResolvedPerDay>;
