@@ -1,0 +1,63 @@
+import { serviceApi } from '#src/lib/http/api.ts';
+
+/**
+ * The dashboards' aggregate calls (server/modules/dashboard, docs/decisions/0266): global calls
+ * of the signed-in user. Every card shows its own failure.
+ */
+const api = () => serviceApi('notificationService');
+const global = { showErrors: false, workspace: 'global' } as const;
+
+export interface TicketLine {
+  ticketId: number;
+  title: string;
+  statusId: number;
+  supportGroupName: string;
+  createdAt: string;
+}
+export interface StatusCount {
+  statusId: number;
+  count: number;
+}
+export interface MyTickets {
+  openCount: number;
+  unreadTotal: number;
+  tickets: Array<TicketLine & { unreadCount: number; updatedAt: string }>;
+}
+export interface Queue {
+  total: number;
+  byStatus: StatusCount[];
+}
+export interface Waiting {
+  total: number;
+  tickets: Array<TicketLine & { waitingSince: string }>;
+}
+export interface NewInGroups {
+  total: number;
+  tickets: TicketLine[];
+}
+export interface DeskOverview {
+  groups: Array<{ supportGroupId: number; name: string; total: number; byStatus: StatusCount[] }>;
+  byStatus: StatusCount[];
+  oldestOpen: TicketLine[];
+}
+export type ResolvedPerDay = Array<{ day: string; count: number }>;
+
+export const dashboardApi = {
+  myTickets: () => api().get<MyTickets>('/v1/dashboard/tickets/mine', global),
+  queue: () => api().get<Queue>('/v1/dashboard/support/queue', global),
+  waiting: () => api().get<Waiting>('/v1/dashboard/support/waiting', global),
+  newInGroups: () => api().get<NewInGroups>('/v1/dashboard/support/new', global),
+  deskOverview: () => api().get<DeskOverview>('/v1/dashboard/support/overview', global),
+  resolvedPerDay: (days = 14) => api().get<ResolvedPerDay>(`/v1/dashboard/support/resolved?days=${days}`, global),
+};
+
+/** Ticket status ids (machines/ticket-lifecycle.machine.ts) by name, for labels. */
+export const statusNames: Record<number, string> = {
+  1: 'Open',
+  2: 'InProgress',
+  3: 'OnHold',
+  4: 'Escalated',
+  5: 'Resolved',
+  6: 'Closed',
+  7: 'Cancelled',
+};
