@@ -10,8 +10,6 @@ import * as S from './dashboard-schemas.ts';
 const tags = ['dashboard'];
 const security = [{ bearer: [] }];
 const statusIds = Object.values(ticketStatuses);
-/** Not yet closed or cancelled: the requester still has something to do or to wait for. */
-const OPEN_FOR_REQUESTER = [1, 2, 3, 4, 5];
 /** Work still to do at the desk (Open, InProgress, OnHold, Escalated). */
 const UNRESOLVED = [1, 2, 3, 4];
 /** Waiting on the assignee: On hold waits on someone else. */
@@ -42,7 +40,7 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: {
     '/v1/dashboard/tickets/mine',
     {
       config: { access: P.SupportTickets.View },
-      schema: { tags, security, summary: 'Your open tickets and the replies on them you have not read', response: { 200: S.MyTickets } },
+      schema: { tags, security, summary: 'Your open tickets (not yet resolved) and the replies on them you have not read', response: { 200: S.MyTickets } },
     },
     async (request) => {
       const p = requirePrincipal(request);
@@ -61,7 +59,7 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: {
          from support_tickets t join support_groups g on g.id = t.support_group_id
          where t.tenant_id = $1 and t.requester_id = $2 and t.status_id = any($3)) mine
          order by "unreadCount" > 0 desc, "updatedAt" desc, "ticketId" desc`,
-        [p.tenantId, p.userId, OPEN_FOR_REQUESTER],
+        [p.tenantId, p.userId, UNRESOLVED],
       );
       return {
         openCount: rows.length,

@@ -20,7 +20,7 @@ export const TicketLine = Type.Object(
 
 export const MyTickets = Type.Object(
   {
-    openCount: Type.Integer({ minimum: 0, description: 'Your tickets not yet closed or cancelled.' }),
+    openCount: Type.Integer({ minimum: 0, description: 'Your tickets not yet resolved (Open, InProgress, OnHold, Escalated).' }),
     unreadTotal: Type.Integer({ minimum: 0, description: 'Chat messages of others on them that you have not read.' }),
     tickets: Type.Array(Type.Object({ ...TicketLine.properties, unreadCount: Type.Integer({ minimum: 0 }), updatedAt: Iso }, { additionalProperties: false }), {
       description: 'Up to five: those with unread replies first, then the last changed.',

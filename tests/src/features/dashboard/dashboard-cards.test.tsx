@@ -61,7 +61,7 @@ describe('the candidate dashboard', () => {
         deliveryId: null,
         status: null,
       },
-      // Already submitted: not upcoming.
+      // Already submitted: nothing to sit.
       { registrationId: 7, seasonPaperId: 4, seasonName: 'Summer 2027', examName: 'Certificate in Accounting', paperCode: 'ACC-0', paperTitle: 'Mock test', startsAt: new Date(Date.now() - HOUR).toISOString(), durationMinutes: 30, deliveryId: 9, status: 'Submitted' },
     ]);
     answer('/v1/registration/mine', [
