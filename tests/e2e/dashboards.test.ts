@@ -1,0 +1,100 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_EMAIL_DOMAIN } from '#server/db/demo-data.ts';
+import { expectAccessible } from './support/axe.ts';
+import { collectPageErrors, launchBrowser, newContext } from './support/browser.ts';
+import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { signInContext } from './support/signed-in-page.ts';
+
+/**
+ * Issue 21 in Chromium on the demo data (`npm run seed:demo`): each demo role's dashboard on `/`
+ * shows its cards with what the demo seeded, each card with its link to the full list; axe on
+ * every one; a ticket raised while the agent looks arrives in their "New in my groups" card live
+ * over the realtime hub, without a reload.
+ */
+const PASSWORD = 'demo pass phrase 2027 ok';
+let server: RunningServer;
+let browser: Browser;
+const opened: BrowserContext[] = [];
+
+async function open(key: string): Promise<{ page: Page; errors: string[]; token: string }> {
+  const context = await newContext(browser, server.url);
+  opened.push(context);
+  const token = await signInContext(context, server, { email: `${key}@${DEMO_EMAIL_DOMAIN}`, password: PASSWORD });
+  const page = await context.newPage();
+  const errors = collectPageErrors(page);
+  await page.goto('/');
+  await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+  return { page, errors, token };
+}
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ env: { DEMO_DATA: '1', DEMO_PASSWORD: PASSWORD }, startupTimeoutMs: 240_000 }), launchBrowser()]);
+}, 300_000);
+
+afterAll(async () => {
+  for (const context of opened) await context.close().catch(() => undefined);
+  await browser?.close();
+  await server?.stop();
+  if (server) await removeDataDir(server.dataDir);
+});
+
+describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, () => {
+  it("should show Kavya her paper, her registrations and her ticket, and Asha the reply she has not read", async () => {
+    const kavya = await open('kavya.shah');
+    await expect(kavya.page.getByTestId('dashboard-greeting').textContent()).resolves.toMatch(/Kavya/);
+    const papers = kavya.page.getByTestId('card-upcoming-papers-content');
+    await papers.getByTestId('upcoming-paper').first().waitFor();
+    await expect(papers.getByRole('link', { name: 'Admit card' }).first().getAttribute('href')).resolves.toBe('/registrations/mine');
+    const registrations = kavya.page.getByTestId('card-registrations-content');
+    await registrations.getByText('Admit card issued').first().waitFor();
+    await expect(kavya.page.getByTestId('my-tickets-summary').textContent()).resolves.toMatch(/^1 open ticket/);
+    await expectAccessible(kavya.page, 'candidate dashboard');
+    expect(kavya.errors).toEqual([]);
+
+    const asha = await open('asha.menon');
+    const tickets = asha.page.getByTestId('card-my-tickets-content');
+    await tickets.getByText('The mock test freezes after question 12').waitFor();
+    await expect(tickets.locator('[data-testid^="unread-"]').first().textContent()).resolves.toBe('1 unread reply');
+    await tickets.getByRole('link', { name: /The mock test freezes/ }).click();
+    await asha.page.waitForURL(/\/tickets\/\d+$/);
+  });
+
+  it("should show Ravi his queue, what waits on him, and a ticket raised in his group as it arrives", async () => {
+    const ravi = await open('ravi.verma');
+    const queue = ravi.page.getByTestId('card-my-queue-content');
+    await expect(queue.getByTestId('queue-status-InProgress').locator('dd').textContent()).resolves.toBe('2');
+    await expect(queue.getByTestId('queue-status-Resolved').locator('dd').textContent()).resolves.toBe('3');
+    await ravi.page.getByTestId('card-waiting-on-me-content').getByText('My admit card photo is blurred').waitFor();
+    const fresh = ravi.page.getByTestId('card-new-in-groups-content');
+    await fresh.getByText('The timer on the mock test looks wrong').waitFor();
+    await expectAccessible(ravi.page, 'support agent dashboard');
+
+    // Kavya raises a ticket in Technical Support: it shows on Ravi's card over the hub.
+    const kavya = await open('kavya.shah');
+    const groups = (await (
+      await fetch(`${server.url}/api/v1/supportgroup`, { headers: { authorization: `Bearer ${kavya.token}`, tenant: 'root' } })
+    ).json()) as Array<{ supportGroupId?: number; id?: number; name: string }>;
+    const technical = groups.find((g) => g.name === 'Technical Support');
+    const groupId = technical?.supportGroupId ?? technical?.id;
+    const raised = await fetch(`${server.url}/api/v1/supportticket`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${kavya.token}`, 'content-type': 'application/json', tenant: 'root' },
+      body: JSON.stringify({ title: 'The submit button does nothing', description: 'Nothing happens on submit.', supportTicketPriorityId: 2, supportGroupId: groupId }),
+    });
+    expect(raised.status).toBe(201);
+    await fresh.getByText('The submit button does nothing').waitFor({ timeout: 20_000 });
+    expect(ravi.errors).toEqual([]);
+  });
+
+  it('should show Lata the desk by status and group, the oldest open and the resolutions chart', async () => {
+    const lata = await open('lata.shah');
+    const desk = lata.page.getByTestId('card-desk-by-status-content');
+    await desk.getByRole('row', { name: /Technical Support/ }).waitFor();
+    await lata.page.getByTestId('card-oldest-open-content').getByText('The mock test freezes after question 12').waitFor();
+    await lata.page.getByTestId('resolved-chart').locator('svg .recharts-bar-rectangle').first().waitFor();
+    await expect(lata.page.getByTestId('resolved-total').textContent()).resolves.toBe('3 resolved in the last 14 days');
+    await expectAccessible(lata.page, 'support admin dashboard');
+    expect(lata.errors).toEqual([]);
+  });
+});
