@@ -5,6 +5,7 @@ import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
+import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import * as S from './dashboard-schemas.ts';
 
 const tags = ['dashboard'];
@@ -15,6 +16,9 @@ const UNRESOLVED = [1, 2, 3, 4];
 /** Waiting on the assignee: On hold waits on someone else. */
 const WAITING_ON_ASSIGNEE = [1, 2, 4];
 const DAY_MS = 86_400_000;
+const PAPER_STATUSES = ['Draft', 'Review', 'Locked', 'Published'];
+const projectCall = { description: 'A project call: send the selected project in the ProjectId header.' };
+const examsConfig = { access: P.Projects.View, workspace: 'project' as const };
 
 const everyStatus = (counts: Map<number, number>) => statusIds.map((statusId) => ({ statusId, count: counts.get(statusId) ?? 0 }));
 const iso = (value: string | Date) => new Date(value).toISOString();
@@ -206,6 +210,81 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: {
         const day = new Date(from.getTime() + i * DAY_MS).toISOString().slice(0, 10);
         return { day, count: counts.get(day) ?? 0 };
       });
+    },
+  );
+
+  // ---- the exam manager's and project admin's cards: the selected project -------------------
+
+  app.get(
+    '/v1/dashboard/exams/items',
+    { config: examsConfig, schema: { tags, security, ...projectCall, summary: "The project's items by status and their coverage of its languages", response: { 200: S.ItemsOverview } } },
+    async (request) => {
+      const { project } = requireWorkspace(request);
+      const [statuses, languages] = await Promise.all([
+        db.query<{ status: string; n: number }>(`select status, count(*)::int as n from items where project_id = $1 group by status order by status`, [project.id]),
+        db.query<{ language: string; n: number; total: number }>(
+          `select l.language, (select count(*)::int from items i where i.project_id = p.id and i.status <> 'Retired' and l.language = any(i.languages)) as n
+           from projects p cross join lateral unnest(p.languages) with ordinality as l(language, position) where p.id = $1 order by l.position`,
+          [project.id],
+        ),
+      ]);
+      return {
+        total: statuses.rows.filter((r) => r.status !== 'Retired').reduce((n, r) => n + r.n, 0),
+        byStatus: statuses.rows.map((r) => ({ status: r.status, count: r.n })),
+        languages: languages.rows.map((r) => ({ language: r.language, count: r.n })),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/exams/papers',
+    { config: examsConfig, schema: { tags, security, ...projectCall, summary: "The project's papers by status", response: { 200: S.PapersOverview } } },
+    async (request) => {
+      const { project } = requireWorkspace(request);
+      const { rows } = await db.query<{ status: string; n: number }>(`select status, count(*)::int as n from papers where project_id = $1 group by status`, [project.id]);
+      const counts = new Map(rows.map((r) => [r.status, r.n]));
+      return { total: rows.reduce((n, r) => n + r.n, 0), byStatus: PAPER_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 })) };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/exams/centers',
+    {
+      config: examsConfig,
+      schema: { tags, security, ...projectCall, summary: "Registrations per exam center against its seats and capacity, in the project's current seasons", response: { 200: S.CenterLoad } },
+    },
+    async (request) => {
+      const { project } = requireWorkspace(request);
+      const { rows } = await db.query<S.CenterLoad[number]>(
+        `select * from (select s.id::int as "seasonId", s.name as "seasonName", c.id::int as "centerId", c.name as "centerName", c.city, c.capacity, sc.seats,
+           (select count(*)::int from registrations r where r.season_id = s.id and r.center_id = c.id and r.status in ('Allocated', 'AdmitCardIssued', 'Attended')) as registrations
+         from season_centers sc join seasons s on s.id = sc.season_id join exam_centers c on c.id = sc.center_id
+         where s.project_id = $1 and s.status <> 'Completed') loads
+         order by registrations::float8 / greatest(seats, 1) desc, "seasonId", "centerName" limit 20`,
+        [project.id],
+      );
+      return rows;
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/exams/deliveries',
+    {
+      config: examsConfig,
+      schema: { tags, security, ...projectCall, summary: "The project's sittings under way: deliveries waiting, active, paused and finished", response: { 200: S.LiveDeliveries } },
+    },
+    async (request) => {
+      const { project } = requireWorkspace(request);
+      const { rows } = await db.query<S.LiveDeliveries[number]>(
+        `select sp.id::int as "seasonPaperId", s.name as "seasonName", p.title as "paperTitle",
+           count(*) filter (where d.status = 'Waiting')::int as waiting, count(*) filter (where d.status = 'Active')::int as active,
+           count(*) filter (where d.status = 'Paused')::int as paused, count(*) filter (where d.status in ('Submitted', 'TimeUp', 'Terminated'))::int as finished
+         from deliveries d join season_papers sp on sp.id = d.season_paper_id join seasons s on s.id = sp.season_id join papers p on p.id = sp.paper_id
+         where d.project_id = $1 group by sp.id, s.name, p.title
+         having count(*) filter (where d.status in ('Waiting', 'Active', 'Paused')) > 0 order by sp.id`,
+        [project.id],
+      );
+      return rows;
     },
   );
 }

@@ -77,3 +77,59 @@ export const ResolvedPerDay = Type.Array(
   { description: 'One row per day, the oldest first, days without a resolution included.' },
 );
 export type ResolvedPerDay = Static<typeof ResolvedPerDay>;
+
+const NamedCount = Type.Object({ status: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false });
+
+export const ItemsOverview = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Items of the project, retired ones left out.' }),
+    byStatus: Type.Array(NamedCount, { description: 'Every status that has items (Draft, a stage of the flow, Approved, Retired).' }),
+    languages: Type.Array(
+      Type.Object({ language: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
+      { description: "Per language of the project: how many of its items (retired ones left out) have it." },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ItemsOverview = Static<typeof ItemsOverview>;
+
+export const PapersOverview = Type.Object(
+  { total: Type.Integer({ minimum: 0 }), byStatus: Type.Array(NamedCount, { description: 'Draft, Review, Locked, Published; zero included.' }) },
+  { additionalProperties: false },
+);
+export type PapersOverview = Static<typeof PapersOverview>;
+
+export const CenterLoad = Type.Array(
+  Type.Object(
+    {
+      seasonId: Type.Integer(),
+      seasonName: Type.String(),
+      centerId: Type.Integer(),
+      centerName: Type.String(),
+      city: Type.String(),
+      capacity: Type.Integer({ description: "The center's capacity." }),
+      seats: Type.Integer({ description: 'Seats the season was given at the center.' }),
+      registrations: Type.Integer({ description: 'Registrations allocated to the center in the season.' }),
+    },
+    { additionalProperties: false },
+  ),
+  { description: 'Every center of the seasons not yet completed or cancelled, the fullest first.' },
+);
+export type CenterLoad = Static<typeof CenterLoad>;
+
+export const LiveDeliveries = Type.Array(
+  Type.Object(
+    {
+      seasonPaperId: Type.Integer(),
+      seasonName: Type.String(),
+      paperTitle: Type.String(),
+      waiting: Type.Integer(),
+      active: Type.Integer(),
+      paused: Type.Integer(),
+      finished: Type.Integer({ description: 'Submitted, TimeUp or Terminated.' }),
+    },
+    { additionalProperties: false },
+  ),
+  { description: 'Season papers with a delivery still waiting, active or paused: a sitting under way.' },
+);
+export type LiveDeliveries = Static<typeof LiveDeliveries>;

@@ -300,5 +300,28 @@ describeEachDatabase('demo data', (get) => {
     expect((await call(app, kavyaCandidate, 'GET', '/api/v1/delivery/mine')).json().length).toBeGreaterThan(0);
     expect((await call(app, kavyaCandidate, 'GET', '/api/v1/registration/mine')).json().length).toBeGreaterThan(0);
     expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/tickets/mine')).json().openCount).toBe(1);
+
+    // The exam manager's cards of the board project (issue 21).
+    const itemsCard = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/items', { project: board })).json();
+    const itemRows = await db.query<{ n: number }>(`select count(*)::int as n from items where project_id = $1 and status <> 'Retired'`, [board]);
+    expect(itemsCard.total).toBe(itemRows.rows[0].n);
+    expect(itemsCard.total).toBeGreaterThan(0);
+    expect(itemsCard.languages.length).toBeGreaterThan(0);
+    expect(itemsCard.languages.every((l: { count: number }) => l.count <= itemsCard.total)).toBe(true);
+    const papersCard = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/papers', { project: board })).json();
+    expect(papersCard.byStatus.map((s: { status: string }) => s.status)).toEqual(['Draft', 'Review', 'Locked', 'Published']);
+    expect(papersCard.byStatus.find((s: { status: string }) => s.status === 'Locked').count).toBeGreaterThan(0);
+    const centersAnswer = await call(app, meera, 'GET', '/api/v1/dashboard/exams/centers', { project: board });
+    expect(centersAnswer.statusCode, centersAnswer.body).toBe(200);
+    const centersCard = centersAnswer.json();
+    expect(centersCard.length).toBeGreaterThan(0);
+    expect(centersCard.find((c: { registrations: number }) => c.registrations > 0)).toMatchObject({ centerName: expect.any(String) });
+    for (const c of centersCard) expect(c.registrations).toBeLessThanOrEqual(c.seats);
+    // The sitting under way: the mock-test delivery Kavya opened above waits for her start.
+    const live = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/deliveries', { project: board })).json();
+    expect(live).toEqual([expect.objectContaining({ seasonName: 'Online mock test', waiting: 1, active: 0 })]);
+    // A project call needs its project; another tenant's user or a candidate gets nothing.
+    expect((await call(app, meera, 'GET', '/api/v1/dashboard/exams/items')).statusCode).toBe(400);
+    expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/exams/items', { project: board })).statusCode).toBe(403);
   });
 });
