@@ -11,6 +11,7 @@ import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
 const CandidateCards = lazy(() => import('./sections/candidate-cards.tsx'));
 const SupportAgentCards = lazy(() => import('./sections/support-agent-cards.tsx'));
 const SupportAdminCards = lazy(() => import('./sections/support-admin-cards.tsx'));
+const ExamCards = lazy(() => import('./sections/exam-cards.tsx'));
 
 /** Which dashboards a signed-in user gets, from their permissions (machines/permissions.ts roles). */
 export function dashboardsFor(permissions: readonly string[]) {
@@ -20,6 +21,7 @@ export function dashboardsFor(permissions: readonly string[]) {
     candidate: has(P.Dashboard.View) && !staff,
     supportAgent: has(P.SupportTickets.Work) && !has(P.SupportTickets.Administer),
     supportAdmin: has(P.SupportTickets.Administer),
+    exams: has(P.Projects.View),
   };
 }
 
@@ -61,6 +63,11 @@ export default function DashboardCardsPage() {
       {show.supportAgent ? (
         <Section title={t('agent.title')}>
           <SupportAgentCards />
+        </Section>
+      ) : null}
+      {show.exams ? (
+        <Section title={t('exams.title')}>
+          <ExamCards />
         </Section>
       ) : null}
       {show.supportAdmin ? (

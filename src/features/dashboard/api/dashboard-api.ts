@@ -6,6 +6,7 @@ import { serviceApi } from '#src/lib/http/api.ts';
  */
 const api = () => serviceApi('notificationService');
 const global = { showErrors: false, workspace: 'global' } as const;
+const project = { showErrors: false, workspace: 'project' } as const;
 
 export interface TicketLine {
   ticketId: number;
@@ -42,12 +43,37 @@ export interface DeskOverview {
 }
 export type ResolvedPerDay = Array<{ day: string; count: number }>;
 
+export interface ItemsOverview {
+  total: number;
+  byStatus: Array<{ status: string; count: number }>;
+  languages: Array<{ language: string; count: number }>;
+}
+export interface PapersOverview {
+  total: number;
+  byStatus: Array<{ status: string; count: number }>;
+}
+export type CenterLoad = Array<{
+  seasonId: number;
+  seasonName: string;
+  centerId: number;
+  centerName: string;
+  city: string;
+  capacity: number;
+  seats: number;
+  registrations: number;
+}>;
+export type LiveDeliveries = Array<{ seasonPaperId: number; seasonName: string; paperTitle: string; waiting: number; active: number; paused: number; finished: number }>;
+
 export const dashboardApi = {
   myTickets: () => api().get<MyTickets>('/v1/dashboard/tickets/mine', global),
   queue: () => api().get<Queue>('/v1/dashboard/support/queue', global),
   waiting: () => api().get<Waiting>('/v1/dashboard/support/waiting', global),
   newInGroups: () => api().get<NewInGroups>('/v1/dashboard/support/new', global),
   deskOverview: () => api().get<DeskOverview>('/v1/dashboard/support/overview', global),
+  items: () => api().get<ItemsOverview>('/v1/dashboard/exams/items', project),
+  papers: () => api().get<PapersOverview>('/v1/dashboard/exams/papers', project),
+  centers: () => api().get<CenterLoad>('/v1/dashboard/exams/centers', project),
+  deliveries: () => api().get<LiveDeliveries>('/v1/dashboard/exams/deliveries', project),
   resolvedPerDay: (days = 14) => api().get<ResolvedPerDay>(`/v1/dashboard/support/resolved?days=${days}`, global),
 };
 

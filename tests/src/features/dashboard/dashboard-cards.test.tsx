@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultRolePermissions, type RoleName } from '#machines/permissions.ts';
 import { authUserStore, emptyAuthUser } from '#src/app/auth/auth-user-store.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { projectStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
 
@@ -35,7 +35,7 @@ function signIn(role: RoleName, name = 'Kavya') {
 
 beforeAll(async () => {
   await initI18n('en-US');
-  await i18n.loadNamespaces(['dashboard', 'seasons', 'ui', 'errors']);
+  await i18n.loadNamespaces(['dashboard', 'seasons', 'ui', 'errors', 'items', 'papers']);
 });
 beforeEach(() => {
   http.answers.clear();
@@ -44,6 +44,7 @@ beforeEach(() => {
 afterEach(() => {
   authUserStore.trigger.set({ session: emptyAuthUser });
   userPermissionsStore.trigger.update({ permissions: [] });
+  projectStore.trigger.remove();
 });
 
 describe('the candidate dashboard', () => {
@@ -211,5 +212,57 @@ describe('the support dashboards', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(screen.queryByTestId('dashboard-cards')).toBeNull();
     expect(http.calls).toEqual([]);
+  });
+});
+
+describe('the exam manager dashboard', () => {
+  beforeEach(() => {
+    answer('/v1/dashboard/exams/items', {
+      total: 40,
+      byStatus: [
+        { status: 'Approved', count: 30 },
+        { status: 'Draft', count: 6 },
+        { status: 'review', count: 4 },
+        { status: 'Retired', count: 2 },
+      ],
+      languages: [
+        { language: 'en', count: 40 },
+        { language: 'gu', count: 25 },
+      ],
+    });
+    answer('/v1/dashboard/exams/papers', { total: 3, byStatus: [{ status: 'Draft', count: 1 }, { status: 'Review', count: 0 }, { status: 'Locked', count: 2 }, { status: 'Published', count: 0 }] });
+    answer('/v1/dashboard/exams/centers', [
+      { seasonId: 1, seasonName: 'March 2027', centerId: 11, centerName: 'Navrangpura School', city: 'Ahmedabad', capacity: 120, seats: 80, registrations: 2 },
+    ]);
+    answer('/v1/dashboard/exams/deliveries', [{ seasonPaperId: 5, seasonName: 'Online mock test', paperTitle: 'Mathematics unit test 1', waiting: 1, active: 3, paused: 1, finished: 2 }]);
+  });
+
+  it('should ask for a project when none is selected, and call nothing', async () => {
+    signIn('ExamManager', 'Meera');
+    renderAt('/', <DashboardCardsPage />);
+    expect(await screen.findByTestId('dashboard-exams-choose')).toHaveTextContent('Choose a project');
+    expect(http.calls.filter((url) => url.startsWith('/v1/dashboard/exams'))).toEqual([]);
+  });
+
+  it("should show the selected project's items by status and language, papers by status, center load and live sittings", async () => {
+    signIn('ExamManager', 'Meera');
+    projectStore.trigger.select({ record: { projectId: 5, code: 'BOARD10-2027', name: 'Class 10 Board Examination 2027' } });
+    renderAt('/', <DashboardCardsPage />);
+    const items = await screen.findByTestId('card-items-content');
+    expect(within(items).getByTestId('items-status-Approved')).toHaveTextContent('Approved30');
+    // A stage of the item flow has no translation: its id shows.
+    expect(within(items).getByTestId('items-status-review')).toHaveTextContent('review4');
+    const languages = within(items).getByTestId('items-languages');
+    expect(within(languages).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['English40 of 40', 'Gujarati25 of 40']);
+    const papers = await screen.findByTestId('card-papers-content');
+    expect(within(papers).getByTestId('papers-status-Locked')).toHaveTextContent('Locked2');
+    expect(within(papers).getByTestId('papers-status-Review')).toHaveTextContent('In review0');
+    const centers = await screen.findByTestId('card-centers-content');
+    expect(within(centers).getByTestId('center-11')).toHaveTextContent('2 of 80 seats (capacity 120) · March 2027');
+    const live = await screen.findByTestId('card-deliveries-content');
+    expect(within(live).getByTestId('live-5')).toHaveTextContent('Active: 3');
+    expect(within(screen.getByTestId('card-deliveries')).getByRole('link', { name: 'Invigilator console' })).toHaveAttribute('href', '/invigilate');
+    // No candidate cards for an exam manager.
+    expect(screen.queryByTestId('dashboard-candidate')).toBeNull();
   });
 });
