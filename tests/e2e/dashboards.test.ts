@@ -97,4 +97,33 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     await expectAccessible(lata.page, 'support admin dashboard');
     expect(lata.errors).toEqual([]);
   });
+
+  it("should show Meera the board project's items, papers, center load and the sitting Kavya opened", async () => {
+    // Kavya opens her mock test (a delivery waiting for her start): a sitting under way.
+    const kavya = await open('kavya.shah');
+    const sittings = (await (await fetch(`${server.url}/api/v1/delivery/mine`, { headers: { authorization: `Bearer ${kavya.token}`, tenant: 'root' } })).json()) as Array<{
+      registrationId: number;
+      seasonPaperId: number;
+    }>;
+    const opened = await fetch(`${server.url}/api/v1/delivery/mine`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${kavya.token}`, 'content-type': 'application/json', tenant: 'root' },
+      body: JSON.stringify({ registrationId: sittings[0].registrationId, seasonPaperId: sittings[0].seasonPaperId }),
+    });
+    expect(opened.status).toBeLessThan(300);
+
+    const meera = await open('meera.iyer');
+    await meera.page.getByTestId('dashboard-exams-choose').waitFor();
+    await meera.page.goto('/projects');
+    await meera.page.getByTestId('projects-table').getByRole('button', { name: 'Class 10 Board Examination 2027', exact: true }).click();
+    await meera.page.goto('/');
+    const items = meera.page.getByTestId('card-items-content');
+    await items.getByTestId('items-languages').getByRole('listitem').first().waitFor();
+    await meera.page.getByTestId('card-papers-content').getByTestId('papers-status-Locked').waitFor();
+    await expect(meera.page.getByTestId('papers-status-Locked').locator('dd').textContent()).resolves.not.toBe('0');
+    await meera.page.getByTestId('card-centers-content').locator('[data-testid^="center-"]').first().waitFor();
+    await meera.page.getByTestId('card-deliveries-content').getByText('Waiting: 1').waitFor();
+    await expectAccessible(meera.page, 'exam manager dashboard');
+    expect(meera.errors).toEqual([]);
+  });
 });
