@@ -219,7 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paperRoutes, { db, printer });
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
-      await api.register(dashboardRoutes, { db, clock: app.clock });
+      await api.register(dashboardRoutes, { db, clock: app.clock, directoryConfigured: directory !== undefined });
     },
     { prefix: '/api' },
   );

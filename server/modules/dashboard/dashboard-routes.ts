@@ -6,6 +6,9 @@ import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
+import { scopeSql } from '#server/modules/users/users-repository.ts';
+import { BULK_UPLOAD_JOB } from '#server/modules/users/users-bulk.ts';
+import type { Principal } from '#server/plugins/access.ts';
 import * as S from './dashboard-schemas.ts';
 
 const tags = ['dashboard'];
@@ -37,7 +40,7 @@ const lineColumns = `t.id::int as "ticketId", t.title, t.status_id::int as "stat
  * ticket reach already shows in the lists (their tickets, their queue, their groups, or — for a
  * support administrator — the tenant).
  */
-export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: { db: Db; clock: Clock }) {
+export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, directoryConfigured = false }: { db: Db; clock: Clock; directoryConfigured?: boolean }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -285,6 +288,80 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock }: {
         [project.id],
       );
       return rows;
+    },
+  );
+
+  // ---- the administrator's cards: users in the caller's scope ------------------------------
+
+  const scopeOf = (p: Principal) => scopeSql({ tenantId: p.tenantId, instituteId: p.instituteId, resellerId: p.resellerId }, 1);
+
+  app.get(
+    '/v1/dashboard/admin/users',
+    { config: { access: P.Users.View }, schema: { tags, security, summary: 'Users of your scope: active, awaiting e-mail confirmation, inactive, locked out', response: { 200: S.UsersOverview } } },
+    async (request) => {
+      const scope = scopeOf(requirePrincipal(request));
+      const { rows } = await db.query<S.UsersOverview>(
+        `select count(*)::int as total, count(*) filter (where u.is_active and u.email_confirmed)::int as active,
+           count(*) filter (where u.is_active and not u.email_confirmed)::int as "awaitingConfirmation", count(*) filter (where not u.is_active)::int as inactive,
+           count(*) filter (where f.locked_until > $4)::int as locked
+         from users u left join sign_in_failures f on f.user_id = u.id where ${scope.sql}`,
+        [...scope.params, clock.now().toISOString()],
+      );
+      return rows[0];
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/admin/jobs',
+    { config: { access: P.Users.Import }, schema: { tags, security, summary: 'User bulk uploads started in your scope, by state, and the newest', response: { 200: S.BulkJobs } } },
+    async (request) => {
+      const scope = scopeOf(requirePrincipal(request));
+      const mine = `from jobs j join users u on u.id = j.created_by where j.kind = $4 and ${scope.sql}`;
+      const [states, recent] = await Promise.all([
+        db.query<{ state: string; n: number }>(`select j.state, count(*)::int as n ${mine} group by j.state order by j.state`, [...scope.params, BULK_UPLOAD_JOB]),
+        db.query<{ jobId: string; state: string; createdAt: string; updatedAt: string; lastError: string | null }>(
+          `select j.id::text as "jobId", j.state, j.created_at as "createdAt", j.updated_at as "updatedAt", j.last_error as "lastError" ${mine} order by j.created_at desc limit 5`,
+          [...scope.params, BULK_UPLOAD_JOB],
+        ),
+      ]);
+      return {
+        byState: states.rows.map((r) => ({ state: r.state, count: r.n })),
+        recent: recent.rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) })),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/admin/directory',
+    {
+      config: { access: P.DirectoryUsers.Search },
+      schema: { tags, security, summary: 'Whether a directory is configured, and how many users of your scope sign in through it', response: { 200: S.DirectoryStatus } },
+    },
+    async (request) => {
+      const scope = scopeOf(requirePrincipal(request));
+      const { rows } = await db.query<{ directoryUsers: number; localUsers: number }>(
+        `select count(*) filter (where u.login_type = 'directory')::int as "directoryUsers", count(*) filter (where u.login_type = 'local')::int as "localUsers" from users u where ${scope.sql}`,
+        scope.params,
+      );
+      return { configured: directoryConfigured, ...rows[0] };
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/admin/sign-in-failures',
+    { config: { access: P.LoginHistory.View }, schema: { tags, security, summary: 'Failed sign-ins of users of your scope: the last 24 hours and the latest', response: { 200: S.SignInFailures } } },
+    async (request) => {
+      const scope = scopeOf(requirePrincipal(request));
+      const since = new Date(clock.now().getTime() - DAY_MS).toISOString();
+      const failed = `from login_history h join users u on u.id = h.user_id where h.event = 'loginFailed' and ${scope.sql}`;
+      const [count, recent] = await Promise.all([
+        db.query<{ n: number }>(`select count(*)::int as n ${failed} and h.occurred_at >= $4`, [...scope.params, since]),
+        db.query<{ email: string; reason: string | null; occurredAt: string }>(
+          `select h.email, h.reason, h.occurred_at as "occurredAt" ${failed} order by h.occurred_at desc limit 5`,
+          scope.params,
+        ),
+      ]);
+      return { lastDay: count.rows[0].n, recent: recent.rows.map((r) => ({ ...r, occurredAt: iso(r.occurredAt) })) };
     },
   );
 }

@@ -133,3 +133,49 @@ export const LiveDeliveries = Type.Array(
   { description: 'Season papers with a delivery still waiting, active or paused: a sitting under way.' },
 );
 export type LiveDeliveries = Static<typeof LiveDeliveries>;
+
+export const UsersOverview = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0 }),
+    active: Type.Integer({ minimum: 0, description: 'Active, e-mail confirmed.' }),
+    awaitingConfirmation: Type.Integer({ minimum: 0, description: 'Active, e-mail not yet confirmed.' }),
+    inactive: Type.Integer({ minimum: 0 }),
+    locked: Type.Integer({ minimum: 0, description: 'Locked out now after repeated sign-in failures.' }),
+  },
+  { additionalProperties: false },
+);
+export type UsersOverview = Static<typeof UsersOverview>;
+
+export const BulkJobs = Type.Object(
+  {
+    byState: Type.Array(Type.Object({ state: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    recent: Type.Array(
+      Type.Object({ jobId: Type.String(), state: Type.String(), createdAt: Iso, updatedAt: Iso, lastError: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+      { description: 'The five newest user bulk uploads.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type BulkJobs = Static<typeof BulkJobs>;
+
+export const DirectoryStatus = Type.Object(
+  {
+    configured: Type.Boolean({ description: 'A directory (LDAP) is configured for this server.' }),
+    directoryUsers: Type.Integer({ minimum: 0, description: 'Users who sign in through the directory.' }),
+    localUsers: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type DirectoryStatus = Static<typeof DirectoryStatus>;
+
+export const SignInFailures = Type.Object(
+  {
+    lastDay: Type.Integer({ minimum: 0, description: 'Failed sign-ins in the last 24 hours.' }),
+    recent: Type.Array(
+      Type.Object({ email: Type.String(), reason: Type.Union([Type.String(), Type.Null()]), occurredAt: Iso }, { additionalProperties: false }),
+      { description: 'The five latest failed sign-ins.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SignInFailures = Static<typeof SignInFailures>;
