@@ -12,6 +12,7 @@ const CandidateCards = lazy(() => import('./sections/candidate-cards.tsx'));
 const SupportAgentCards = lazy(() => import('./sections/support-agent-cards.tsx'));
 const SupportAdminCards = lazy(() => import('./sections/support-admin-cards.tsx'));
 const ExamCards = lazy(() => import('./sections/exam-cards.tsx'));
+const AdminCards = lazy(() => import('./sections/admin-cards.tsx'));
 
 /** Which dashboards a signed-in user gets, from their permissions (machines/permissions.ts roles). */
 export function dashboardsFor(permissions: readonly string[]) {
@@ -22,6 +23,10 @@ export function dashboardsFor(permissions: readonly string[]) {
     supportAgent: has(P.SupportTickets.Work) && !has(P.SupportTickets.Administer),
     supportAdmin: has(P.SupportTickets.Administer),
     exams: has(P.Projects.View),
+    // User administration: each card needs its own permission; only administrators (who create users) get the section.
+    admin: has(P.Users.Create)
+      ? { users: has(P.Users.View), jobs: has(P.Users.Import), directory: has(P.DirectoryUsers.Search), signIns: has(P.LoginHistory.View) }
+      : null,
   };
 }
 
@@ -68,6 +73,11 @@ export default function DashboardCardsPage() {
       {show.exams ? (
         <Section title={t('exams.title')}>
           <ExamCards />
+        </Section>
+      ) : null}
+      {show.admin ? (
+        <Section title={t('users.title')}>
+          <AdminCards show={show.admin} />
         </Section>
       ) : null}
       {show.supportAdmin ? (

@@ -64,6 +64,27 @@ export type CenterLoad = Array<{
 }>;
 export type LiveDeliveries = Array<{ seasonPaperId: number; seasonName: string; paperTitle: string; waiting: number; active: number; paused: number; finished: number }>;
 
+export interface UsersOverview {
+  total: number;
+  active: number;
+  awaitingConfirmation: number;
+  inactive: number;
+  locked: number;
+}
+export interface BulkJobs {
+  byState: Array<{ state: string; count: number }>;
+  recent: Array<{ jobId: string; state: string; createdAt: string; updatedAt: string; lastError: string | null }>;
+}
+export interface DirectoryStatus {
+  configured: boolean;
+  directoryUsers: number;
+  localUsers: number;
+}
+export interface SignInFailures {
+  lastDay: number;
+  recent: Array<{ email: string; reason: string | null; occurredAt: string }>;
+}
+
 export const dashboardApi = {
   myTickets: () => api().get<MyTickets>('/v1/dashboard/tickets/mine', global),
   queue: () => api().get<Queue>('/v1/dashboard/support/queue', global),
@@ -74,6 +95,10 @@ export const dashboardApi = {
   papers: () => api().get<PapersOverview>('/v1/dashboard/exams/papers', project),
   centers: () => api().get<CenterLoad>('/v1/dashboard/exams/centers', project),
   deliveries: () => api().get<LiveDeliveries>('/v1/dashboard/exams/deliveries', project),
+  users: () => api().get<UsersOverview>('/v1/dashboard/admin/users', global),
+  bulkJobs: () => api().get<BulkJobs>('/v1/dashboard/admin/jobs', global),
+  directory: () => api().get<DirectoryStatus>('/v1/dashboard/admin/directory', global),
+  signInFailures: () => api().get<SignInFailures>('/v1/dashboard/admin/sign-in-failures', global),
   resolvedPerDay: (days = 14) => api().get<ResolvedPerDay>(`/v1/dashboard/support/resolved?days=${days}`, global),
 };
 

@@ -266,3 +266,43 @@ describe('the exam manager dashboard', () => {
     expect(screen.queryByTestId('dashboard-candidate')).toBeNull();
   });
 });
+
+describe('the administrator dashboard', () => {
+  beforeEach(() => {
+    answer('/v1/dashboard/admin/users', { total: 30, active: 24, awaitingConfirmation: 4, inactive: 2, locked: 1 });
+    answer('/v1/dashboard/admin/jobs', {
+      byState: [{ state: 'failed', count: 1 }],
+      recent: [{ jobId: 'j1', state: 'failed', createdAt: '2026-12-01T08:00:00Z', updatedAt: '2026-12-01T08:01:00Z', lastError: 'Row 3: e-mail taken' }],
+    });
+    answer('/v1/dashboard/admin/directory', { configured: false, directoryUsers: 0, localUsers: 30 });
+    answer('/v1/dashboard/admin/sign-in-failures', { lastDay: 2, recent: [{ email: 'asha.menon@demo.exam-portal.local', reason: 'badPassword', occurredAt: new Date(Date.now() - HOUR).toISOString() }] });
+    // An administrator also gets the desk's and the project's cards; their calls answer too.
+    answer('/v1/dashboard/support/overview', { groups: [], byStatus: [], oldestOpen: [] });
+    answer('/v1/dashboard/support/resolved?days=14', []);
+  });
+
+  it('should show users by state, bulk uploads, the directory and the recent failed sign-ins', async () => {
+    signIn('Admin', 'Ada');
+    renderAt('/', <DashboardCardsPage />);
+    const users = await screen.findByTestId('card-users-content');
+    expect(within(users).getByTestId('users-state-active')).toHaveTextContent('Active24');
+    expect(within(users).getByTestId('users-state-awaiting')).toHaveTextContent('Awaiting confirmation4');
+    expect(within(users).getByTestId('users-state-locked')).toHaveTextContent('Locked1');
+    expect(await screen.findByTestId('card-bulk-jobs-content')).toHaveTextContent(/Failed.*Row 3: e-mail taken/);
+    expect(await screen.findByTestId('directory-configured')).toHaveTextContent('No directory configured');
+    const failures = await screen.findByTestId('card-sign-in-failures-content');
+    expect(within(failures).getByTestId('failures-last-day')).toHaveTextContent('Failed sign-ins in the last 24 hours: 2');
+    expect(failures).toHaveTextContent('asha.menon@demo.exam-portal.local');
+    expect(within(screen.getByTestId('card-sign-in-failures')).getByRole('link', { name: 'Login history' })).toHaveAttribute('href', '/login-history');
+    // No project selected: the project part asks for one.
+    expect(screen.getByTestId('dashboard-exams-choose')).toBeInTheDocument();
+  });
+
+  it('should not show user administration to a support admin', async () => {
+    signIn('SupportAdmin', 'Gita');
+    renderAt('/', <DashboardCardsPage />);
+    await screen.findByTestId('dashboard-support-admin');
+    expect(screen.queryByTestId('dashboard-admin')).toBeNull();
+    expect(http.calls.filter((url) => url.startsWith('/v1/dashboard/admin'))).toEqual([]);
+  });
+});
