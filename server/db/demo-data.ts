@@ -134,10 +134,10 @@ async function seedDemoSupport(db: Db): Promise<void> {
     await applyTransition(deps, agent, done.id, { type: 'ticket.claim' });
     await applyTransition(deps, agent, done.id, { type: 'ticket.resolve', answer: 'Answered on the chat.' });
     if (daysAgo > 0)
-      await db.query(`update support_tickets set resolved_at = resolved_at - make_interval(days => $2), created_at = created_at - make_interval(days => $2 + 1) where id = $1`, [
-        done.id,
-        daysAgo,
-      ]);
+      await db.query(
+        `update support_tickets set resolved_at = resolved_at - make_interval(days => $2), created_at = created_at - make_interval(days => $2 + 1) where id = $1`,
+        [done.id, daysAgo],
+      );
   }
 }
 

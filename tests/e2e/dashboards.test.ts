@@ -5,6 +5,7 @@ import { expectAccessible } from './support/axe.ts';
 import { collectPageErrors, launchBrowser, newContext } from './support/browser.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signInContext } from './support/signed-in-page.ts';
+import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 
 /**
  * Issue 21 in Chromium on the demo data (`npm run seed:demo`): each demo role's dashboard on `/`
@@ -20,7 +21,8 @@ const opened: BrowserContext[] = [];
 async function open(key: string): Promise<{ page: Page; errors: string[]; token: string }> {
   const context = await newContext(browser, server.url);
   opened.push(context);
-  const token = await signInContext(context, server, { email: `${key}@${DEMO_EMAIL_DOMAIN}`, password: PASSWORD });
+  const who = key === 'admin' ? { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD } : { email: `${key}@${DEMO_EMAIL_DOMAIN}`, password: PASSWORD };
+  const token = await signInContext(context, server, who);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   await page.goto('/');
@@ -40,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, () => {
-  it("should show Kavya her paper, her registrations and her ticket, and Asha the reply she has not read", async () => {
+  it('should show Kavya her paper, her registrations and her ticket, and Asha the reply she has not read', async () => {
     const kavya = await open('kavya.shah');
     await expect(kavya.page.getByTestId('dashboard-greeting').textContent()).resolves.toMatch(/Kavya/);
     const papers = kavya.page.getByTestId('card-upcoming-papers-content');
@@ -60,7 +62,7 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     await asha.page.waitForURL(/\/tickets\/\d+$/);
   });
 
-  it("should show Ravi his queue, what waits on him, and a ticket raised in his group as it arrives", async () => {
+  it('should show Ravi his queue, what waits on him, and a ticket raised in his group as it arrives', async () => {
     const ravi = await open('ravi.verma');
     const queue = ravi.page.getByTestId('card-my-queue-content');
     await expect(queue.getByTestId('queue-status-InProgress').locator('dd').textContent()).resolves.toBe('2');
@@ -80,7 +82,12 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     const raised = await fetch(`${server.url}/api/v1/supportticket`, {
       method: 'POST',
       headers: { authorization: `Bearer ${kavya.token}`, 'content-type': 'application/json', tenant: 'root' },
-      body: JSON.stringify({ title: 'The submit button does nothing', description: 'Nothing happens on submit.', supportTicketPriorityId: 2, supportGroupId: groupId }),
+      body: JSON.stringify({
+        title: 'The submit button does nothing',
+        description: 'Nothing happens on submit.',
+        supportTicketPriorityId: 2,
+        supportGroupId: groupId,
+      }),
     });
     expect(raised.status).toBe(201);
     await fresh.getByText('The submit button does nothing').waitFor({ timeout: 20_000 });
@@ -101,7 +108,9 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
   it("should show Meera the board project's items, papers, center load and the sitting Kavya opened", async () => {
     // Kavya opens her mock test (a delivery waiting for her start): a sitting under way.
     const kavya = await open('kavya.shah');
-    const sittings = (await (await fetch(`${server.url}/api/v1/delivery/mine`, { headers: { authorization: `Bearer ${kavya.token}`, tenant: 'root' } })).json()) as Array<{
+    const sittings = (await (
+      await fetch(`${server.url}/api/v1/delivery/mine`, { headers: { authorization: `Bearer ${kavya.token}`, tenant: 'root' } })
+    ).json()) as Array<{
       registrationId: number;
       seasonPaperId: number;
     }>;
@@ -125,5 +134,23 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     await meera.page.getByTestId('card-deliveries-content').getByText('Waiting: 1').waitFor();
     await expectAccessible(meera.page, 'exam manager dashboard');
     expect(meera.errors).toEqual([]);
+  });
+
+  it('should show the administrator the users by state, the directory and the failed sign-ins', async () => {
+    // A failed sign-in to count.
+    const failed = await fetch(`${server.url}/api/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', tenant: 'root' },
+      body: JSON.stringify({ email: `asha.menon@${DEMO_EMAIL_DOMAIN}`, password: 'not her password' }),
+    });
+    expect(failed.status).toBeGreaterThanOrEqual(400);
+    const admin = await open('admin');
+    const users = admin.page.getByTestId('card-users-content');
+    await expect(users.getByTestId('users-state-active').locator('dd').textContent()).resolves.toMatch(/^[1-9]\d*$/);
+    await admin.page.getByTestId('directory-configured').getByText('No directory configured').waitFor();
+    await admin.page.getByTestId('card-sign-in-failures-content').getByText(`asha.menon@${DEMO_EMAIL_DOMAIN}`).first().waitFor();
+    await admin.page.getByTestId('card-bulk-jobs-content').waitFor();
+    await expectAccessible(admin.page, 'administrator dashboard');
+    expect(admin.errors).toEqual([]);
   });
 });

@@ -40,7 +40,10 @@ const lineColumns = `t.id::int as "ticketId", t.title, t.status_id::int as "stat
  * ticket reach already shows in the lists (their tickets, their queue, their groups, or — for a
  * support administrator — the tenant).
  */
-export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, directoryConfigured = false }: { db: Db; clock: Clock; directoryConfigured?: boolean }) {
+export async function dashboardRoutes(
+  fastify: FastifyInstance,
+  { db, clock, directoryConfigured = false }: { db: Db; clock: Clock; directoryConfigured?: boolean },
+) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get(
@@ -220,11 +223,22 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
 
   app.get(
     '/v1/dashboard/exams/items',
-    { config: examsConfig, schema: { tags, security, ...projectCall, summary: "The project's items by status and their coverage of its languages", response: { 200: S.ItemsOverview } } },
+    {
+      config: examsConfig,
+      schema: {
+        tags,
+        security,
+        ...projectCall,
+        summary: "The project's items by status and their coverage of its languages",
+        response: { 200: S.ItemsOverview },
+      },
+    },
     async (request) => {
       const { project } = requireWorkspace(request);
       const [statuses, languages] = await Promise.all([
-        db.query<{ status: string; n: number }>(`select status, count(*)::int as n from items where project_id = $1 group by status order by status`, [project.id]),
+        db.query<{ status: string; n: number }>(`select status, count(*)::int as n from items where project_id = $1 group by status order by status`, [
+          project.id,
+        ]),
         db.query<{ language: string; n: number; total: number }>(
           `select l.language, (select count(*)::int from items i where i.project_id = p.id and i.status <> 'Retired' and l.language = any(i.languages)) as n
            from projects p cross join lateral unnest(p.languages) with ordinality as l(language, position) where p.id = $1 order by l.position`,
@@ -244,7 +258,9 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
     { config: examsConfig, schema: { tags, security, ...projectCall, summary: "The project's papers by status", response: { 200: S.PapersOverview } } },
     async (request) => {
       const { project } = requireWorkspace(request);
-      const { rows } = await db.query<{ status: string; n: number }>(`select status, count(*)::int as n from papers where project_id = $1 group by status`, [project.id]);
+      const { rows } = await db.query<{ status: string; n: number }>(`select status, count(*)::int as n from papers where project_id = $1 group by status`, [
+        project.id,
+      ]);
       const counts = new Map(rows.map((r) => [r.status, r.n]));
       return { total: rows.reduce((n, r) => n + r.n, 0), byStatus: PAPER_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 })) };
     },
@@ -254,7 +270,13 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
     '/v1/dashboard/exams/centers',
     {
       config: examsConfig,
-      schema: { tags, security, ...projectCall, summary: "Registrations per exam center against its seats and capacity, in the project's current seasons", response: { 200: S.CenterLoad } },
+      schema: {
+        tags,
+        security,
+        ...projectCall,
+        summary: "Registrations per exam center against its seats and capacity, in the project's current seasons",
+        response: { 200: S.CenterLoad },
+      },
     },
     async (request) => {
       const { project } = requireWorkspace(request);
@@ -274,7 +296,13 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
     '/v1/dashboard/exams/deliveries',
     {
       config: examsConfig,
-      schema: { tags, security, ...projectCall, summary: "The project's sittings under way: deliveries waiting, active, paused and finished", response: { 200: S.LiveDeliveries } },
+      schema: {
+        tags,
+        security,
+        ...projectCall,
+        summary: "The project's sittings under way: deliveries waiting, active, paused and finished",
+        response: { 200: S.LiveDeliveries },
+      },
     },
     async (request) => {
       const { project } = requireWorkspace(request);
@@ -297,7 +325,15 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
 
   app.get(
     '/v1/dashboard/admin/users',
-    { config: { access: P.Users.View }, schema: { tags, security, summary: 'Users of your scope: active, awaiting e-mail confirmation, inactive, locked out', response: { 200: S.UsersOverview } } },
+    {
+      config: { access: P.Users.View },
+      schema: {
+        tags,
+        security,
+        summary: 'Users of your scope: active, awaiting e-mail confirmation, inactive, locked out',
+        response: { 200: S.UsersOverview },
+      },
+    },
     async (request) => {
       const scope = scopeOf(requirePrincipal(request));
       const { rows } = await db.query<S.UsersOverview>(
@@ -313,12 +349,18 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
 
   app.get(
     '/v1/dashboard/admin/jobs',
-    { config: { access: P.Users.Import }, schema: { tags, security, summary: 'User bulk uploads started in your scope, by state, and the newest', response: { 200: S.BulkJobs } } },
+    {
+      config: { access: P.Users.Import },
+      schema: { tags, security, summary: 'User bulk uploads started in your scope, by state, and the newest', response: { 200: S.BulkJobs } },
+    },
     async (request) => {
       const scope = scopeOf(requirePrincipal(request));
       const mine = `from jobs j join users u on u.id = j.created_by where j.kind = $4 and ${scope.sql}`;
       const [states, recent] = await Promise.all([
-        db.query<{ state: string; n: number }>(`select j.state, count(*)::int as n ${mine} group by j.state order by j.state`, [...scope.params, BULK_UPLOAD_JOB]),
+        db.query<{ state: string; n: number }>(`select j.state, count(*)::int as n ${mine} group by j.state order by j.state`, [
+          ...scope.params,
+          BULK_UPLOAD_JOB,
+        ]),
         db.query<{ jobId: string; state: string; createdAt: string; updatedAt: string; lastError: string | null }>(
           `select j.id::text as "jobId", j.state, j.created_at as "createdAt", j.updated_at as "updatedAt", j.last_error as "lastError" ${mine} order by j.created_at desc limit 5`,
           [...scope.params, BULK_UPLOAD_JOB],
@@ -335,7 +377,12 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
     '/v1/dashboard/admin/directory',
     {
       config: { access: P.DirectoryUsers.Search },
-      schema: { tags, security, summary: 'Whether a directory is configured, and how many users of your scope sign in through it', response: { 200: S.DirectoryStatus } },
+      schema: {
+        tags,
+        security,
+        summary: 'Whether a directory is configured, and how many users of your scope sign in through it',
+        response: { 200: S.DirectoryStatus },
+      },
     },
     async (request) => {
       const scope = scopeOf(requirePrincipal(request));
@@ -349,7 +396,10 @@ export async function dashboardRoutes(fastify: FastifyInstance, { db, clock, dir
 
   app.get(
     '/v1/dashboard/admin/sign-in-failures',
-    { config: { access: P.LoginHistory.View }, schema: { tags, security, summary: 'Failed sign-ins of users of your scope: the last 24 hours and the latest', response: { 200: S.SignInFailures } } },
+    {
+      config: { access: P.LoginHistory.View },
+      schema: { tags, security, summary: 'Failed sign-ins of users of your scope: the last 24 hours and the latest', response: { 200: S.SignInFailures } },
+    },
     async (request) => {
       const scope = scopeOf(requirePrincipal(request));
       const since = new Date(clock.now().getTime() - DAY_MS).toISOString();

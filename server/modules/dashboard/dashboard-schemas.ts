@@ -84,10 +84,9 @@ export const ItemsOverview = Type.Object(
   {
     total: Type.Integer({ minimum: 0, description: 'Items of the project, retired ones left out.' }),
     byStatus: Type.Array(NamedCount, { description: 'Every status that has items (Draft, a stage of the flow, Approved, Retired).' }),
-    languages: Type.Array(
-      Type.Object({ language: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }),
-      { description: "Per language of the project: how many of its items (retired ones left out) have it." },
-    ),
+    languages: Type.Array(Type.Object({ language: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), {
+      description: 'Per language of the project: how many of its items (retired ones left out) have it.',
+    }),
   },
   { additionalProperties: false },
 );
@@ -150,7 +149,10 @@ export const BulkJobs = Type.Object(
   {
     byState: Type.Array(Type.Object({ state: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
     recent: Type.Array(
-      Type.Object({ jobId: Type.String(), state: Type.String(), createdAt: Iso, updatedAt: Iso, lastError: Type.Union([Type.String(), Type.Null()]) }, { additionalProperties: false }),
+      Type.Object(
+        { jobId: Type.String(), state: Type.String(), createdAt: Iso, updatedAt: Iso, lastError: Type.Union([Type.String(), Type.Null()]) },
+        { additionalProperties: false },
+      ),
       { description: 'The five newest user bulk uploads.' },
     ),
   },

@@ -17,7 +17,6 @@ export function LoadingState({ label }: { label?: string }) {
   );
 }
 
-
 /** A failed load, with the reason and a retry. */
 export function ErrorState({ message, onRetry }: { message?: ReactNode; onRetry?: () => void }) {
   const { t } = useTranslation('ui');

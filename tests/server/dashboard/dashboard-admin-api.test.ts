@@ -17,9 +17,17 @@ describeEachDatabase('dashboard aggregates of user administration', (get) => {
     admin = await createSignedInUser(app, { roles: ['Admin'], firstName: 'Ada', lastName: 'Admin' });
     candidate = await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Cyrus', lastName: 'Candidate' });
     // Locked out now, and two failed sign-ins (one of them for the seeded administrator).
-    await db.query(`insert into sign_in_failures (user_id, consecutive_failures, last_failure_at, locked_until) values ($1, 10, now(), now() + interval '15 minutes')`, [candidate.id]);
+    await db.query(
+      `insert into sign_in_failures (user_id, consecutive_failures, last_failure_at, locked_until) values ($1, 10, now(), now() + interval '15 minutes')`,
+      [candidate.id],
+    );
     for (let i = 0; i < 2; i += 1) {
-      const res = await app.inject({ method: 'POST', url: '/api/tokens', headers: { tenant: 'root' }, payload: { email: TEST_ADMIN_EMAIL, password: `wrong password ${i}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/tokens',
+        headers: { tenant: 'root' },
+        payload: { email: TEST_ADMIN_EMAIL, password: `wrong password ${i}` },
+      });
       expect(res.statusCode).toBeGreaterThanOrEqual(400);
     }
   });
@@ -43,9 +51,10 @@ describeEachDatabase('dashboard aggregates of user administration', (get) => {
 
   it('should give the bulk upload jobs by state and the directory status', async () => {
     const { db } = get();
-    await db.query(`insert into jobs (tenant_id, kind, state, created_by, last_error) values ('root', 'users.bulkUpload', 'done', $1, null), ('root', 'users.bulkUpload', 'failed', $1, 'Row 3: e-mail taken')`, [
-      admin.id,
-    ]);
+    await db.query(
+      `insert into jobs (tenant_id, kind, state, created_by, last_error) values ('root', 'users.bulkUpload', 'done', $1, null), ('root', 'users.bulkUpload', 'failed', $1, 'Row 3: e-mail taken')`,
+      [admin.id],
+    );
     const jobs = (await call(admin, '/api/v1/dashboard/admin/jobs')).json();
     expect(jobs.byState).toEqual([
       { state: 'done', count: 1 },
@@ -59,6 +68,7 @@ describeEachDatabase('dashboard aggregates of user administration', (get) => {
   });
 
   it('should refuse a candidate every one of them', async () => {
-    for (const url of ['users', 'jobs', 'directory', 'sign-in-failures']) expect((await call(candidate, `/api/v1/dashboard/admin/${url}`)).statusCode).toBe(403);
+    for (const url of ['users', 'jobs', 'directory', 'sign-in-failures'])
+      expect((await call(candidate, `/api/v1/dashboard/admin/${url}`)).statusCode).toBe(403);
   });
 });

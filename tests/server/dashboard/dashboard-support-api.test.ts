@@ -94,7 +94,8 @@ describeEachDatabase('dashboard aggregates of the support desk', (get) => {
 
   describe('refusals', () => {
     it('should answer 400 for days out of range or not a number, and 403 to those without the permission', async () => {
-      for (const days of ['0', '91', 'abc', '1.5']) expect((await call(f.supportAdmin, `/api/v1/dashboard/support/resolved?days=${days}`)).statusCode).toBe(400);
+      for (const days of ['0', '91', 'abc', '1.5'])
+        expect((await call(f.supportAdmin, `/api/v1/dashboard/support/resolved?days=${days}`)).statusCode).toBe(400);
       expect((await call(f.agentA, '/api/v1/dashboard/support/overview')).statusCode).toBe(403);
       expect((await call(f.requester, '/api/v1/dashboard/support/queue')).statusCode).toBe(403);
       expect((await get().app.inject({ method: 'GET', url: '/api/v1/dashboard/tickets/mine' })).statusCode).toBe(401);

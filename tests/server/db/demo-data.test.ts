@@ -256,9 +256,7 @@ describeEachDatabase('demo data', (get) => {
       roles: ['Candidate'],
     });
     const ashaTickets = (await call(app, asha, 'POST', '/api/v1/supportticket/searchbyuser', { body: {} })).json();
-    expect(
-      ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName]).sort(),
-    ).toEqual([
+    expect(ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName]).sort()).toEqual([
       ['My admit card photo is blurred', 'InProgress', 'Ravi Verma'],
       ['The mock test freezes after question 12', 'InProgress', 'Ravi Verma'],
     ]);

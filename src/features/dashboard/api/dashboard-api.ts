@@ -62,7 +62,15 @@ export type CenterLoad = Array<{
   seats: number;
   registrations: number;
 }>;
-export type LiveDeliveries = Array<{ seasonPaperId: number; seasonName: string; paperTitle: string; waiting: number; active: number; paused: number; finished: number }>;
+export type LiveDeliveries = Array<{
+  seasonPaperId: number;
+  seasonName: string;
+  paperTitle: string;
+  waiting: number;
+  active: number;
+  paused: number;
+  finished: number;
+}>;
 
 export interface UsersOverview {
   total: number;

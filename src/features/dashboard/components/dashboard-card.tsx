@@ -112,7 +112,11 @@ export function Figures({ items, testId }: { items: Array<{ key: string; label: 
   return (
     <dl data-testid={testId} className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
       {items.map((item) => (
-        <div key={item.key} className={css({ minWidth: '20', px: '3', py: '2', borderRadius: 'md', bg: 'bg.muted' })} data-testid={testId ? `${testId}-${item.key}` : undefined}>
+        <div
+          key={item.key}
+          className={css({ minWidth: '20', px: '3', py: '2', borderRadius: 'md', bg: 'bg.muted' })}
+          data-testid={testId ? `${testId}-${item.key}` : undefined}
+        >
           <dt className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.label}</dt>
           <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{item.to ? <Link to={item.to}>{item.value}</Link> : item.value}</dd>
         </div>
@@ -124,4 +128,9 @@ export function Figures({ items, testId }: { items: Array<{ key: string; label: 
 export const cardList = css({ display: 'grid', gap: '2', listStyle: 'none', p: '0', m: '0' });
 export const cardRow = css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2', fontSize: 'sm' });
 export const muted = css({ color: 'fg.muted', fontSize: 'sm' });
-export const cardGrid = css({ display: 'grid', gap: '4', gridTemplateColumns: { base: '1fr', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' }, mt: '4' });
+export const cardGrid = css({
+  display: 'grid',
+  gap: '4',
+  gridTemplateColumns: { base: '1fr', md: 'repeat(2, minmax(0, 1fr))', xl: 'repeat(3, minmax(0, 1fr))' },
+  mt: '4',
+});

@@ -35,7 +35,9 @@ export default function AdminCards({ show }: { show: { users: boolean; jobs: boo
               <ul className={cardList}>
                 {jobs.recent.map((job) => (
                   <li key={job.jobId} className={cardRow}>
-                    <Badge tone={jobTone[job.state as keyof typeof jobTone] ?? 'neutral'}>{t(`users.jobs.state.${job.state}`, { defaultValue: job.state })}</Badge>
+                    <Badge tone={jobTone[job.state as keyof typeof jobTone] ?? 'neutral'}>
+                      {t(`users.jobs.state.${job.state}`, { defaultValue: job.state })}
+                    </Badge>
                     <span className={muted}>{format.dateTime(job.createdAt)}</span>
                     {job.lastError ? <span className={css({ fontSize: 'sm', color: 'error.main' })}>{job.lastError}</span> : null}
                   </li>
@@ -52,7 +54,9 @@ export default function AdminCards({ show }: { show: { users: boolean; jobs: boo
           {(directory) => (
             <div className={css({ display: 'grid', gap: '2' })}>
               <p data-testid="directory-configured">
-                <Badge tone={directory.configured ? 'success' : 'neutral'}>{directory.configured ? t('users.directory.configured') : t('users.directory.notConfigured')}</Badge>
+                <Badge tone={directory.configured ? 'success' : 'neutral'}>
+                  {directory.configured ? t('users.directory.configured') : t('users.directory.notConfigured')}
+                </Badge>
               </p>
               <p className={muted}>{t('users.directory.counts', { directory: directory.directoryUsers, local: directory.localUsers })}</p>
             </div>
@@ -60,7 +64,13 @@ export default function AdminCards({ show }: { show: { users: boolean; jobs: boo
         </DashboardCard>
       ) : null}
       {show.signIns ? (
-        <DashboardCard id="sign-in-failures" title={t('users.failures.title')} to="/login-history" linkLabel={t('users.failures.all')} load={dashboardApi.signInFailures}>
+        <DashboardCard
+          id="sign-in-failures"
+          title={t('users.failures.title')}
+          to="/login-history"
+          linkLabel={t('users.failures.all')}
+          load={dashboardApi.signInFailures}
+        >
           {(failures) => (
             <div className={css({ display: 'grid', gap: '2' })}>
               <p className={muted} data-testid="failures-last-day">

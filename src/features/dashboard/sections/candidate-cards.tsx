@@ -29,7 +29,12 @@ function Countdown({ startsAt }: { startsAt: string }) {
   const at = Date.parse(startsAt);
   if (at <= now) return <Badge tone="success">{t('candidate.papers.open')}</Badge>;
   const { days, hours, minutes } = countdownParts(at, now);
-  const text = days > 0 ? t('candidate.papers.inDays', { days, hours }) : hours > 0 ? t('candidate.papers.inHours', { hours, minutes }) : t('candidate.papers.inMinutes', { minutes });
+  const text =
+    days > 0
+      ? t('candidate.papers.inDays', { days, hours })
+      : hours > 0
+        ? t('candidate.papers.inHours', { hours, minutes })
+        : t('candidate.papers.inMinutes', { minutes });
   return (
     <Badge tone="info" testId="paper-countdown">
       {text}
@@ -71,10 +76,23 @@ export default function CandidateCards() {
           )
         }
       </DashboardCard>
-      <DashboardCard id="registrations" title={t('candidate.registrations.title')} to="/registrations/mine" linkLabel={t('candidate.registrations.all')} load={registrationsApi.mine}>
+      <DashboardCard
+        id="registrations"
+        title={t('candidate.registrations.title')}
+        to="/registrations/mine"
+        linkLabel={t('candidate.registrations.all')}
+        load={registrationsApi.mine}
+      >
         {(rows) => (rows.length ? <DashboardRegistrations rows={rows} /> : <p className={muted}>{t('candidate.registrations.none')}</p>)}
       </DashboardCard>
-      <DashboardCard id="my-tickets" title={t('candidate.tickets.title')} to="/tickets" linkLabel={t('candidate.tickets.all')} load={dashboardApi.myTickets} liveTickets>
+      <DashboardCard
+        id="my-tickets"
+        title={t('candidate.tickets.title')}
+        to="/tickets"
+        linkLabel={t('candidate.tickets.all')}
+        load={dashboardApi.myTickets}
+        liveTickets
+      >
         {(mine) => (
           <div className={css({ display: 'grid', gap: '2' })}>
             <p className={muted} data-testid="my-tickets-summary">

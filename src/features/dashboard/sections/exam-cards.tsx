@@ -33,7 +33,10 @@ export default function ExamCards() {
     return (
       <div className={cardGrid} data-testid="dashboard-exams">
         <p className={muted} data-testid="dashboard-exams-choose">
-          {t('exams.chooseProject')} <Link to="/projects" className={css({ color: 'primary.main', textDecoration: 'underline' })}>{t('exams.projects')}</Link>
+          {t('exams.chooseProject')}{' '}
+          <Link to="/projects" className={css({ color: 'primary.main', textDecoration: 'underline' })}>
+            {t('exams.projects')}
+          </Link>
         </p>
       </div>
     );
@@ -78,7 +81,9 @@ export default function ExamCards() {
                     {c.centerName}, {c.city}
                   </span>
                   <Meter value={c.registrations} max={c.seats} />
-                  <span className={muted}>{t('exams.centers.load', { registrations: c.registrations, seats: c.seats, capacity: c.capacity, season: c.seasonName })}</span>
+                  <span className={muted}>
+                    {t('exams.centers.load', { registrations: c.registrations, seats: c.seats, capacity: c.capacity, season: c.seasonName })}
+                  </span>
                 </li>
               ))}
             </ul>

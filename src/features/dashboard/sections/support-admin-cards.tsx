@@ -13,7 +13,16 @@ const ResolvedChart = lazy(() => import('../components/resolved-chart.tsx'));
 /** Statuses of work still at the desk, then the resolved. */
 const DESK_STATUSES = [1, 2, 3, 4, 5];
 const cell = css({ px: '2', py: '1', textAlign: 'end', borderBottomWidth: '1px', borderColor: 'border', fontVariantNumeric: 'tabular-nums' });
-const head = css({ px: '2', py: '1', textAlign: 'end', fontSize: 'xs', color: 'fg.muted', fontWeight: 'semibold', borderBottomWidth: '1px', borderColor: 'border' });
+const head = css({
+  px: '2',
+  py: '1',
+  textAlign: 'end',
+  fontSize: 'xs',
+  color: 'fg.muted',
+  fontWeight: 'semibold',
+  borderBottomWidth: '1px',
+  borderColor: 'border',
+});
 
 /** A support administrator's dashboard (issue 21): the desk by status and group, the oldest open, resolutions per day. */
 export default function SupportAdminCards() {
@@ -21,7 +30,14 @@ export default function SupportAdminCards() {
   const format = useFormat();
   return (
     <div className={cardGrid} data-testid="dashboard-support-admin">
-      <DashboardCard id="desk-by-status" title={t('admin.desk.title')} to="/support" linkLabel={t('admin.desk.all')} load={dashboardApi.deskOverview} liveTickets>
+      <DashboardCard
+        id="desk-by-status"
+        title={t('admin.desk.title')}
+        to="/support"
+        linkLabel={t('admin.desk.all')}
+        load={dashboardApi.deskOverview}
+        liveTickets
+      >
         {(desk) => (
           <div className={css({ display: 'grid', gap: '3' })}>
             <Figures
@@ -35,7 +51,18 @@ export default function SupportAdminCards() {
                 <caption className={css({ srOnly: true })}>{t('admin.desk.byGroup')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col" className={css({ px: '2', py: '1', textAlign: 'start', fontSize: 'xs', color: 'fg.muted', borderBottomWidth: '1px', borderColor: 'border' })}>
+                    <th
+                      scope="col"
+                      className={css({
+                        px: '2',
+                        py: '1',
+                        textAlign: 'start',
+                        fontSize: 'xs',
+                        color: 'fg.muted',
+                        borderBottomWidth: '1px',
+                        borderColor: 'border',
+                      })}
+                    >
                       {t('admin.desk.group')}
                     </th>
                     {DESK_STATUSES.map((id) => (
@@ -48,7 +75,10 @@ export default function SupportAdminCards() {
                 <tbody>
                   {desk.groups.map((group) => (
                     <tr key={group.supportGroupId}>
-                      <th scope="row" className={css({ px: '2', py: '1', textAlign: 'start', fontWeight: 'medium', borderBottomWidth: '1px', borderColor: 'border' })}>
+                      <th
+                        scope="row"
+                        className={css({ px: '2', py: '1', textAlign: 'start', fontWeight: 'medium', borderBottomWidth: '1px', borderColor: 'border' })}
+                      >
                         {group.name}
                       </th>
                       {DESK_STATUSES.map((id) => (
@@ -64,7 +94,14 @@ export default function SupportAdminCards() {
           </div>
         )}
       </DashboardCard>
-      <DashboardCard id="oldest-open" title={t('admin.oldest.title')} to="/support" linkLabel={t('admin.oldest.all')} load={dashboardApi.deskOverview} liveTickets>
+      <DashboardCard
+        id="oldest-open"
+        title={t('admin.oldest.title')}
+        to="/support"
+        linkLabel={t('admin.oldest.all')}
+        load={dashboardApi.deskOverview}
+        liveTickets
+      >
         {(desk) =>
           desk.oldestOpen.length ? (
             <TicketRows tickets={desk.oldestOpen} when={(ticket) => t('admin.oldest.raised', { age: format.relative(ticket.createdAt) })} />
@@ -73,7 +110,14 @@ export default function SupportAdminCards() {
           )
         }
       </DashboardCard>
-      <DashboardCard id="resolved-per-day" title={t('admin.resolved.title')} to="/support" linkLabel={t('admin.resolved.all')} load={() => dashboardApi.resolvedPerDay(14)} liveTickets>
+      <DashboardCard
+        id="resolved-per-day"
+        title={t('admin.resolved.title')}
+        to="/support"
+        linkLabel={t('admin.resolved.all')}
+        load={() => dashboardApi.resolvedPerDay(14)}
+        liveTickets
+      >
         {(days) => (
           <div className={css({ display: 'grid', gap: '2' })}>
             <p className={muted} data-testid="resolved-total">

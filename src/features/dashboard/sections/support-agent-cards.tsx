@@ -47,7 +47,14 @@ export default function SupportAgentCards() {
           </div>
         )}
       </DashboardCard>
-      <DashboardCard id="waiting-on-me" title={t('agent.waiting.title')} to="/support" linkLabel={t('agent.waiting.all')} load={dashboardApi.waiting} liveTickets>
+      <DashboardCard
+        id="waiting-on-me"
+        title={t('agent.waiting.title')}
+        to="/support"
+        linkLabel={t('agent.waiting.all')}
+        load={dashboardApi.waiting}
+        liveTickets
+      >
         {(waiting) =>
           waiting.tickets.length ? (
             <div className={css({ display: 'grid', gap: '2' })}>

@@ -63,7 +63,18 @@ describe('the candidate dashboard', () => {
         status: null,
       },
       // Already submitted: nothing to sit.
-      { registrationId: 7, seasonPaperId: 4, seasonName: 'Summer 2027', examName: 'Certificate in Accounting', paperCode: 'ACC-0', paperTitle: 'Mock test', startsAt: new Date(Date.now() - HOUR).toISOString(), durationMinutes: 30, deliveryId: 9, status: 'Submitted' },
+      {
+        registrationId: 7,
+        seasonPaperId: 4,
+        seasonName: 'Summer 2027',
+        examName: 'Certificate in Accounting',
+        paperCode: 'ACC-0',
+        paperTitle: 'Mock test',
+        startsAt: new Date(Date.now() - HOUR).toISOString(),
+        durationMinutes: 30,
+        deliveryId: 9,
+        status: 'Submitted',
+      },
     ]);
     answer('/v1/registration/mine', [
       { registrationId: 7, examName: 'Certificate in Accounting', seasonName: 'Summer 2027', status: 'AdmitCardIssued', rollNumber: 'ACC27-0001' },
@@ -73,8 +84,24 @@ describe('the candidate dashboard', () => {
       openCount: 2,
       unreadTotal: 2,
       tickets: [
-        { ticketId: 41, title: 'Admit card shows the wrong centre', statusId: 2, supportGroupName: 'Exam Administration', createdAt: '2026-12-01T08:00:00Z', updatedAt: '2026-12-01T09:00:00Z', unreadCount: 2 },
-        { ticketId: 42, title: 'Cannot upload my photo', statusId: 1, supportGroupName: 'Technical Support', createdAt: '2026-12-01T10:00:00Z', updatedAt: '2026-12-01T10:00:00Z', unreadCount: 0 },
+        {
+          ticketId: 41,
+          title: 'Admit card shows the wrong centre',
+          statusId: 2,
+          supportGroupName: 'Exam Administration',
+          createdAt: '2026-12-01T08:00:00Z',
+          updatedAt: '2026-12-01T09:00:00Z',
+          unreadCount: 2,
+        },
+        {
+          ticketId: 42,
+          title: 'Cannot upload my photo',
+          statusId: 1,
+          supportGroupName: 'Technical Support',
+          createdAt: '2026-12-01T10:00:00Z',
+          updatedAt: '2026-12-01T10:00:00Z',
+          unreadCount: 0,
+        },
       ],
     });
   });
@@ -146,22 +173,61 @@ describe('the support dashboards', () => {
     });
     answer('/v1/dashboard/support/waiting', {
       total: 1,
-      tickets: [{ ticketId: 41, title: 'Admit card shows the wrong centre', statusId: 2, supportGroupName: 'Exam Administration', createdAt: '2026-12-01T08:00:00Z', waitingSince: new Date(Date.now() - 3 * HOUR).toISOString() }],
+      tickets: [
+        {
+          ticketId: 41,
+          title: 'Admit card shows the wrong centre',
+          statusId: 2,
+          supportGroupName: 'Exam Administration',
+          createdAt: '2026-12-01T08:00:00Z',
+          waitingSince: new Date(Date.now() - 3 * HOUR).toISOString(),
+        },
+      ],
     });
     answer('/v1/dashboard/support/new', {
       total: 2,
       tickets: [
-        { ticketId: 50, title: 'Payment not reflected', statusId: 1, supportGroupName: 'General Support', createdAt: new Date(Date.now() - HOUR).toISOString() },
-        { ticketId: 49, title: 'Password reset mail missing', statusId: 1, supportGroupName: 'General Support', createdAt: new Date(Date.now() - 2 * HOUR).toISOString() },
+        {
+          ticketId: 50,
+          title: 'Payment not reflected',
+          statusId: 1,
+          supportGroupName: 'General Support',
+          createdAt: new Date(Date.now() - HOUR).toISOString(),
+        },
+        {
+          ticketId: 49,
+          title: 'Password reset mail missing',
+          statusId: 1,
+          supportGroupName: 'General Support',
+          createdAt: new Date(Date.now() - 2 * HOUR).toISOString(),
+        },
       ],
     });
     const overview = {
       groups: [
-        { supportGroupId: 1, name: 'General Support', total: 5, byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, count: { 1: 3, 2: 2 }[statusId] ?? 0 })) },
-        { supportGroupId: 2, name: 'Technical Support', total: 1, byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, count: statusId === 4 ? 1 : 0 })) },
+        {
+          supportGroupId: 1,
+          name: 'General Support',
+          total: 5,
+          byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, count: { 1: 3, 2: 2 }[statusId] ?? 0 })),
+        },
+        {
+          supportGroupId: 2,
+          name: 'Technical Support',
+          total: 1,
+          byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, count: statusId === 4 ? 1 : 0 })),
+        },
       ],
       byStatus: [1, 2, 3, 4, 5, 6, 7].map((statusId) => ({ statusId, count: { 1: 3, 2: 2, 4: 1 }[statusId] ?? 0 })),
-      oldestOpen: [{ ticketId: 12, title: 'Centre changed twice', statusId: 4, supportGroupName: 'Technical Support', createdAt: new Date(Date.now() - 5 * 24 * HOUR).toISOString() }],
+      oldestOpen: [
+        {
+          ticketId: 12,
+          title: 'Centre changed twice',
+          statusId: 4,
+          supportGroupName: 'Technical Support',
+          createdAt: new Date(Date.now() - 5 * 24 * HOUR).toISOString(),
+        },
+      ],
     };
     answer('/v1/dashboard/support/overview', overview);
     answer(
@@ -170,7 +236,7 @@ describe('the support dashboards', () => {
     );
   });
 
-  it("should give an agent their queue by status, what waits on them with its age, and what is new in their groups", async () => {
+  it('should give an agent their queue by status, what waits on them with its age, and what is new in their groups', async () => {
     signIn('SupportAgent', 'Chen');
     renderAt('/', <DashboardCardsPage />);
     const queue = await screen.findByTestId('card-my-queue-content');
@@ -194,7 +260,11 @@ describe('the support dashboards', () => {
     expect(within(desk).getByTestId('desk-status-Open')).toHaveTextContent('Open3');
     const table = within(desk).getByTestId('desk-by-group');
     const technical = within(table).getByRole('row', { name: /Technical Support/ });
-    expect(within(technical).getAllByRole('cell').map((c) => c.textContent)).toEqual(['0', '0', '0', '1', '0']);
+    expect(
+      within(technical)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['0', '0', '0', '1', '0']);
     const oldest = await screen.findByTestId('card-oldest-open-content');
     expect(within(oldest).getByTestId('ticket-row-12')).toHaveTextContent('raised 5 days ago');
     const resolved = await screen.findByTestId('card-resolved-per-day-content');
@@ -230,11 +300,21 @@ describe('the exam manager dashboard', () => {
         { language: 'gu', count: 25 },
       ],
     });
-    answer('/v1/dashboard/exams/papers', { total: 3, byStatus: [{ status: 'Draft', count: 1 }, { status: 'Review', count: 0 }, { status: 'Locked', count: 2 }, { status: 'Published', count: 0 }] });
+    answer('/v1/dashboard/exams/papers', {
+      total: 3,
+      byStatus: [
+        { status: 'Draft', count: 1 },
+        { status: 'Review', count: 0 },
+        { status: 'Locked', count: 2 },
+        { status: 'Published', count: 0 },
+      ],
+    });
     answer('/v1/dashboard/exams/centers', [
       { seasonId: 1, seasonName: 'March 2027', centerId: 11, centerName: 'Navrangpura School', city: 'Ahmedabad', capacity: 120, seats: 80, registrations: 2 },
     ]);
-    answer('/v1/dashboard/exams/deliveries', [{ seasonPaperId: 5, seasonName: 'Online mock test', paperTitle: 'Mathematics unit test 1', waiting: 1, active: 3, paused: 1, finished: 2 }]);
+    answer('/v1/dashboard/exams/deliveries', [
+      { seasonPaperId: 5, seasonName: 'Online mock test', paperTitle: 'Mathematics unit test 1', waiting: 1, active: 3, paused: 1, finished: 2 },
+    ]);
   });
 
   it('should ask for a project when none is selected, and call nothing', async () => {
@@ -253,7 +333,11 @@ describe('the exam manager dashboard', () => {
     // A stage of the item flow has no translation: its id shows.
     expect(within(items).getByTestId('items-status-review')).toHaveTextContent('review4');
     const languages = within(items).getByTestId('items-languages');
-    expect(within(languages).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['English40 of 40', 'Gujarati25 of 40']);
+    expect(
+      within(languages)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['English40 of 40', 'Gujarati25 of 40']);
     const papers = await screen.findByTestId('card-papers-content');
     expect(within(papers).getByTestId('papers-status-Locked')).toHaveTextContent('Locked2');
     expect(within(papers).getByTestId('papers-status-Review')).toHaveTextContent('In review0');
@@ -275,7 +359,10 @@ describe('the administrator dashboard', () => {
       recent: [{ jobId: 'j1', state: 'failed', createdAt: '2026-12-01T08:00:00Z', updatedAt: '2026-12-01T08:01:00Z', lastError: 'Row 3: e-mail taken' }],
     });
     answer('/v1/dashboard/admin/directory', { configured: false, directoryUsers: 0, localUsers: 30 });
-    answer('/v1/dashboard/admin/sign-in-failures', { lastDay: 2, recent: [{ email: 'asha.menon@demo.exam-portal.local', reason: 'badPassword', occurredAt: new Date(Date.now() - HOUR).toISOString() }] });
+    answer('/v1/dashboard/admin/sign-in-failures', {
+      lastDay: 2,
+      recent: [{ email: 'asha.menon@demo.exam-portal.local', reason: 'badPassword', occurredAt: new Date(Date.now() - HOUR).toISOString() }],
+    });
     // An administrator also gets the desk's and the project's cards; their calls answer too.
     answer('/v1/dashboard/support/overview', { groups: [], byStatus: [], oldestOpen: [] });
     answer('/v1/dashboard/support/resolved?days=14', []);
