@@ -240,7 +240,16 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
   const passwordHash = await hashPassword(password);
   const result = await seedDemoProjects(db, list, password, passwordHash);
   // The ticket goes through the services, each action its own transaction, once the users exist.
-  if (result.created) await seedDemoSupport(db);
+  if (result.created) {
+    await seedDemoSupport(db);
+    // The administrator's "Bulk uploads" card (issue 21): one finished upload of the first user (the seeded administrator).
+    await db.query(
+      `insert into user_uploads (tenant_id, file_name, content, size_bytes, uploaded_by, state, message, total_rows, rows_processed, created_count, failed_count, finished_at)
+       select $1, 'march-2027-candidates.xlsx', '\\x00', 1, u.id, 'finished', 'Every user was created.', 6, 6, 6, 0, now()
+       from users u where u.tenant_id = $1 order by u.created_at, u.id limit 1`,
+      [ROOT_TENANT],
+    );
+  }
   return result;
 }
 

@@ -149,7 +149,7 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     await expect(users.getByTestId('users-state-active').locator('dd').textContent()).resolves.toMatch(/^[1-9]\d*$/);
     await admin.page.getByTestId('directory-configured').getByText('No directory configured').waitFor();
     await admin.page.getByTestId('card-sign-in-failures-content').getByText(`asha.menon@${DEMO_EMAIL_DOMAIN}`).first().waitFor();
-    await admin.page.getByTestId('card-bulk-jobs-content').waitFor();
+    await admin.page.getByTestId('card-bulk-jobs-content').getByText('march-2027-candidates.xlsx').waitFor();
     await expectAccessible(admin.page, 'administrator dashboard');
     expect(admin.errors).toEqual([]);
   });

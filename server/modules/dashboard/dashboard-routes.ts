@@ -7,7 +7,6 @@ import type { Clock } from '#server/lib/clock.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import { scopeSql } from '#server/modules/users/users-repository.ts';
-import { BULK_UPLOAD_JOB } from '#server/modules/users/users-bulk.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import * as S from './dashboard-schemas.ts';
 
@@ -351,24 +350,27 @@ export async function dashboardRoutes(
     '/v1/dashboard/admin/jobs',
     {
       config: { access: P.Users.Import },
-      schema: { tags, security, summary: 'User bulk uploads started in your scope, by state, and the newest', response: { 200: S.BulkJobs } },
+      schema: { tags, security, summary: 'User bulk uploads of your scope, by state, and the newest', response: { 200: S.BulkJobs } },
     },
     async (request) => {
-      const scope = scopeOf(requirePrincipal(request));
-      const mine = `from jobs j join users u on u.id = j.created_by where j.kind = $4 and ${scope.sql}`;
+      const p = requirePrincipal(request);
+      // The uploads list's own scope rule (users-bulk.ts): the uploader's tenant, institute and reseller.
+      const params = [p.tenantId, p.instituteId, p.resellerId];
+      const scope = `u.tenant_id = $1 and ($2::uuid is null or u.institute_id = $2) and ($3::uuid is null or u.reseller_id = $3)`;
       const [states, recent] = await Promise.all([
-        db.query<{ state: string; n: number }>(`select j.state, count(*)::int as n ${mine} group by j.state order by j.state`, [
-          ...scope.params,
-          BULK_UPLOAD_JOB,
-        ]),
-        db.query<{ jobId: string; state: string; createdAt: string; updatedAt: string; lastError: string | null }>(
-          `select j.id::text as "jobId", j.state, j.created_at as "createdAt", j.updated_at as "updatedAt", j.last_error as "lastError" ${mine} order by j.created_at desc limit 5`,
-          [...scope.params, BULK_UPLOAD_JOB],
+        db.query<{ state: string; n: number }>(
+          `select u.state, count(*)::int as n from user_uploads u where ${scope} group by u.state order by u.state`,
+          params,
+        ),
+        db.query<{ jobId: string; fileName: string; state: string; createdAt: string; createdCount: number; failedCount: number; message: string | null }>(
+          `select u.id::text as "jobId", u.file_name as "fileName", u.state, u.created_at as "createdAt", u.created_count as "createdCount", u.failed_count as "failedCount", u.message
+           from user_uploads u where ${scope} order by u.created_at desc, u.id desc limit 5`,
+          params,
         ),
       ]);
       return {
         byState: states.rows.map((r) => ({ state: r.state, count: r.n })),
-        recent: recent.rows.map((r) => ({ ...r, createdAt: iso(r.createdAt), updatedAt: iso(r.updatedAt) })),
+        recent: recent.rows.map((r) => ({ ...r, createdAt: iso(r.createdAt) })),
       };
     },
   );

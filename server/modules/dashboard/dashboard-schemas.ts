@@ -147,10 +147,20 @@ export type UsersOverview = Static<typeof UsersOverview>;
 
 export const BulkJobs = Type.Object(
   {
-    byState: Type.Array(Type.Object({ state: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false })),
+    byState: Type.Array(Type.Object({ state: Type.String(), count: Type.Integer({ minimum: 0 }) }, { additionalProperties: false }), {
+      description: 'User bulk uploads of your scope by state: queued, running, finished, failed.',
+    }),
     recent: Type.Array(
       Type.Object(
-        { jobId: Type.String(), state: Type.String(), createdAt: Iso, updatedAt: Iso, lastError: Type.Union([Type.String(), Type.Null()]) },
+        {
+          jobId: Type.String(),
+          fileName: Type.String(),
+          state: Type.String(),
+          createdAt: Iso,
+          createdCount: Type.Integer({ minimum: 0 }),
+          failedCount: Type.Integer({ minimum: 0 }),
+          message: Type.Union([Type.String(), Type.Null()]),
+        },
         { additionalProperties: false },
       ),
       { description: 'The five newest user bulk uploads.' },

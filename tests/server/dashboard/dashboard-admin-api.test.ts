@@ -52,15 +52,19 @@ describeEachDatabase('dashboard aggregates of user administration', (get) => {
   it('should give the bulk upload jobs by state and the directory status', async () => {
     const { db } = get();
     await db.query(
-      `insert into jobs (tenant_id, kind, state, created_by, last_error) values ('root', 'users.bulkUpload', 'done', $1, null), ('root', 'users.bulkUpload', 'failed', $1, 'Row 3: e-mail taken')`,
+      `insert into user_uploads (tenant_id, file_name, content, size_bytes, uploaded_by, state, created_count, failed_count, created_at)
+       values ('root', 'first.xlsx', '\\x00', 1, $1, 'finished', 48, 2, now() - interval '1 hour'), ('root', 'second.xlsx', '\\x00', 1, $1, 'failed', 0, 0, now())`,
       [admin.id],
     );
     const jobs = (await call(admin, '/api/v1/dashboard/admin/jobs')).json();
     expect(jobs.byState).toEqual([
-      { state: 'done', count: 1 },
       { state: 'failed', count: 1 },
+      { state: 'finished', count: 1 },
     ]);
-    expect(jobs.recent.map((j: { lastError: string | null }) => j.lastError).sort()).toEqual(['Row 3: e-mail taken', null].sort());
+    expect(jobs.recent.map((j: { fileName: string; createdCount: number }) => [j.fileName, j.createdCount])).toEqual([
+      ['second.xlsx', 0],
+      ['first.xlsx', 48],
+    ]);
     const directory = (await call(admin, '/api/v1/dashboard/admin/directory')).json();
     expect(directory.configured).toBe(false);
     const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from users where tenant_id = 'root' and login_type = 'local'`);

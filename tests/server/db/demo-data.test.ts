@@ -318,6 +318,19 @@ describeEachDatabase('demo data', (get) => {
     // The sitting under way: the mock-test delivery Kavya opened above waits for her start.
     const live = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/deliveries', { project: board })).json();
     expect(live).toEqual([expect.objectContaining({ seasonName: 'Online mock test', waiting: 1, active: 0 })]);
+    const adminId = (await db.query<{ id: string }>(`select id from users where tenant_id = 'root' order by created_at, id limit 1`)).rows[0].id;
+    const administrator = await signInDirect(app, {
+      id: adminId,
+      email: '',
+      password: '',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      userName: '',
+      roles: ['Admin'],
+    });
+    expect((await call(app, administrator, 'GET', '/api/v1/dashboard/admin/jobs')).json().recent).toEqual([
+      expect.objectContaining({ fileName: 'march-2027-candidates.xlsx', state: 'finished', createdCount: 6 }),
+    ]);
     // A project call needs its project; another tenant's user or a candidate gets nothing.
     expect((await call(app, meera, 'GET', '/api/v1/dashboard/exams/items')).statusCode).toBe(400);
     expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/exams/items', { project: board })).statusCode).toBe(403);

@@ -81,7 +81,7 @@ export interface UsersOverview {
 }
 export interface BulkJobs {
   byState: Array<{ state: string; count: number }>;
-  recent: Array<{ jobId: string; state: string; createdAt: string; updatedAt: string; lastError: string | null }>;
+  recent: Array<{ jobId: string; fileName: string; state: string; createdAt: string; createdCount: number; failedCount: number; message: string | null }>;
 }
 export interface DirectoryStatus {
   configured: boolean;

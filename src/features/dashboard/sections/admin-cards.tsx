@@ -5,7 +5,7 @@ import { useFormat } from '#src/lib/format.ts';
 import { dashboardApi } from '../api/dashboard-api.ts';
 import { cardGrid, cardList, cardRow, DashboardCard, Figures, muted } from '../components/dashboard-card.tsx';
 
-const jobTone = { queued: 'neutral', running: 'info', done: 'success', failed: 'error' } as const;
+const jobTone = { queued: 'neutral', running: 'info', finished: 'success', failed: 'error' } as const;
 
 /** The administrator's dashboard (issue 21): users by state, bulk uploads, the directory, recent failed sign-ins. */
 export default function AdminCards({ show }: { show: { users: boolean; jobs: boolean; directory: boolean; signIns: boolean } }) {
@@ -35,11 +35,13 @@ export default function AdminCards({ show }: { show: { users: boolean; jobs: boo
               <ul className={cardList}>
                 {jobs.recent.map((job) => (
                   <li key={job.jobId} className={cardRow}>
+                    <span className={css({ fontWeight: 'medium' })}>{job.fileName}</span>
                     <Badge tone={jobTone[job.state as keyof typeof jobTone] ?? 'neutral'}>
                       {t(`users.jobs.state.${job.state}`, { defaultValue: job.state })}
                     </Badge>
-                    <span className={muted}>{format.dateTime(job.createdAt)}</span>
-                    {job.lastError ? <span className={css({ fontSize: 'sm', color: 'error.main' })}>{job.lastError}</span> : null}
+                    <span className={muted}>
+                      {format.dateTime(job.createdAt)} · {t('users.jobs.counts', { created: job.createdCount, failed: job.failedCount })}
+                    </span>
                   </li>
                 ))}
               </ul>

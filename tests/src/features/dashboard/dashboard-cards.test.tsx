@@ -355,8 +355,18 @@ describe('the administrator dashboard', () => {
   beforeEach(() => {
     answer('/v1/dashboard/admin/users', { total: 30, active: 24, awaitingConfirmation: 4, inactive: 2, locked: 1 });
     answer('/v1/dashboard/admin/jobs', {
-      byState: [{ state: 'failed', count: 1 }],
-      recent: [{ jobId: 'j1', state: 'failed', createdAt: '2026-12-01T08:00:00Z', updatedAt: '2026-12-01T08:01:00Z', lastError: 'Row 3: e-mail taken' }],
+      byState: [{ state: 'finished', count: 1 }],
+      recent: [
+        {
+          jobId: 'j1',
+          fileName: 'march-candidates.xlsx',
+          state: 'finished',
+          createdAt: '2026-12-01T08:00:00Z',
+          createdCount: 48,
+          failedCount: 2,
+          message: null,
+        },
+      ],
     });
     answer('/v1/dashboard/admin/directory', { configured: false, directoryUsers: 0, localUsers: 30 });
     answer('/v1/dashboard/admin/sign-in-failures', {
@@ -375,7 +385,7 @@ describe('the administrator dashboard', () => {
     expect(within(users).getByTestId('users-state-active')).toHaveTextContent('Active24');
     expect(within(users).getByTestId('users-state-awaiting')).toHaveTextContent('Awaiting confirmation4');
     expect(within(users).getByTestId('users-state-locked')).toHaveTextContent('Locked1');
-    expect(await screen.findByTestId('card-bulk-jobs-content')).toHaveTextContent(/Failed.*Row 3: e-mail taken/);
+    expect(await screen.findByTestId('card-bulk-jobs-content')).toHaveTextContent(/march-candidates\.xlsxFinished.*48 created, 2 failed/);
     expect(await screen.findByTestId('directory-configured')).toHaveTextContent('No directory configured');
     const failures = await screen.findByTestId('card-sign-in-failures-content');
     expect(within(failures).getByTestId('failures-last-day')).toHaveTextContent('Failed sign-ins in the last 24 hours: 2');
