@@ -65,7 +65,8 @@ export async function bundleComposition(): Promise<ChunkComposition[]> {
       await Promise.all(
         chunks.map(async (chunk) => {
           const file = path.join(outDir, chunk.file);
-          const code = await readFile(file, 'utf8');
+          // A chunk a later plugin renamed or dropped (none of the first render's) is skipped.
+          const code = await readFile(file, 'utf8').catch(() => '');
           const gzip = gzipSync(code, { level: 9 }).length;
           // Helpers the bundler adds (the preload helper) come without a map.
           const mapText = await readFile(`${file}.map`, 'utf8').catch(() => null);

@@ -105,6 +105,40 @@ async function seedDemoSupport(db: Db): Promise<void> {
   await say(candidate, 'Chrome 131.');
   await say(admin, 'Lata from support here: other candidates see the same on question 12, we are looking at the item.', candidate.userId);
   await say(candidate, 'Thank you both. I will wait for your answer.', agent.userId);
+  // The dashboards (issue 21, docs/decisions/0266): a reply Asha has not read yet, a ticket that
+  // waits on Ravi, one no one has taken in his group, and resolutions on three days for the chart.
+  await say(agent, 'We found it: the item had a broken image. It is fixed; please try the mock test again.');
+  const waiting = await createTicket(deps, candidate, {
+    title: 'My admit card photo is blurred',
+    description: 'The photo on my admit card is blurred. Can it be printed again with a clear photo?',
+    supportTicketPriorityId: 2,
+    supportGroupId: group.rows[0].id,
+  });
+  await applyTransition(deps, agent, waiting.id, { type: 'ticket.claim' });
+  await sendMessage(deps, candidate, { ticketId: waiting.id, message: 'I uploaded a sharper photo yesterday.' });
+  const kavya = await principalOf(db, emailOf('kavya.shah'));
+  await createTicket(deps, kavya, {
+    title: 'The timer on the mock test looks wrong',
+    description: 'The timer showed 95 minutes for a 90-minute paper.',
+    supportTicketPriorityId: 2,
+    supportGroupId: group.rows[0].id,
+  });
+  const resolvedDaysAgo = [0, 1, 3];
+  for (const [i, daysAgo] of resolvedDaysAgo.entries()) {
+    const done = await createTicket(deps, kavya, {
+      title: ['Which documents do I bring to the centre?', 'I cannot find my roll number', 'The register page asks for my city twice'][i],
+      description: 'Please help.',
+      supportTicketPriorityId: 1,
+      supportGroupId: group.rows[0].id,
+    });
+    await applyTransition(deps, agent, done.id, { type: 'ticket.claim' });
+    await applyTransition(deps, agent, done.id, { type: 'ticket.resolve', answer: 'Answered on the chat.' });
+    if (daysAgo > 0)
+      await db.query(
+        `update support_tickets set resolved_at = resolved_at - make_interval(days => $2), created_at = created_at - make_interval(days => $2 + 1) where id = $1`,
+        [done.id, daysAgo],
+      );
+  }
 }
 
 const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-10' | 'SCI-10' | null]> = [
@@ -206,7 +240,16 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
   const passwordHash = await hashPassword(password);
   const result = await seedDemoProjects(db, list, password, passwordHash);
   // The ticket goes through the services, each action its own transaction, once the users exist.
-  if (result.created) await seedDemoSupport(db);
+  if (result.created) {
+    await seedDemoSupport(db);
+    // The administrator's "Bulk uploads" card (issue 21): one finished upload of the first user (the seeded administrator).
+    await db.query(
+      `insert into user_uploads (tenant_id, file_name, content, size_bytes, uploaded_by, state, message, total_rows, rows_processed, created_count, failed_count, finished_at)
+       select $1, 'march-2027-candidates.xlsx', '\\x00', 1, u.id, 'finished', 'Every user was created.', 6, 6, 6, 0, now()
+       from users u where u.tenant_id = $1 order by u.created_at, u.id limit 1`,
+      [ROOT_TENANT],
+    );
+  }
   return result;
 }
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { EmptyState } from '#src/components/ui/states.tsx';
+import { EmptyState } from '#src/components/ui/empty-state.tsx';
 import { RequireSession } from '../auth/require-session.tsx';
 import { userPermissionsStore } from '../stores/slices.ts';
 import { accessOf } from './route-handle.ts';

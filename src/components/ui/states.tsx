@@ -2,35 +2,17 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Button } from './button.tsx';
+import { stateBox as box } from './empty-state.tsx';
 import { Spinner } from './spinner.tsx';
 
-const box = css({
-  display: 'flex',
-  flexDirection: 'column',
-  alignItems: 'center',
-  justifyContent: 'center',
-  gap: '2',
-  py: '10',
-  px: '4',
-  textAlign: 'center',
-  color: 'fg.muted',
-});
+// The empty state is its own module: the route access check (first render of every page) shows it without this file's button (docs/decisions/0265).
+export { EmptyState } from './empty-state.tsx';
 
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation('ui');
   return (
     <div className={box}>
       <Spinner size="lg" label={label ?? t('loading')} />
-    </div>
-  );
-}
-
-export function EmptyState({ title, children, action }: { title: ReactNode; children?: ReactNode; action?: ReactNode }) {
-  return (
-    <div className={box} data-testid="empty-state">
-      <p className={css({ fontWeight: 'semibold', color: 'fg.default' })}>{title}</p>
-      {children ? <p className={css({ fontSize: 'sm' })}>{children}</p> : null}
-      {action}
     </div>
   );
 }

@@ -1,40 +1,18 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
-import { Link } from '#src/components/ui/link.tsx';
-import { registrationsApi, type Registration } from './api/seasons-api.ts';
+import type { Registration } from './api/seasons-api.ts';
 import { registrationTone } from './lib/registration-tone.ts';
 
 /**
- * The candidate's registrations on the dashboard (issue 18): each one's exam and season, its
- * state and what it means, and the roll number once given; the heading opens "My registrations"
- * (admit cards, cancelling). Nothing is shown to someone with no registration. Loaded lazily by
- * the dashboard, after its first content (docs/decisions/0238).
+ * The candidate's registrations on the dashboard (issues 18, 21): each one's exam and season, its
+ * state and what it means, and the roll number once given. The dashboard's card (its loader,
+ * heading and link to "My registrations") wraps it (docs/decisions/0238, 0266).
  */
-export function DashboardRegistrations() {
+export function DashboardRegistrations({ rows }: { rows: Registration[] }) {
   const { t } = useTranslation('seasons');
-  const [rows, setRows] = useState<Registration[] | null>(null);
-  useEffect(() => {
-    let live = true;
-    registrationsApi.mine().then(
-      (found) => live && setRows(found),
-      () => live && setRows([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
-  if (!rows?.length) return null;
   return (
-    <section
-      aria-labelledby="dashboard-registrations"
-      data-testid="dashboard-registrations"
-      className={css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border', borderRadius: 'lg', p: '6', mt: '4', display: 'grid', gap: '3' })}
-    >
-      <h2 id="dashboard-registrations" className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>
-        <Link to="/registrations/mine">{t('mine.title')}</Link>
-      </h2>
+    <div data-testid="dashboard-registrations">
       <ul className={css({ display: 'grid', gap: '2', listStyle: 'none', p: '0', m: '0' })}>
         {rows.slice(0, 5).map((r) => (
           <li key={r.registrationId} className={css({ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '2' })}>
@@ -49,6 +27,6 @@ export function DashboardRegistrations() {
           </li>
         ))}
       </ul>
-    </section>
+    </div>
   );
 }

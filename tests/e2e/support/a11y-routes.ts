@@ -174,6 +174,18 @@ const withSeason = async (page: Page, server: RunningServer) => {
 
 export const auditedScreens: AuditedScreen[] = [
   { name: 'dashboard', path: '/', ready: heading('Dashboard') },
+  {
+    // The administrator's cards of `/` (issue 21): the support desk by status and group, the
+    // oldest open, resolutions per day with the chart (loaded after the first content).
+    name: 'dashboard cards (administrator)',
+    path: '/',
+    prepare: asAdmin,
+    ready: async (page) => {
+      await page.getByTestId('card-desk-by-status-content').waitFor();
+      await page.getByTestId('card-oldest-open-content').waitFor();
+      await page.getByTestId('resolved-chart').locator('svg').first().waitFor();
+    },
+  },
   { name: 'not found', path: '/no/such/page', ready: heading('Page not found') },
   {
     name: 'error screen',

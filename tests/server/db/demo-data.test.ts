@@ -256,10 +256,11 @@ describeEachDatabase('demo data', (get) => {
       roles: ['Candidate'],
     });
     const ashaTickets = (await call(app, asha, 'POST', '/api/v1/supportticket/searchbyuser', { body: {} })).json();
-    expect(ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName])).toEqual([
+    expect(ashaTickets.data.map((t: { title: string; status: string; assigneeName: string | null }) => [t.title, t.status, t.assigneeName]).sort()).toEqual([
+      ['My admit card photo is blurred', 'InProgress', 'Ravi Verma'],
       ['The mock test freezes after question 12', 'InProgress', 'Ravi Verma'],
     ]);
-    const ticketId = ashaTickets.data[0].ticketId as number;
+    const ticketId = ashaTickets.data.find((t: { title: string }) => t.title.startsWith('The mock test freezes')).ticketId as number;
     const chat = (await call(app, asha, 'POST', '/api/supportchat/chatdetails', { body: { supportTicketId: ticketId, pageNumber: 1, pageSize: 20 } })).json();
     expect(chat.data.map((m: { fromUserName: string }) => m.fromUserName).reverse()).toEqual([
       'Asha Menon',
@@ -267,9 +268,71 @@ describeEachDatabase('demo data', (get) => {
       'Asha Menon',
       'Lata Shah',
       'Asha Menon',
+      'Ravi Verma',
     ]);
-    expect(chat.data[0].toUserId).toBe(await userId('ravi.verma'));
+    expect(chat.data[1].toUserId).toBe(await userId('ravi.verma'));
     const history = (await call(app, asha, 'GET', `/api/v1/supportticket/tickethistory?ticketId=${ticketId}`)).json();
     expect(history.map((h: { event: string }) => h.event)).toEqual(['ticket.created', 'ticket.claim']);
+
+    // Every dashboard card of the support roles has something to show (issue 21).
+    const person = async (key: string, firstName: string, lastName: string, role: 'Candidate' | 'SupportAgent' | 'SupportAdmin') =>
+      signInDirect(app, { id: await userId(key), email: '', password: '', firstName, lastName, userName: '', roles: [role] });
+    const ashaDashboard = (await call(app, asha, 'GET', '/api/v1/dashboard/tickets/mine')).json();
+    expect(ashaDashboard).toMatchObject({ openCount: 2, unreadTotal: 1 });
+    expect(ashaDashboard.tickets[0]).toMatchObject({ title: 'The mock test freezes after question 12', unreadCount: 1 });
+    const ravi = await person('ravi.verma', 'Ravi', 'Verma', 'SupportAgent');
+    expect((await call(app, ravi, 'GET', '/api/v1/dashboard/support/queue')).json().total).toBe(5);
+    expect((await call(app, ravi, 'GET', '/api/v1/dashboard/support/waiting')).json().tickets.map((t: { title: string }) => t.title)).toEqual([
+      'My admit card photo is blurred',
+    ]);
+    expect((await call(app, ravi, 'GET', '/api/v1/dashboard/support/new')).json().tickets.map((t: { title: string }) => t.title)).toEqual([
+      'The timer on the mock test looks wrong',
+    ]);
+    const lata = await person('lata.shah', 'Lata', 'Shah', 'SupportAdmin');
+    const desk = (await call(app, lata, 'GET', '/api/v1/dashboard/support/overview')).json();
+    expect(desk.groups.find((g: { name: string }) => g.name === 'Technical Support').total).toBe(6);
+    expect(desk.oldestOpen).toHaveLength(3);
+    const perDay = (await call(app, lata, 'GET', '/api/v1/dashboard/support/resolved?days=14')).json();
+    expect(perDay.filter((d: { count: number }) => d.count > 0)).toHaveLength(3);
+    const kavyaCandidate = await person('kavya.shah', 'Kavya', 'Shah', 'Candidate');
+    expect((await call(app, kavyaCandidate, 'GET', '/api/v1/delivery/mine')).json().length).toBeGreaterThan(0);
+    expect((await call(app, kavyaCandidate, 'GET', '/api/v1/registration/mine')).json().length).toBeGreaterThan(0);
+    expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/tickets/mine')).json().openCount).toBe(1);
+
+    // The exam manager's cards of the board project (issue 21).
+    const itemsCard = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/items', { project: board })).json();
+    const itemRows = await db.query<{ n: number }>(`select count(*)::int as n from items where project_id = $1 and status <> 'Retired'`, [board]);
+    expect(itemsCard.total).toBe(itemRows.rows[0].n);
+    expect(itemsCard.total).toBeGreaterThan(0);
+    expect(itemsCard.languages.length).toBeGreaterThan(0);
+    expect(itemsCard.languages.every((l: { count: number }) => l.count <= itemsCard.total)).toBe(true);
+    const papersCard = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/papers', { project: board })).json();
+    expect(papersCard.byStatus.map((s: { status: string }) => s.status)).toEqual(['Draft', 'Review', 'Locked', 'Published']);
+    expect(papersCard.byStatus.find((s: { status: string }) => s.status === 'Locked').count).toBeGreaterThan(0);
+    const centersAnswer = await call(app, meera, 'GET', '/api/v1/dashboard/exams/centers', { project: board });
+    expect(centersAnswer.statusCode, centersAnswer.body).toBe(200);
+    const centersCard = centersAnswer.json();
+    expect(centersCard.length).toBeGreaterThan(0);
+    expect(centersCard.find((c: { registrations: number }) => c.registrations > 0)).toMatchObject({ centerName: expect.any(String) });
+    for (const c of centersCard) expect(c.registrations).toBeLessThanOrEqual(c.seats);
+    // The sitting under way: the mock-test delivery Kavya opened above waits for her start.
+    const live = (await call(app, meera, 'GET', '/api/v1/dashboard/exams/deliveries', { project: board })).json();
+    expect(live).toEqual([expect.objectContaining({ seasonName: 'Online mock test', waiting: 1, active: 0 })]);
+    const adminId = (await db.query<{ id: string }>(`select id from users where tenant_id = 'root' order by created_at, id limit 1`)).rows[0].id;
+    const administrator = await signInDirect(app, {
+      id: adminId,
+      email: '',
+      password: '',
+      firstName: 'Ada',
+      lastName: 'Admin',
+      userName: '',
+      roles: ['Admin'],
+    });
+    expect((await call(app, administrator, 'GET', '/api/v1/dashboard/admin/jobs')).json().recent).toEqual([
+      expect.objectContaining({ fileName: 'march-2027-candidates.xlsx', state: 'finished', createdCount: 6 }),
+    ]);
+    // A project call needs its project; another tenant's user or a candidate gets nothing.
+    expect((await call(app, meera, 'GET', '/api/v1/dashboard/exams/items')).statusCode).toBe(400);
+    expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/exams/items', { project: board })).statusCode).toBe(403);
   });
 });

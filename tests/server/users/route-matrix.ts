@@ -236,6 +236,21 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['PUT', '/api/v1/season/rollpattern', P.Exams.View],
   // delivery (issue 19, decisions 0240–0243): the candidate's own sittings (global calls), the
   // invigilator console (project calls)
+  // the dashboards' aggregate calls (issue 21)
+  ['GET', '/api/v1/dashboard/tickets/mine', P.SupportTickets.View],
+  ['GET', '/api/v1/dashboard/support/queue', P.SupportTickets.Work],
+  ['GET', '/api/v1/dashboard/support/waiting', P.SupportTickets.Work],
+  ['GET', '/api/v1/dashboard/support/new', P.SupportTickets.Work],
+  ['GET', '/api/v1/dashboard/support/overview', P.SupportTickets.Administer],
+  ['GET', '/api/v1/dashboard/support/resolved', P.SupportTickets.Administer],
+  ['GET', '/api/v1/dashboard/exams/items', P.Projects.View],
+  ['GET', '/api/v1/dashboard/exams/papers', P.Projects.View],
+  ['GET', '/api/v1/dashboard/exams/centers', P.Projects.View],
+  ['GET', '/api/v1/dashboard/exams/deliveries', P.Projects.View],
+  ['GET', '/api/v1/dashboard/admin/users', P.Users.View],
+  ['GET', '/api/v1/dashboard/admin/jobs', P.Users.Import],
+  ['GET', '/api/v1/dashboard/admin/directory', P.DirectoryUsers.Search],
+  ['GET', '/api/v1/dashboard/admin/sign-in-failures', P.LoginHistory.View],
   ['GET', '/api/v1/delivery/mine', P.Dashboard.View],
   ['POST', '/api/v1/delivery/mine', P.Dashboard.View],
   ['GET', '/api/v1/delivery/mine/:id', P.Dashboard.View],

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { createActor } from 'xstate';
+import { createDashboardCardMachine } from '#machines/dashboard-card.machine.ts';
+import { stateKey } from '#tests/fixtures/expectations/expectation-table.ts';
+import { dashboardCardRules, expectedAfter } from '#tests/fixtures/expectations/dashboard-card.ts';
+
+/** A card whose every load waits until the test settles it. */
+function card() {
+  const pending: Array<{ resolve: (v: string) => void; reject: (e: unknown) => void }> = [];
+  let loads = 0;
+  const actor = createActor(createDashboardCardMachine<string>(), {
+    input: {
+      load: () =>
+        new Promise<string>((resolve, reject) => {
+          loads += 1;
+          pending.push({ resolve, reject });
+        }),
+    },
+  }).start();
+  const flush = () => new Promise((r) => setTimeout(r, 0));
+  return {
+    actor,
+    loads: () => loads,
+    state: () => stateKey(actor.getSnapshot().value),
+    async step(event: 'resolve' | 'reject' | 'card.retry' | 'card.refresh', value = 'data') {
+      if (event === 'resolve') pending.shift()!.resolve(value);
+      else if (event === 'reject') pending.shift()!.reject(new Error('Network Error'));
+      else actor.send({ type: event });
+      await flush();
+    },
+  };
+}
+
+/** Walks to `from` along rules, then checks one step. */
+const pathTo: Record<string, Array<'resolve' | 'reject' | 'card.retry' | 'card.refresh'>> = {
+  loading: [],
+  failed: ['reject'],
+  'ready.shown': ['resolve'],
+  'ready.refreshing': ['resolve', 'card.refresh'],
+};
+
+describe('the dashboard card loader', () => {
+  it.each(dashboardCardRules.map((r) => [r.from, r.event, r.to] as const))('from %s, %s → %s', async (from, event) => {
+    const c = card();
+    for (const step of pathTo[from]) await c.step(step);
+    expect(c.state()).toBe(from);
+    await c.step(event);
+    expect(c.state()).toBe(expectedAfter(from, event));
+  });
+
+  it('should keep the shown data through a failed refresh, marked stale, and take new data on the next', async () => {
+    const c = card();
+    await c.step('resolve', 'first');
+    await c.step('card.refresh');
+    expect(c.actor.getSnapshot().context.data).toBe('first');
+    await c.step('reject');
+    expect(c.actor.getSnapshot().context).toMatchObject({ data: 'first', stale: true });
+    await c.step('card.refresh');
+    await c.step('resolve', 'second');
+    expect(c.actor.getSnapshot().context).toMatchObject({ data: 'second', stale: false });
+  });
+
+  it('should load again on retry and keep the reason of a failure', async () => {
+    const c = card();
+    await c.step('reject');
+    expect(String(c.actor.getSnapshot().context.error)).toContain('Network Error');
+    await c.step('card.retry');
+    expect(c.loads()).toBe(2);
+    await c.step('resolve', 'ok');
+    expect(c.actor.getSnapshot().context).toMatchObject({ data: 'ok', error: null });
+  });
+});
