@@ -30,6 +30,7 @@ import { workspaceContextPlugin } from './plugins/workspace-context.ts';
 import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-module.ts';
 import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
+import { resultsModule } from './modules/results/results-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -218,6 +219,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paperRoutes, { db, printer });
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
+      await api.register(resultsModule, { db, clock: deliveryClock, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
     },
     { prefix: '/api' },
   );
