@@ -265,9 +265,10 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
           if (decision.reason === 'window') throw conflict('The time to ask for re-evaluation of this result is over.', { currentStatus: row.status });
           throw conflict(`This result is ${row.status}: re-evaluation is not possible now.`, { currentStatus: row.status });
         }
-        const { rows: groups } = await tx.query<{ id: number }>(`select id from support_groups where tenant_id = $1 and is_active order by id limit 1`, [
-          p.tenantId,
-        ]);
+        const { rows: groups } = await tx.query<{ id: number }>(
+          `select id from support_groups where tenant_id = $1 and is_active order by (name = 'Exam Administration') desc, sort_order, id limit 1`,
+          [p.tenantId],
+        );
         if (!groups[0]) throw conflict('Re-evaluation requests cannot be taken now: the support desk has no active group. Please contact the exam office.');
         const paper = await paperOf(tx, row.paperId);
         const ticket = await insertTicket(tx, {
@@ -717,7 +718,8 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
         }
         const row = (await lockResult(tx, task.resultId))!;
         let status = row.status;
-        if (state.kind === 'final') {
+        // Under re-evaluation the fresh marks wait for the ticket's resolution, which revises the result.
+        if (state.kind === 'final' && row.status !== 'ReevaluationRequested') {
           status = (
             await rescoreResult(tx, row, { event: 'result.markGiven', actorId: p.userId, at, details: { itemNumber: task.itemNumber, round: task.round } })
           ).row.status;
