@@ -42,7 +42,8 @@ export function resultModel() {
     input: resultModelInput,
     events: resultModelEvents,
     exhaustive: true,
-    serializeState: (s) => JSON.stringify([s.value, s.context.publishedAt !== null]),
+    // A node is the status: only Published takes the window's request, and it always has publishedAt.
+    serializeState: (s) => JSON.stringify(s.value),
     serializeEvent: (e) => e.type,
   });
 }

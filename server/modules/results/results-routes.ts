@@ -439,7 +439,7 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
       schema: {
         tags,
         security,
-        summary: 'Withhold a result (a reason) or release it back to Provisional (a reason); kept in its history',
+        summary: 'Moderate a result after review, withhold it or release it back to Provisional, each with a reason kept in its history',
         ...projectCall,
         params: S.IdParams,
         body: S.ResultEventBody,

@@ -139,7 +139,9 @@ export const PublishAnswer = Type.Object(
 
 export const ResultEventBody = Type.Object(
   {
-    event: Type.Union([Type.Literal('result.withhold'), Type.Literal('result.release')]),
+    event: Type.Union([Type.Literal('result.moderate'), Type.Literal('result.withhold'), Type.Literal('result.release')], {
+      description: 'moderate: a moderator confirms the result after review; withhold / release: the moderator or the exam manager.',
+    }),
     reason: Reason,
   },
   { additionalProperties: false },
