@@ -248,6 +248,48 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
+      // A candidate's published results, one result with its answer sheet and re-evaluation (issue 20).
+      path: 'results',
+      handle: {
+        title: { key: 'nav.myResults' },
+        breadcrumb: { key: 'nav.myResults' },
+        permission: P.Dashboard.View,
+        drawer: { id: 'my-results', group: 'overview', icon: 'chart' },
+      } satisfies Handle,
+      children: [
+        // The drawer's address and the e-mails' /results/mine show the same page.
+        { index: true, lazy: featurePage('results/my-results-page.tsx') },
+        { path: 'mine', lazy: featurePage('results/my-results-page.tsx') },
+        {
+          path: ':resultId',
+          lazy: featurePage('results/result-page.tsx'),
+          handle: { title: { key: 'nav.result' }, breadcrumb: { key: 'nav.result' }, permission: P.Dashboard.View } satisfies Handle,
+        },
+      ],
+    },
+    {
+      // The evaluators' anonymised marking queue (issue 20).
+      path: 'marking',
+      lazy: featurePage('results/marking-page.tsx'),
+      handle: {
+        title: { key: 'nav.marking' },
+        permission: P.Exams.View,
+        workspace: true,
+        drawer: { id: 'marking', group: 'overview', icon: 'chart' },
+      } satisfies Handle,
+    },
+    {
+      // An exam's results: marking progress, moderation and publication (issue 20).
+      path: 'results-console',
+      lazy: featurePage('results/results-console-page.tsx'),
+      handle: {
+        title: { key: 'nav.resultsConsole' },
+        permission: P.Exams.View,
+        workspace: true,
+        drawer: { id: 'results-console', group: 'overview', icon: 'chart' },
+      } satisfies Handle,
+    },
+    {
       // The invigilator's console of a season paper's deliveries (issue 19).
       path: 'invigilate',
       lazy: featurePage('delivery/console-page.tsx'),
