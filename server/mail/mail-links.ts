@@ -12,7 +12,7 @@ export const clientRoutes = {
   /** A candidate's registrations and admit cards (issue 18). */
   myRegistrations: '/registrations/mine',
   /** A candidate's published results (issue 20). */
-  myResults: '/results/mine',
+  myResults: '/results',
 } as const;
 
 export type ClientRoute = (typeof clientRoutes)[keyof typeof clientRoutes];

@@ -248,46 +248,15 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
-      // A candidate's published results, one result with its answer sheet and re-evaluation (issue 20).
+      // Issue 20: a candidate's results (?result=: one with its answer sheet); marking (?view=results: the exam's results).
       path: 'results',
-      handle: {
-        title: { key: 'nav.myResults' },
-        breadcrumb: { key: 'nav.myResults' },
-        permission: P.Dashboard.View,
-        drawer: { id: 'my-results', group: 'overview', icon: 'chart' },
-      } satisfies Handle,
-      children: [
-        // The drawer's address and the e-mails' /results/mine show the same page.
-        { index: true, lazy: featurePage('results/my-results-page.tsx') },
-        { path: 'mine', lazy: featurePage('results/my-results-page.tsx') },
-        {
-          path: ':resultId',
-          lazy: featurePage('results/result-page.tsx'),
-          handle: { title: { key: 'nav.result' }, breadcrumb: { key: 'nav.result' }, permission: P.Dashboard.View } satisfies Handle,
-        },
-      ],
+      lazy: featurePage('results/mine-page.tsx'),
+      handle: { permission: P.Dashboard.View, drawer: { id: 'nav.myResults', group: 'overview', icon: 'chart' } } satisfies Handle,
     },
     {
-      // The evaluators' anonymised marking queue (issue 20).
       path: 'marking',
-      lazy: featurePage('results/marking-page.tsx'),
-      handle: {
-        title: { key: 'nav.marking' },
-        permission: P.Exams.View,
-        workspace: true,
-        drawer: { id: 'marking', group: 'overview', icon: 'chart' },
-      } satisfies Handle,
-    },
-    {
-      // An exam's results: marking progress, moderation and publication (issue 20).
-      path: 'results-console',
-      lazy: featurePage('results/results-console-page.tsx'),
-      handle: {
-        title: { key: 'nav.resultsConsole' },
-        permission: P.Exams.View,
-        workspace: true,
-        drawer: { id: 'results-console', group: 'overview', icon: 'chart' },
-      } satisfies Handle,
+      lazy: featurePage('results/mark-page.tsx'),
+      handle: { permission: P.Exams.View, workspace: true, drawer: { id: 'nav.marking', group: 'overview', icon: 'chart' } } satisfies Handle,
     },
     {
       // The invigilator's console of a season paper's deliveries (issue 19).

@@ -634,7 +634,7 @@ export const auditedScreens: AuditedScreen[] = [
   { name: 'verify an admit card', path: '/admitcards/verify', prepare: asAdmin, ready: heading('Verify an admit card') },
   {
     name: 'my results (none)',
-    path: '/results/mine',
+    path: '/results',
     prepare: asAdmin,
     ready: async (page) => page.getByText('No result has been published for you yet.').waitFor(),
   },

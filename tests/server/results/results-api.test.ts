@@ -140,7 +140,7 @@ describeEachDatabase(
       expect(announced).toEqual([expect.objectContaining({ resultId: scored.id, candidateId: sat.candidate.id, examId: world.examId })]);
       const [mail] = await mailsTo(app, sat.candidate.email);
       expect(mail.subject).toMatch(/^Your result for .+ is published$/);
-      expect(mail.text).toContain('/results/mine');
+      expect(mail.text).toContain('http://exam-portal.test/results');
 
       // The candidate's result and answer sheet: each item, their answer, the key and the marks.
       const mine = (await call(app, sat.candidate, 'GET', '/api/v1/result/mine')).json() as Array<{ resultId: number; total: number; grade: string }>;

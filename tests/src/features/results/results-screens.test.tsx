@@ -11,10 +11,8 @@ const mine = vi.hoisted(() => ({ list: vi.fn(), get: vi.fn(), requestReevaluatio
 const marking = vi.hoisted(() => ({ exams: vi.fn(), queue: vi.fn(), mark: vi.fn(), progress: vi.fn(), results: vi.fn(), moderate: vi.fn(), publish: vi.fn() }));
 vi.mock('#src/features/results/api/results-api.ts', () => ({ myResultsApi: mine, markingApi: marking }));
 
-const { default: MyResultsPage } = await import('#src/features/results/my-results-page.tsx');
-const { default: ResultPage } = await import('#src/features/results/result-page.tsx');
-const { default: MarkingPage } = await import('#src/features/results/marking-page.tsx');
-const { default: ResultsConsolePage } = await import('#src/features/results/results-console-page.tsx');
+const { default: MyResultsPage } = await import('#src/features/results/mine-page.tsx');
+const { default: MarkingPage } = await import('#src/features/results/mark-page.tsx');
 
 const summary: ResultSummary = {
   resultId: 7,
@@ -90,14 +88,15 @@ beforeEach(() => {
 describe('My results', () => {
   it('should list the published results with score, grade and pass, linking to each', async () => {
     mine.list.mockResolvedValue([summary]);
-    const { user, location } = renderAt('/results', { '/results': <MyResultsPage />, '/results/:resultId': <p>detail</p> });
+    mine.get.mockResolvedValue(detail());
+    const { user, location } = renderAt('/results', { '/results': <MyResultsPage /> });
     const row = await screen.findByTestId('result-7');
     expect(row).toHaveTextContent('11 of 22 marks (50 %)');
     expect(row).toHaveTextContent('Grade B');
     expect(row).toHaveTextContent('Passed');
     await user.click(within(row).getByRole('link', { name: /JEE Mock/ }));
-    await screen.findByText('detail');
-    expect(location.current()).toBe('/results/7');
+    await waitFor(() => expect(location.current()).toBe('/results?result=7'));
+    expect(mine.get).toHaveBeenCalledWith(7);
   });
 
   it('should say when nothing is published yet, and offer a retry after a failure', async () => {
@@ -117,7 +116,7 @@ describe('My results', () => {
 describe('A result and its answer sheet', () => {
   it('should show each item with the answer, the key and the marks, and the sections', async () => {
     mine.get.mockResolvedValue(detail());
-    renderAt('/results/7', { '/results/:resultId': <ResultPage /> });
+    renderAt('/results?result=7', { '/results': <MyResultsPage /> });
     const sheet = await screen.findByTestId('answer-sheet');
     expect(mine.get).toHaveBeenCalledWith(7);
     const first = within(sheet).getByTestId('sheet-1');
@@ -133,7 +132,7 @@ describe('A result and its answer sheet', () => {
 
   it('should say when the exam does not show answer sheets', async () => {
     mine.get.mockResolvedValue(detail({ answerSheet: null, reevaluation: { openUntil: null, canRequest: false, ticketId: null, items: [] } }));
-    renderAt('/results/7', { '/results/:resultId': <ResultPage /> });
+    renderAt('/results?result=7', { '/results': <MyResultsPage /> });
     expect(await screen.findByText('This exam does not show answer sheets.')).toBeInTheDocument();
     expect(screen.queryByTestId('request-reevaluation')).toBeNull();
   });
@@ -143,7 +142,7 @@ describe('A result and its answer sheet', () => {
     mine.requestReevaluation.mockResolvedValue(
       detail({ status: 'ReevaluationRequested', reevaluation: { openUntil: '2027-04-08T06:30:00.000Z', canRequest: false, ticketId: 55, items: [3] } }),
     );
-    const { user } = renderAt('/results/7', { '/results/:resultId': <ResultPage /> });
+    const { user } = renderAt('/results?result=7', { '/results': <MyResultsPage /> });
     await user.click(await screen.findByTestId('request-reevaluation'));
     const dialog = await screen.findByRole('dialog', { name: 'Request re-evaluation' });
     const send = within(dialog).getByTestId('reevaluation-confirm');
@@ -163,7 +162,7 @@ describe('A result and its answer sheet', () => {
     mine.requestReevaluation.mockRejectedValue(
       Object.assign(new Error('closed'), { response: { status: 409, data: { messages: ['The time to ask for re-evaluation of this result is over.'] } } }),
     );
-    const { user } = renderAt('/results/7', { '/results/:resultId': <ResultPage /> });
+    const { user } = renderAt('/results?result=7', { '/results': <MyResultsPage /> });
     await user.click(await screen.findByTestId('request-reevaluation'));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByText('Question 1'));
@@ -237,7 +236,7 @@ describe('Results and moderation console', () => {
     });
     marking.moderate.mockResolvedValue({ adjusted: 4, results: 4 });
     marking.publish.mockResolvedValue({ published: 2, stillMarking: 1, withheld: 0 });
-    const { user } = renderAt('/results-console', <ResultsConsolePage />);
+    const { user } = renderAt('/marking?view=results', { '/marking': <MarkingPage /> });
     await chooseOption(user, within(await screen.findByTestId('console-exam')).getByRole('combobox'), 'JEE · JEE Mock');
     const evaluators = await screen.findByTestId('progress-evaluators');
     expect(evaluators).toHaveTextContent('Eva One');

@@ -1,8 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
-import { P } from '#machines/permissions.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
@@ -12,7 +10,6 @@ import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { PermissionGate } from '#src/features/users/index.ts';
 import { myResultsApi, type ResultDetail } from './api/results-api.ts';
 import { answerText, keyText, plainText, variantOf } from './lib/answer-text.ts';
 
@@ -20,7 +17,7 @@ const cell = css({ px: '2', py: '1.5', textAlign: 'start', verticalAlign: 'top',
 
 /** Asking for re-evaluation: the questions (checkboxes) and why; the server raises the support ticket. */
 function ReevaluationDialog({ result, onClose, onDone }: { result: ResultDetail; onClose: () => void; onDone: (r: ResultDetail) => void }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
   const [items, setItems] = useState<number[]>([]);
   const [reason, setReason] = useState('');
@@ -86,11 +83,10 @@ function ReevaluationDialog({ result, onClose, onDone }: { result: ResultDetail;
   );
 }
 
-/** /results/:resultId — one published result: totals per section, grade, pass, the answer sheet, re-evaluation and history. */
-function ResultPage() {
-  const { t } = useTranslation('results');
+/** /results?result=7 — one published result: totals per section, grade, pass, the answer sheet, re-evaluation and history. */
+export function ResultView({ resultId }: { resultId: number }) {
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
-  const { resultId } = useParams();
   const [result, setResult] = useState<ResultDetail | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [asking, setAsking] = useState(false);
@@ -98,7 +94,7 @@ function ResultPage() {
   const errorText = useErrorText(error);
   const load = useCallback(() => {
     setError(null);
-    myResultsApi.get(Number(resultId)).then(setResult, (failure: unknown) => setError(failure ?? new Error('failed')));
+    myResultsApi.get(resultId).then(setResult, (failure: unknown) => setError(failure ?? new Error('failed')));
   }, [resultId]);
   useEffect(load, [load]);
   if (error) return <ErrorState message={errorText} onRetry={load} />;
@@ -228,13 +224,5 @@ function ResultPage() {
         />
       ) : null}
     </section>
-  );
-}
-
-export default function GatedResultPage() {
-  return (
-    <PermissionGate permission={P.Dashboard.View}>
-      <ResultPage />
-    </PermissionGate>
   );
 }

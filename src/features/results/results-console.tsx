@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
-import { P } from '#machines/permissions.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
+import { Link } from '#src/components/ui/link.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
@@ -12,7 +12,6 @@ import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { PermissionGate } from '#src/features/users/index.ts';
 import { markingApi, type ExamOption, type ExamResults, type MarkingProgress } from './api/results-api.ts';
 
 const cell = css({ px: '2', py: '1.5', textAlign: 'start', borderBottomWidth: '1px', borderColor: 'border' });
@@ -31,7 +30,7 @@ function ModerateDialog({
   onClose: () => void;
   onDone: (message: string) => void;
 }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
   const [kind, setKind] = useState<'shift' | 'scale'>('shift');
   const [value, setValue] = useState('1');
@@ -98,9 +97,9 @@ function ModerateDialog({
   );
 }
 
-/** /results-console — an exam's results, marking progress per evaluator and item, moderation and publication (issue 20). */
-function ResultsConsolePage() {
-  const { t } = useTranslation('results');
+/** /marking?view=results — an exam's results, marking progress per evaluator and item, moderation and publication (issue 20). */
+export function ResultsConsole() {
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
   const [exams, setExams] = useState<ExamOption[] | null>(null);
   const [examId, setExamId] = useState('');
@@ -137,25 +136,28 @@ function ResultsConsolePage() {
         title={t('console.title')}
         description={t('console.description')}
         actions={
-          results ? (
-            <Button
-              loading={publishing}
-              disabled={!publishable}
-              data-testid="publish-results"
-              onClick={() => {
-                setPublishing(true);
-                markingApi
-                  .publish(Number(examId))
-                  .then((a) => {
-                    setNotice(t('console.published', { count: a.published, marking: a.stillMarking }));
-                    load();
-                  }, setError)
-                  .finally(() => setPublishing(false));
-              }}
-            >
-              {t('console.publish', { count: publishable })}
-            </Button>
-          ) : null
+          <>
+            <Link to="/marking">{t('marking.title')}</Link>
+            {results ? (
+              <Button
+                loading={publishing}
+                disabled={!publishable}
+                data-testid="publish-results"
+                onClick={() => {
+                  setPublishing(true);
+                  markingApi
+                    .publish(Number(examId))
+                    .then((a) => {
+                      setNotice(t('console.published', { count: a.published, marking: a.stillMarking }));
+                      load();
+                    }, setError)
+                    .finally(() => setPublishing(false));
+                }}
+              >
+                {t('console.publish', { count: publishable })}
+              </Button>
+            ) : null}
+          </>
         }
       />
       <div className={css({ mb: '4', maxWidth: '24rem' })}>
@@ -267,13 +269,5 @@ function ResultsConsolePage() {
         />
       ) : null}
     </section>
-  );
-}
-
-export default function GatedResultsConsolePage() {
-  return (
-    <PermissionGate permission={P.Exams.View}>
-      <ResultsConsolePage />
-    </PermissionGate>
   );
 }

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
@@ -10,10 +11,11 @@ import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { myResultsApi, type ResultSummary } from './api/results-api.ts';
+import { ResultView } from './result-view.tsx';
 
-/** /results — the candidate's published results (issue 20). */
+/** /results — the candidate's published results (issue 20); /results?result=7 one of them. */
 function MyResultsPage() {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
   const [rows, setRows] = useState<ResultSummary[] | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -39,7 +41,7 @@ function MyResultsPage() {
               <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', justifyContent: 'space-between', alignItems: 'center' })}>
                 <div>
                   <p className={css({ fontWeight: 'semibold' })}>
-                    <Link to={`/results/${r.resultId}`}>
+                    <Link to={`/results?result=${r.resultId}`}>
                       {r.examName} · {r.paperCode} · {r.paperTitle}
                     </Link>
                   </p>
@@ -63,9 +65,7 @@ function MyResultsPage() {
 }
 
 export default function GatedMyResultsPage() {
-  return (
-    <PermissionGate permission={P.Dashboard.View}>
-      <MyResultsPage />
-    </PermissionGate>
-  );
+  const [params] = useSearchParams();
+  const resultId = Number(params.get('result'));
+  return <PermissionGate permission={P.Dashboard.View}>{resultId > 0 ? <ResultView resultId={resultId} /> : <MyResultsPage />}</PermissionGate>;
 }

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
+import { Link } from '#src/components/ui/link.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
@@ -12,10 +14,11 @@ import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { markingApi, type ExamOption, type MarkingTask } from './api/results-api.ts';
+import { ResultsConsole } from './results-console.tsx';
 
 /** One answer to mark: the question, the rubric, the answer (anonymised: the script id only), marks and a comment. */
 function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: string) => void }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
   const [marks, setMarks] = useState('');
   const [comment, setComment] = useState('');
@@ -93,7 +96,7 @@ function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: strin
 
 /** /marking — the evaluator's (and the moderator's third-mark) queue of an exam, anonymised (issue 20). */
 function MarkingPage() {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const [exams, setExams] = useState<ExamOption[] | null>(null);
   const [examId, setExamId] = useState('');
   const [tasks, setTasks] = useState<MarkingTask[] | null>(null);
@@ -114,7 +117,7 @@ function MarkingPage() {
   }, [load]);
   return (
     <section>
-      <PageHeader title={t('marking.title')} description={t('marking.description')} />
+      <PageHeader title={t('marking.title')} description={t('marking.description')} actions={<Link to="/marking?view=results">{t('console.title')}</Link>} />
       <div className={css({ mb: '4', maxWidth: '24rem' })}>
         <SelectField
           label={t('exam')}
@@ -156,10 +159,8 @@ function MarkingPage() {
   );
 }
 
+/** /marking, and /marking?view=results for the exam manager's and moderators' view. */
 export default function GatedMarkingPage() {
-  return (
-    <PermissionGate permission={P.Exams.View}>
-      <MarkingPage />
-    </PermissionGate>
-  );
+  const [params] = useSearchParams();
+  return <PermissionGate permission={P.Exams.View}>{params.get('view') === 'results' ? <ResultsConsole /> : <MarkingPage />}</PermissionGate>;
 }
