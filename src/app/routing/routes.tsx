@@ -248,15 +248,11 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
-      // Issue 20: a candidate's results (?result=: one with its answer sheet); marking (?view=results: the exam's results).
+      // Issue 20, one route for the first-render budget (decision 0254): the candidate's results,
+      // ?result= one of them; ?view=marking the evaluators' queue, ?view=console the exam's results.
       path: 'results',
-      lazy: featurePage('results/mine-page.tsx'),
-      handle: { permission: P.Dashboard.View, drawer: { id: 'nav.myResults', group: 'overview', icon: 'chart' } } satisfies Handle,
-    },
-    {
-      path: 'marking',
-      lazy: featurePage('results/mark-page.tsx'),
-      handle: { permission: P.Exams.View, workspace: true, drawer: { id: 'nav.marking', group: 'overview', icon: 'chart' } } satisfies Handle,
+      lazy: featurePage('results/results-page.tsx'),
+      handle: { session: true, drawer: { id: 'nav.results', group: 'overview', icon: 'chart' } } satisfies Handle,
     },
     {
       // The invigilator's console of a season paper's deliveries (issue 19).

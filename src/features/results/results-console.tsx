@@ -97,7 +97,7 @@ function ModerateDialog({
   );
 }
 
-/** /marking?view=results — an exam's results, marking progress per evaluator and item, moderation and publication (issue 20). */
+/** /results?view=console — an exam's results, marking progress per evaluator and item, moderation and publication (issue 20). */
 export function ResultsConsole() {
   const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
@@ -137,7 +137,7 @@ export function ResultsConsole() {
         description={t('console.description')}
         actions={
           <>
-            <Link to="/marking">{t('marking.title')}</Link>
+            <Link to="/results?view=marking">{t('marking.title')}</Link>
             {results ? (
               <Button
                 loading={publishing}

@@ -11,8 +11,7 @@ const mine = vi.hoisted(() => ({ list: vi.fn(), get: vi.fn(), requestReevaluatio
 const marking = vi.hoisted(() => ({ exams: vi.fn(), queue: vi.fn(), mark: vi.fn(), progress: vi.fn(), results: vi.fn(), moderate: vi.fn(), publish: vi.fn() }));
 vi.mock('#src/features/results/api/results-api.ts', () => ({ myResultsApi: mine, markingApi: marking }));
 
-const { default: MyResultsPage } = await import('#src/features/results/mine-page.tsx');
-const { default: MarkingPage } = await import('#src/features/results/mark-page.tsx');
+const { default: MyResultsPage } = await import('#src/features/results/results-page.tsx');
 
 const summary: ResultSummary = {
   resultId: 7,
@@ -190,7 +189,7 @@ describe('Marking queue', () => {
     marking.exams.mockResolvedValue([{ examId: 3, code: 'JEE', name: 'JEE Mock' }]);
     marking.queue.mockResolvedValueOnce([task]).mockResolvedValueOnce([]);
     marking.mark.mockResolvedValue({ taskId: 91, state: 'final', resultStatus: 'Provisional' });
-    const { user } = renderAt('/marking', <MarkingPage />);
+    const { user } = renderAt('/results?view=marking', { '/results': <MyResultsPage /> });
     expect(await screen.findByText('Choose an exam to begin.')).toBeInTheDocument();
     await chooseOption(user, within(screen.getByTestId('marking-exam')).getByRole('combobox'), 'JEE · JEE Mock');
     const form = await screen.findByTestId('task-91');
@@ -214,7 +213,7 @@ describe('Marking queue', () => {
     marking.exams.mockResolvedValue([{ examId: 3, code: 'JEE', name: 'JEE Mock' }]);
     marking.queue.mockResolvedValueOnce([{ ...task, round: 2 }]).mockResolvedValueOnce([]);
     marking.mark.mockResolvedValue({ taskId: 91, state: 'thirdMarker', resultStatus: 'Marking' });
-    const { user } = renderAt('/marking', <MarkingPage />);
+    const { user } = renderAt('/results?view=marking', { '/results': <MyResultsPage /> });
     await chooseOption(user, within(await screen.findByTestId('marking-exam')).getByRole('combobox'), 'JEE · JEE Mock');
     const form = await screen.findByTestId('task-91');
     expect(form).toHaveTextContent('Second mark (blind)');
@@ -236,7 +235,7 @@ describe('Results and moderation console', () => {
     });
     marking.moderate.mockResolvedValue({ adjusted: 4, results: 4 });
     marking.publish.mockResolvedValue({ published: 2, stillMarking: 1, withheld: 0 });
-    const { user } = renderAt('/marking?view=results', { '/marking': <MarkingPage /> });
+    const { user } = renderAt('/results?view=console', { '/results': <MyResultsPage /> });
     await chooseOption(user, within(await screen.findByTestId('console-exam')).getByRole('combobox'), 'JEE · JEE Mock');
     const evaluators = await screen.findByTestId('progress-evaluators');
     expect(evaluators).toHaveTextContent('Eva One');

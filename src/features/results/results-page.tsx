@@ -12,6 +12,9 @@ import { useErrorText } from '#src/lib/use-error-text.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { myResultsApi, type ResultSummary } from './api/results-api.ts';
 import { ResultView } from './result-view.tsx';
+import { GatedMarkingPage } from './marking-queue.tsx';
+import { ResultsConsole } from './results-console.tsx';
+import { useHasPermission } from '#src/app/use-permission.ts';
 
 /** /results — the candidate's published results (issue 20); /results?result=7 one of them. */
 function MyResultsPage() {
@@ -20,6 +23,7 @@ function MyResultsPage() {
   const [rows, setRows] = useState<ResultSummary[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const errorText = useErrorText(error);
+  const staff = useHasPermission(P.Exams.View);
   const load = useCallback(() => {
     setError(null);
     myResultsApi.list().then(setRows, (failure: unknown) => setError(failure ?? new Error('failed')));
@@ -27,7 +31,18 @@ function MyResultsPage() {
   useEffect(load, [load]);
   return (
     <section>
-      <PageHeader title={t('mine.title')} description={t('mine.description')} />
+      <PageHeader
+        title={t('mine.title')}
+        description={t('mine.description')}
+        actions={
+          staff ? (
+            <>
+              <Link to="/results?view=marking">{t('marking.title')}</Link>
+              <Link to="/results?view=console">{t('console.title')}</Link>
+            </>
+          ) : null
+        }
+      />
       {error ? (
         <ErrorState message={errorText} onRetry={load} />
       ) : !rows ? (
@@ -67,5 +82,13 @@ function MyResultsPage() {
 export default function GatedMyResultsPage() {
   const [params] = useSearchParams();
   const resultId = Number(params.get('result'));
+  const view = params.get('view');
+  if (view === 'marking') return <GatedMarkingPage />;
+  if (view === 'console')
+    return (
+      <PermissionGate permission={P.Exams.View}>
+        <ResultsConsole />
+      </PermissionGate>
+    );
   return <PermissionGate permission={P.Dashboard.View}>{resultId > 0 ? <ResultView resultId={resultId} /> : <MyResultsPage />}</PermissionGate>;
 }

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
@@ -14,7 +13,6 @@ import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { markingApi, type ExamOption, type MarkingTask } from './api/results-api.ts';
-import { ResultsConsole } from './results-console.tsx';
 
 /** One answer to mark: the question, the rubric, the answer (anonymised: the script id only), marks and a comment. */
 function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: string) => void }) {
@@ -94,7 +92,7 @@ function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: strin
   );
 }
 
-/** /marking — the evaluator's (and the moderator's third-mark) queue of an exam, anonymised (issue 20). */
+/** /results?view=marking — the evaluator's (and the moderator's third-mark) queue of an exam, anonymised (issue 20). */
 function MarkingPage() {
   const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const [exams, setExams] = useState<ExamOption[] | null>(null);
@@ -117,7 +115,7 @@ function MarkingPage() {
   }, [load]);
   return (
     <section>
-      <PageHeader title={t('marking.title')} description={t('marking.description')} actions={<Link to="/marking?view=results">{t('console.title')}</Link>} />
+      <PageHeader title={t('marking.title')} description={t('marking.description')} actions={<Link to="/results?view=console">{t('console.title')}</Link>} />
       <div className={css({ mb: '4', maxWidth: '24rem' })}>
         <SelectField
           label={t('exam')}
@@ -159,8 +157,11 @@ function MarkingPage() {
   );
 }
 
-/** /marking, and /marking?view=results for the exam manager's and moderators' view. */
-export default function GatedMarkingPage() {
-  const [params] = useSearchParams();
-  return <PermissionGate permission={P.Exams.View}>{params.get('view') === 'results' ? <ResultsConsole /> : <MarkingPage />}</PermissionGate>;
+/** The evaluators' queue, for holders of Exams.View (the exam permission is the server's to check). */
+export function GatedMarkingPage() {
+  return (
+    <PermissionGate permission={P.Exams.View}>
+      <MarkingPage />
+    </PermissionGate>
+  );
 }
