@@ -31,6 +31,7 @@ import { examWorkspaceModule } from './modules/exams/exams-module.ts';
 import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-module.ts';
 import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
 import { dashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
+import { resultsModule } from './modules/results/results-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
@@ -220,6 +221,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
       await api.register(dashboardRoutes, { db, clock: app.clock, directoryConfigured: directory !== undefined });
+      await api.register(resultsModule, { db, clock: deliveryClock, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
     },
     { prefix: '/api' },
   );

@@ -14,6 +14,7 @@ import { benchPaperSets } from './paper-sets.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
+import { benchScoringExam } from './scoring-exam.ts';
 import { benchStartup } from './startup.ts';
 import { benchTicketSearch } from './tickets-search.ts';
 import { benchUsers } from './users.ts';
@@ -27,6 +28,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   realtime: () => benchRealtime(),
   users: () => benchUsers(),
   scoring: () => benchScoring(),
+  'scoring-exam': () => benchScoringExam(),
   qti: () => benchQtiImport(),
   exams: () => benchExamWorkspace(),
   items: () => benchItemBank(),

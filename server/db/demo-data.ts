@@ -10,6 +10,7 @@ import { applyTemplateConfig } from '#server/modules/exams/project-templates.ts'
 import { seedDemoItems } from '#server/modules/items/demo-items.ts';
 import { seedDemoPaper } from './demo-papers.ts';
 import { DEMO_CANDIDATES, seedDemoSeasons } from './demo-seasons.ts';
+import { seedDemoResults } from './demo-results.ts';
 import type { Db, Queryable } from './client.ts';
 import { ROOT_TENANT } from './seed.ts';
 
@@ -45,7 +46,7 @@ const demoUsers: DemoUser[] = [
   { key: 'vikram.rao', firstName: 'Vikram', lastName: 'Rao', role: 'ExamStaff', job: 'ItemReviewer' },
   { key: 'kavita.desai', firstName: 'Kavita', lastName: 'Desai', role: 'ExamStaff', job: 'PaperSetter, Mathematics' },
   { key: 'fatima.khan', firstName: 'Fatima', lastName: 'Khan', role: 'ExamStaff', job: 'Moderator, Mathematics' },
-  { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science' },
+  { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science and Mathematics (marks the unit test essays)' },
   { key: 'sunita.patel', firstName: 'Sunita', lastName: 'Patel', role: 'ExamStaff', job: 'Invigilator and CenterManager' },
   { key: 'anil.kumar', firstName: 'Anil', lastName: 'Kumar', role: 'ExamStaff', job: 'On no project team yet (sees whom to ask)' },
   // The support desk (issue 23): a ticket whose conversation three people take part in.
@@ -149,6 +150,7 @@ const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-1
   ['kavita.desai', 'PaperSetter', 'MATH-10'],
   ['fatima.khan', 'Moderator', 'MATH-10'],
   ['rohan.das', 'Evaluator', 'SCI-10'],
+  ['rohan.das', 'Evaluator', 'MATH-10'],
   ['sunita.patel', 'Invigilator', null],
   ['sunita.patel', 'CenterManager', null],
 ];
@@ -375,6 +377,25 @@ async function seedDemoProjects(db: Db, list: DemoResult['users'], password: str
       centerManager: ids.get('sunita.patel')!,
       candidates: ids,
     });
+    // A held sitting with submitted deliveries: Kavya's published results, essays to mark (issue 20).
+    const { rows: ahm } = await tx.query<{ id: number }>(`select id::int as id from exam_centers where tenant_id = $1 and code = 'AHM-001'`, [ROOT_TENANT]);
+    await seedDemoResults(
+      tx,
+      {
+        tenantId: ROOT_TENANT,
+        projectId,
+        examId: exams.get('MATH-10')!,
+        paperId: paper.paperId,
+        manager: meera,
+        setter: ids.get('kavita.desai')!,
+        moderator: ids.get('fatima.khan')!,
+        evaluator: ids.get('rohan.das')!,
+        author: ids.get('priya.nair')!,
+        candidates: ids,
+      },
+      ahm[0].id,
+      new Date(),
+    );
 
     // An entrance test still in Setup: the stepper opens on it.
     const cbt = await templateConfig(tx, 'Entrance test (CBT, negative marking)');

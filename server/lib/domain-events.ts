@@ -21,8 +21,18 @@ export interface TicketChanged {
   at: string;
 }
 
+/** A result was published (issue 20): the notification centre (issue 21) tells the candidate. */
+export interface ResultPublished {
+  tenantId: string;
+  resultId: number;
+  examId: number;
+  candidateId: string;
+  at: string;
+}
+
 export interface DomainEvents {
   'ticket.changed': [TicketChanged];
+  'result.published': [ResultPublished];
 }
 
 export class DomainEventBus extends EventEmitter<DomainEvents> {}

@@ -11,6 +11,8 @@ export const clientRoutes = {
   confirmEmail: '/confirm-email',
   /** A candidate's registrations and admit cards (issue 18). */
   myRegistrations: '/registrations/mine',
+  /** A candidate's published results (issue 20). */
+  myResults: '/results',
 } as const;
 
 export type ClientRoute = (typeof clientRoutes)[keyof typeof clientRoutes];

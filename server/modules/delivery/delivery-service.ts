@@ -11,6 +11,7 @@ import {
 import type { Db, Queryable } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import { AppError, badRequest, conflict, forbidden } from '#server/lib/errors.ts';
+import { createResultForDelivery } from '#server/modules/results/results-service.ts';
 import type { Timing } from './delivery-schemas.ts';
 
 /**
@@ -155,6 +156,8 @@ export async function applyDeliveryEvent(
     `insert into delivery_history (delivery_id, event, from_status, to_status, actor_id, reason, details, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
     [row.id, event.type, row.status, to, actorId, extra.reason?.trim() || null, JSON.stringify(extra.details ?? {}), event.at],
   );
+  // Issue 20: a submitted (or timed-out) delivery is scored in the same transaction (docs/decisions/0250).
+  if (to === 'Submitted' || to === 'TimeUp') await createResultForDelivery(tx, row.id, event.at);
   return (await lockDelivery(tx, row.id))!;
 }
 

@@ -248,6 +248,13 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
+      // Issue 20, one route for the first-render budget (decision 0254): the candidate's results,
+      // ?result= one of them; ?view=marking the evaluators' queue, ?view=console the exam's results.
+      path: 'results',
+      lazy: featurePage('results/results-page.tsx'),
+      handle: { session: true, drawer: { id: 'nav.results', group: 'overview', icon: 'chart' } } satisfies Handle,
+    },
+    {
       // The invigilator's console of a season paper's deliveries (issue 19).
       path: 'invigilate',
       lazy: featurePage('delivery/console-page.tsx'),

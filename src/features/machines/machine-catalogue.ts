@@ -138,6 +138,14 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'result',
+    file: 'machines/results/result.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/results/result.machine.ts')).resultMachine,
+      paths: (await import('#machines/results/result.model.ts')).resultTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'paperFlow',
     file: 'machines/papers/paper-flow.machine.ts',
     load: async () => ({

@@ -644,4 +644,10 @@ export const auditedScreens: AuditedScreen[] = [
     ready: async (page) => page.getByText('No registration is open now').waitFor(),
   },
   { name: 'verify an admit card', path: '/admitcards/verify', prepare: asAdmin, ready: heading('Verify an admit card') },
+  {
+    name: 'my results (none)',
+    path: '/results',
+    prepare: asAdmin,
+    ready: async (page) => page.getByText('No result has been published for you yet.').waitFor(),
+  },
 ];

@@ -99,8 +99,8 @@ describeEachDatabase('demo data', (get) => {
       roles: ['ExamStaff'],
     });
     const items = (await call(app, vikram, 'POST', '/api/v1/item/search', { project: board, body: { pageSize: 50, orderBy: ['code'] } })).json();
-    // Twelve authoring items, and the twelve approved items the demo paper is built from (DEMO-MATH-…).
-    expect(items.totalCount).toBe(24);
+    // Twelve authoring items, the twelve approved items the demo paper is built from (DEMO-MATH-…) and the written paper's essay (issue 20).
+    expect(items.totalCount).toBe(25);
     const paperItems = items.data.filter((i: { code: string }) => i.code.startsWith('DEMO-MATH-'));
     expect(paperItems.map((i: { status: string }) => i.status)).toEqual(Array(12).fill('Approved'));
     // The bank's search finds them by code and by the words of their stems, in any of their languages.
@@ -110,7 +110,7 @@ describeEachDatabase('demo data', (get) => {
     expect(await found('DEMO-MATH-00')).toBe(9);
     expect(await found('क्षेत्रफलों')).toBe(1);
     expect(await found('ત્રિકોણ')).toBeGreaterThan(0);
-    const bankItems = items.data.filter((i: { code: string }) => !i.code.startsWith('DEMO-MATH-'));
+    const bankItems = items.data.filter((i: { code: string }) => !i.code.startsWith('DEMO-'));
     expect(new Set(bankItems.map((i: { kind: string }) => i.kind)).size).toBe(9);
     const byCode = Object.fromEntries(bankItems.map((i: { code: string }) => [i.code, i])) as Record<
       string,
@@ -136,13 +136,14 @@ describeEachDatabase('demo data', (get) => {
       actions: string[];
     }>;
     expect(papers.map((p) => [p.code, p.status, p.setCount, p.actions])).toEqual([
+      ['MATH-UT-1W', 'Locked', 1, ['paper.generateSets', 'paper.publish']],
       ['MATH-UT-2', 'Draft', 0, []],
       ['MATH-UT-1', 'Locked', 4, ['paper.generateSets', 'paper.publish']],
     ]);
     // The draft for the builder: its sections offer 8 of the 10 marks it declares.
-    const draft = (await call(app, fatima, 'GET', `/api/v1/paper/${papers[0].paperId}/blueprint`, { exam: examId })).json();
+    const draft = (await call(app, fatima, 'GET', `/api/v1/paper/${papers.find((p) => p.code === 'MATH-UT-2')!.paperId}/blueprint`, { exam: examId })).json();
     expect([draft.computedMarks, draft.warnings.map((w: { code: string }) => w.code)]).toEqual([8, ['totalMismatch']]);
-    const paperId = papers[1].paperId;
+    const paperId = papers.find((p) => p.code === 'MATH-UT-1')!.paperId;
     const blueprint = (await call(app, fatima, 'GET', `/api/v1/paper/${paperId}/blueprint`, { exam: examId })).json();
     expect([blueprint.computedMarks, blueprint.blocking, blueprint.languages.map((l: { language: string }) => l.language)]).toEqual([
       10,
@@ -170,6 +171,8 @@ describeEachDatabase('demo data', (get) => {
       ['MAR27', 'RegistrationOpen', 1, 4, 550, 2],
       // Issue 19: the online mock test Kavya Shah can sit in the browser.
       ['MOCK', 'InProgress', 1, 1, 60, 1],
+      // Issue 20: the held unit test whose results are published (and essays wait for marks).
+      ['UT1', 'Completed', 2, 1, 60, 3],
       ['NOV26', 'Completed', 1, 1, 60, 2],
     ]);
     const seasonId = seasons.data.find((x: { code: string }) => x.code === 'MAR27').seasonId as number;
@@ -334,5 +337,36 @@ describeEachDatabase('demo data', (get) => {
     // A project call needs its project; another tenant's user or a candidate gets nothing.
     expect((await call(app, meera, 'GET', '/api/v1/dashboard/exams/items')).statusCode).toBe(400);
     expect((await call(app, kavyaCandidate, 'GET', '/api/v1/dashboard/exams/items', { project: board })).statusCode).toBe(403);
+    // Results (issue 20): Kavya's two published results with answer sheets; the essays of Isha and
+    // Aarav wait in Rohan's anonymised queue for the MATH-10 exam.
+    const myResults = (await call(app, kavya, 'GET', '/api/v1/result/mine')).json() as Array<{
+      resultId: number;
+      paperCode: string;
+      status: string;
+      total: number;
+    }>;
+    expect(myResults.map((r) => [r.paperCode, r.status]).sort()).toEqual([
+      ['MATH-UT-1', 'Published'],
+      ['MATH-UT-1W', 'Published'],
+    ]);
+    const writtenResult = (await call(app, kavya, 'GET', `/api/v1/result/mine/${myResults.find((r) => r.paperCode === 'MATH-UT-1W')!.resultId}`)).json();
+    expect(writtenResult.answerSheet.find((i: { kind: string }) => i.kind === 'essay')).toMatchObject({ marks: 7, maxMarks: 10 });
+    expect(writtenResult).toMatchObject({ total: 9, maxTotal: 12, reevaluation: { canRequest: true } });
+    const rohan = await signInDirect(app, {
+      id: await userId('rohan.das'),
+      email: '',
+      password: '',
+      firstName: 'Rohan',
+      lastName: 'Das',
+      userName: '',
+      roles: ['ExamStaff'],
+    });
+    const mathExam = (await db.query<{ id: number }>(`select id::int as id from exams where code = 'MATH-10' and project_id = $1`, [board])).rows[0].id;
+    const queue = (await call(app, rohan, 'GET', `/api/v1/marking/queue?examId=${mathExam}`, { project: board })).json() as Array<{
+      answer: string;
+      round: number;
+    }>;
+    expect(queue.filter((t) => t.round === 1)).toHaveLength(2);
+    expect(JSON.stringify(queue)).not.toMatch(/Isha|Aarav|UT1AHM/);
   });
 });

@@ -262,4 +262,17 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/delivery', P.Exams.View],
   ['GET', '/api/v1/delivery/:id', P.Exams.View],
   ['POST', '/api/v1/delivery/:id/event', P.Exams.View],
+  // results and marking (issue 20, decisions 0250–0254): the candidate's own results (global
+  // calls); the console's under Exams.View with the exam permission checked in the route
+  ['GET', '/api/v1/result/mine', P.Dashboard.View],
+  ['GET', '/api/v1/result/mine/:id', P.Dashboard.View],
+  ['POST', '/api/v1/result/mine/:id/reevaluation', P.Dashboard.View],
+  ['GET', '/api/v1/exam/:examId/results', P.Exams.View],
+  ['POST', '/api/v1/exam/:examId/results/publish', P.Exams.View],
+  ['POST', '/api/v1/result/:id/event', P.Exams.View],
+  ['POST', '/api/v1/paper/:id/answer-key', P.Exams.View],
+  ['GET', '/api/v1/marking/queue', P.Exams.View],
+  ['POST', '/api/v1/marking/task/:id', P.Exams.View],
+  ['GET', '/api/v1/marking/progress', P.Exams.View],
+  ['POST', '/api/v1/marking/moderate', P.Exams.View],
 ];

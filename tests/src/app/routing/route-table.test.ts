@@ -13,7 +13,7 @@ const crumbsAt = (pathname: string) => crumbsOf(matchesOf(pathname)).map((c) => 
 describe('the route table', () => {
   it('should give the drawer every entry, grouped in order, with the full path of its route', () => {
     expect(drawerOf(routes).map((g) => `${g.id}: ${g.items.map((i) => i.url).join(' ')}`)).toEqual([
-      'overview: / /projects /exams /items /workspace /workspace/papers /registrations /sit /invigilate /admitcards/verify',
+      'overview: / /projects /exams /items /workspace /workspace/papers /registrations /sit /results /invigilate /admitcards/verify',
       'support: /tickets /support /support/groups',
       'administration: /users /roles /login-history',
       'quality: /machines',

@@ -103,6 +103,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'season',
       'registration',
       'delivery',
+      'result',
       'paperFlow',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
