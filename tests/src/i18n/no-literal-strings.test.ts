@@ -70,6 +70,13 @@ describe('the literal-string scanner', () => {
       'users nav.users',
       'common|settings|users font.serif',
     ]);
+    // useTranslation's keyPrefix goes before the plain keys of the file, not before a namespaced one.
+    const prefixed = findTranslationKeys(
+      `function B() { const { t } = useTranslation('delivery', { keyPrefix: 'results' }); t('title'); t('common:shell.home'); }`,
+      'b.tsx',
+      ['common', 'delivery'],
+    );
+    expect(prefixed.map(({ key, namespaces: ns }) => `${ns.join('|')} ${key}`)).toEqual(['delivery results.title', 'common shell.home']);
   });
 });
 

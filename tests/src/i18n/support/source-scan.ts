@@ -117,10 +117,17 @@ const stringValue = (node: ts.Node | undefined) => (node && (ts.isStringLiteral(
 export function findTranslationKeys(source: string, fileName: string, allNamespaces: string[]): KeyUse[] {
   const sourceFile = parse(source, fileName);
   const fileNamespaces = new Set<string>();
+  /** `useTranslation(ns, { keyPrefix })` of each call in the file ('' for none). */
+  const filePrefixes = new Set<string>();
   const uses: KeyUse[] = [];
   const collectNamespaces = (node: ts.Node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'useTranslation') {
-      const [first] = node.arguments;
+      const [first, options] = node.arguments;
+      const keyPrefix =
+        options && ts.isObjectLiteralExpression(options)
+          ? options.properties.find((p): p is ts.PropertyAssignment => ts.isPropertyAssignment(p) && p.name.getText(sourceFile) === 'keyPrefix')
+          : undefined;
+      filePrefixes.add(stringValue(keyPrefix?.initializer) ?? '');
       if (!first) fileNamespaces.add('common');
       else if (stringValue(first)) fileNamespaces.add(stringValue(first)!);
       else if (ts.isArrayLiteralExpression(first)) for (const element of first.elements) if (stringValue(element)) fileNamespaces.add(stringValue(element)!);
@@ -129,6 +136,8 @@ export function findTranslationKeys(source: string, fileName: string, allNamespa
   };
   collectNamespaces(sourceFile);
   if (fileNamespaces.size === 0) fileNamespaces.add('common');
+  // A prefix shared by every useTranslation of the file goes before its plain keys.
+  const [onlyPrefix] = filePrefixes.size === 1 ? [...filePrefixes] : [''];
 
   const add = (node: ts.Node, raw: string, explicitNs: string | undefined, prefix: boolean, anyNamespace = false) => {
     let key = raw;
@@ -137,7 +146,7 @@ export function findTranslationKeys(source: string, fileName: string, allNamespa
     if (colon > 0 && allNamespaces.includes(key.slice(0, colon))) {
       namespaces = [key.slice(0, colon)];
       key = key.slice(colon + 1);
-    }
+    } else if (onlyPrefix && !explicitNs && !anyNamespace) key = `${onlyPrefix}.${key}`;
     const { line } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
     uses.push({ file: fileName, line: line + 1, namespaces, key, prefix });
   };
