@@ -24,6 +24,7 @@ import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { startUnstaffedGroupAlerts } from './modules/tickets/unstaffed-group-alerts.ts';
+import { startTicketNotifications } from './modules/notifications/ticket-notifications.ts';
 import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
@@ -32,6 +33,7 @@ import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-modu
 import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
+import { NOTIFICATION_MAIL_JOB, notificationMailHandler, notificationsModule } from './modules/notifications/notifications-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -124,6 +126,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'mail.send': mailer.retryHandler,
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
     [ITEM_IMPORT_JOB]: itemImportJobHandler,
+    [NOTIFICATION_MAIL_JOB]: notificationMailHandler(() => ({ mailer, publicUrl: config.publicUrl })),
   };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
@@ -218,12 +221,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paperRoutes, { db, printer });
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
+      await api.register(notificationsModule, { db });
     },
     { prefix: '/api' },
   );
   // Tickets that land in a group with no agents are e-mailed to support admins (docs/decisions/0280).
   const stopUnstaffedAlerts = startUnstaffedGroupAlerts({ db, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
   app.addHook('onClose', async () => stopUnstaffedAlerts());
+  // Assignment, status changes and resolutions reach the notification center (issue 21, docs/decisions/0260).
+  const stopTicketNotifications = startTicketNotifications({ db, events, log: app.log });
+  app.addHook('onClose', async () => stopTicketNotifications());
 
   const mailbox = devMailboxDecision(config, mailer.mode);
   if (mailbox.on) {

@@ -63,6 +63,16 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/supportchat/unreadcounts', P.SupportChat.Use],
   ['GET', '/api/hubs/notifications', 'public'],
   ['GET', '/api/hubs/notifications/missed', 'authenticated'],
+  // the notification center (issue 21): the caller's own notifications only
+  ['POST', '/api/v1/notification/search', 'authenticated'],
+  ['GET', '/api/v1/notification/unreadcount', 'authenticated'],
+  ['POST', '/api/v1/notification/:id/read', 'authenticated'],
+  ['POST', '/api/v1/notification/:id/unread', 'authenticated'],
+  ['POST', '/api/v1/notification/:id/archive', 'authenticated'],
+  ['POST', '/api/v1/notification/:id/unarchive', 'authenticated'],
+  ['POST', '/api/v1/notification/readall', 'authenticated'],
+  ['GET', '/api/v1/notification/preferences', 'authenticated'],
+  ['PUT', '/api/v1/notification/preferences', 'authenticated'],
   // statechart audits
   ['GET', '/api/machines/coverage', P.Machines.View],
   ['GET', '/api/machines/flows', P.Machines.View],
