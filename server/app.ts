@@ -33,6 +33,7 @@ import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-modu
 import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
+import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { NOTIFICATION_MAIL_JOB, notificationMailHandler, notificationsModule } from './modules/notifications/notifications-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
@@ -222,6 +223,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
       await api.register(notificationsModule, { db });
+      await api.register(profileRoutes, { db, clock: app.clock });
     },
     { prefix: '/api' },
   );

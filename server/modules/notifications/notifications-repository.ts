@@ -73,12 +73,7 @@ export async function pageNotifications(
 }
 
 /** Sets or clears a timestamp of the caller's own notification; null when it is not theirs. */
-export async function setMark(
-  tx: Queryable,
-  userId: string,
-  id: number,
-  change: 'read' | 'unread' | 'archive' | 'unarchive',
-): Promise<NotificationDto | null> {
+export async function setMark(tx: Queryable, userId: string, id: number, change: 'read' | 'unread' | 'archive' | 'unarchive'): Promise<NotificationDto | null> {
   const set = {
     read: 'read_at = coalesce(read_at, now())',
     unread: 'read_at = null',
@@ -96,7 +91,9 @@ export async function markAllRead(tx: Queryable, userId: string): Promise<number
 
 /** Every kind with the user's channel (their choice, else the default). */
 export async function preferencesOf(db: Queryable, userId: string): Promise<Record<NotificationKind, NotificationChannel>> {
-  const { rows } = await db.query<{ kind: string; channel: NotificationChannel }>('select kind, channel from notification_preferences where user_id = $1', [userId]);
+  const { rows } = await db.query<{ kind: string; channel: NotificationChannel }>('select kind, channel from notification_preferences where user_id = $1', [
+    userId,
+  ]);
   const result = { ...defaultChannel };
   for (const row of rows) if (isNotificationKind(row.kind)) result[row.kind] = row.channel;
   return result;

@@ -10,7 +10,15 @@ import { HubClient } from '../realtime/hub-client.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from '../tickets/fixture.ts';
 
 interface Listed {
-  data: Array<{ id: number; kind: string; titleKey: string; params: Record<string, unknown>; link: string | null; readOn: string | null; archivedOn: string | null }>;
+  data: Array<{
+    id: number;
+    kind: string;
+    titleKey: string;
+    params: Record<string, unknown>;
+    link: string | null;
+    readOn: string | null;
+    archivedOn: string | null;
+  }>;
   totalCount: number;
   unreadCount: number;
 }
@@ -97,13 +105,14 @@ describeEachDatabase('notification center /api/v1/notification', (get) => {
       toSupportUserId: f.agentB.id,
     });
     expect(reassigned.statusCode).toBe(200);
-    const resolved = await call(app, f.agentB, 'PATCH', `/api/v1/supportticket/resolveticket?ticketId=${ticket.ticketId}`, { answer: 'Moved you to centre 4.' });
+    const resolved = await call(app, f.agentB, 'PATCH', `/api/v1/supportticket/resolveticket?ticketId=${ticket.ticketId}`, {
+      answer: 'Moved you to centre 4.',
+    });
     expect(resolved.statusCode).toBe(200);
     // Domain events are handled after commit: give the listener a moment.
-    await expect.poll(async () => (await list(app, f.requester)).data.filter((n) => n.params.ticketId === ticket.ticketId).map((n) => n.kind)).toEqual([
-      'ticket.resolved',
-      'ticket.status',
-    ]);
+    await expect
+      .poll(async () => (await list(app, f.requester)).data.filter((n) => n.params.ticketId === ticket.ticketId).map((n) => n.kind))
+      .toEqual(['ticket.resolved', 'ticket.status']);
     const agentB = (await list(app, f.agentB)).data.filter((n) => n.params.ticketId === ticket.ticketId);
     expect(agentB.map((n) => n.kind)).toEqual(['ticket.assigned']);
     // The agent who claimed it assigned it to themselves: nothing to tell them.
@@ -178,14 +187,24 @@ describeEachDatabase('notification center /api/v1/notification', (get) => {
 
   it('should write the e-mail in the preferred language with a link under PUBLIC_URL', async () => {
     const sent: Mail[] = [];
-    const handler = notificationMailHandler(() => ({ mailer: { mode: 'outbox', send: async (m) => void sent.push(m), retryHandler: async () => {} }, publicUrl: 'https://portal.test/x' }));
+    const handler = notificationMailHandler(() => ({
+      mailer: { mode: 'outbox', send: async (m) => void sent.push(m), retryHandler: async () => {} },
+      publicUrl: 'https://portal.test/x',
+    }));
     const job = (language: string) => ({
       id: '1',
       tenant_id: 'root',
       kind: NOTIFICATION_MAIL_JOB,
       attempts: 0,
       created_by: null,
-      payload: { kind: 'ticket.reply' as const, language, to: 'a@b.test', name: 'Asha', params: { ticketId: 12, title: 'Hall', from: 'Chen' }, link: '/tickets/12' },
+      payload: {
+        kind: 'ticket.reply' as const,
+        language,
+        to: 'a@b.test',
+        name: 'Asha',
+        params: { ticketId: 12, title: 'Hall', from: 'Chen' },
+        link: '/tickets/12',
+      },
     });
     await handler(job('hi') as never);
     await handler(job('gu') as never);

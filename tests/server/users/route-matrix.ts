@@ -73,6 +73,14 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/notification/readall', 'authenticated'],
   ['GET', '/api/v1/notification/preferences', 'authenticated'],
   ['PUT', '/api/v1/notification/preferences', 'authenticated'],
+  // the profile (issue 21): oneself only
+  ['GET', '/api/v1/profile', 'authenticated'],
+  ['PUT', '/api/v1/profile', 'authenticated'],
+  ['PUT', '/api/v1/profile/language', 'authenticated'],
+  ['POST', '/api/v1/profile/loginhistory', 'authenticated'],
+  ['GET', '/api/v1/profile/sessions', 'authenticated'],
+  ['POST', '/api/v1/profile/sessions/:id/revoke', 'authenticated'],
+  ['POST', '/api/v1/profile/sessions/revokeothers', 'authenticated'],
   // statechart audits
   ['GET', '/api/machines/coverage', P.Machines.View],
   ['GET', '/api/machines/flows', P.Machines.View],
