@@ -364,9 +364,11 @@ export function createPersistence(options: PersistenceOptions) {
 
     /**
      * Logout: forgets the saved state (storage and memory). Later changes are saved again
-     * from scratch; pending writes from before are dropped.
+     * from scratch; pending writes from before are dropped. The slices named in `keep` (the
+     * language, the menu) are written again at once, so they survive a reload after sign-out
+     * (issue 21: the language used to be kept in memory only).
      */
-    async clear(): Promise<void> {
+    async clear({ keep = [] }: { keep?: readonly string[] } = {}): Promise<void> {
       generation += 1;
       dirty.clear();
       sealed = {};
@@ -378,6 +380,11 @@ export function createPersistence(options: PersistenceOptions) {
       } catch {
         // Nothing more to do.
       }
+      const kept = keep.filter((name) => slices.has(name));
+      if (!kept.length) return;
+      for (const name of kept) dirty.add(name);
+      scheduleWrite();
+      await this.flush();
     },
 
     /** Every failure so far, in order. */

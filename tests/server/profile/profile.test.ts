@@ -25,7 +25,7 @@ describeEachDatabase('the profile /api/v1/profile', (get) => {
 
     // Another device (another IP, no Accept-Language): the sign-in answers the saved language,
     // and the sign-in code mail is already in Hindi.
-    const other = await signIn(app, user, freshIp());
+    const other = (await signIn(app, user, freshIp())) as Awaited<ReturnType<typeof signIn>> & { preferredLanguage?: string | null };
     expect(other.preferredLanguage).toBe('hi');
     const [codeMail] = await mailsTo(app, user.email);
     expect(codeMail.html).toContain('lang="hi"');
