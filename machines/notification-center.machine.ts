@@ -73,7 +73,6 @@ export const notificationCenterMachine = setup({
     context: {} as NotificationCenterContext,
     events: {} as NotificationCenterEvent,
     emitted: {} as NotificationCenterEmitted,
-    input: {} as { pageSize?: number } | undefined,
   },
   actors: {
     fetchCount: fromPromise<number>(async () => {
@@ -95,7 +94,7 @@ export const notificationCenterMachine = setup({
   },
 }).createMachine({
   id: 'notification-center',
-  context: ({ input }) => ({
+  context: () => ({
     unreadCount: null,
     items: [],
     pageNumber: 0,
@@ -103,7 +102,7 @@ export const notificationCenterMachine = setup({
     loadingMore: false,
     error: null,
     archived: [],
-    pageSize: input?.pageSize ?? NOTIFICATION_PAGE_SIZE,
+    pageSize: NOTIFICATION_PAGE_SIZE,
   }),
   type: 'parallel',
   on: {
