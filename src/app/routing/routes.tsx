@@ -343,6 +343,11 @@ export const dashboardRoute: RouteObject = {
       ],
     },
     {
+      path: 'notifications',
+      lazy: featurePage('inbox/notifications-page.tsx'),
+      handle: { title: { key: 'nav.notifications' }, breadcrumb: { key: 'nav.notifications' }, session: true } satisfies Handle,
+    },
+    {
       path: 'machines',
       handle: {
         title: { key: 'nav.machines' },
