@@ -1,8 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
-import { Icon } from '#src/components/ui/icons.tsx';
 import { Link } from '#src/components/ui/link.tsx';
 import { useUnreadCount } from '../notifications/unread-count.ts';
+
+/** Material's notifications icon; here, not in the shell's icon set, because the bell loads after the first content. */
+const BELL = 'M12 22a2 2 0 0 0 2-2h-4a2 2 0 0 0 2 2zm6-6v-5c0-3.07-1.64-5.64-4.5-6.32V4a1.5 1.5 0 0 0-3 0v.68C7.63 5.36 6 7.92 6 11v5l-2 2v1h16v-1z';
 
 const bell = css({
   position: 'relative',
@@ -36,17 +38,15 @@ const badge = css({
 
 /** The header's bell (issue 21): the unread count, live over the hub; opens /notifications. The list itself loads there. */
 export function NotificationBell() {
-  const { t } = useTranslation();
+  const { t, ready } = useTranslation('inbox', { useSuspense: false });
   const count = useUnreadCount();
+  if (!ready) return null;
   const shown = count && count > 0 ? (count > 99 ? '99+' : String(count)) : null;
   return (
-    <Link
-      to="/notifications"
-      className={bell}
-      aria-label={shown ? t('shell.notificationsUnread', { count: count! }) : t('shell.notifications')}
-      data-testid="notification-bell"
-    >
-      <Icon name="bell" />
+    <Link to="/notifications" className={bell} aria-label={shown ? t('bellUnread', { count: count! }) : t('bell')} data-testid="notification-bell">
+      <svg width={20} height={20} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
+        <path d={BELL} />
+      </svg>
       {shown ? (
         <span className={badge} aria-hidden="true" data-testid="notification-count">
           {shown}

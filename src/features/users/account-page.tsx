@@ -14,6 +14,7 @@ import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type UserLanguage } from './api/users-api.ts';
 import { languageName } from '#src/lib/language-name.ts';
+import { ActiveSessions, NotificationPreferences, PreferredLanguage, ProfileDetails, RecentSignIns } from './profile-sections.tsx';
 
 /** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -189,7 +190,7 @@ export function UserLanguages() {
   );
 }
 
-/** /account: who you are, your languages and a way to your sign-in history. */
+/** /account (issue 21): who you are and what you may change, your language, notification settings, sessions and sign-ins. */
 export default function AccountPage() {
   const { t } = useTranslation('users');
   const user = useSelector(authUserStore, (s) => s.context.user);
@@ -205,7 +206,12 @@ export default function AccountPage() {
           </Link>
         }
       />
+      <ProfileDetails />
+      <PreferredLanguage />
       <UserLanguages />
+      <NotificationPreferences />
+      <ActiveSessions />
+      <RecentSignIns />
     </section>
   );
 }
