@@ -1,3 +1,4 @@
+import { seedDemoNotifications } from './demo-notifications.ts';
 import { randomBytes } from 'node:crypto';
 import type { RoleName, ExamPermission } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
@@ -206,7 +207,10 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
   const passwordHash = await hashPassword(password);
   const result = await seedDemoProjects(db, list, password, passwordHash);
   // The ticket goes through the services, each action its own transaction, once the users exist.
-  if (result.created) await seedDemoSupport(db);
+  if (result.created) {
+    await seedDemoSupport(db);
+    await seedDemoNotifications(db, emailOf, ROOT_TENANT);
+  }
   return result;
 }
 

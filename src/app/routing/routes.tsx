@@ -345,7 +345,7 @@ export const dashboardRoute: RouteObject = {
     {
       path: 'notifications',
       lazy: featurePage('inbox/notifications-page.tsx'),
-      handle: { title: { key: 'title', ns: 'inbox' }, breadcrumb: { key: 'title', ns: 'inbox' }, session: true } satisfies Handle,
+      handle: { title: { key: 'center.title', ns: 'notifications' }, breadcrumb: { key: 'center.title', ns: 'notifications' }, session: true } satisfies Handle,
     },
     {
       path: 'machines',

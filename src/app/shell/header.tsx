@@ -5,8 +5,6 @@ import { css } from '#styled-system/css';
 import { Icon } from '#src/components/ui/icons.tsx';
 import { SettingsTrigger } from '../settings/settings-trigger.tsx';
 import { menuStore } from '../stores/menu-store.ts';
-import { NotificationBell } from './notification-bell.tsx';
-import { authUserStore } from '../auth/auth-user-store.ts';
 
 const bar = css({
   position: 'sticky',
@@ -39,7 +37,6 @@ const iconButton = css({
 export function AppHeader({ end }: { end?: ReactNode }) {
   const { t } = useTranslation();
   const drawerOpen = useStoreValue(menuStore, (s) => s.context.drawerOpen);
-  const signedIn = useStoreValue(authUserStore, (s) => s.context.isLoggedIn);
   return (
     <header className={bar} data-testid="app-header">
       <button
@@ -53,7 +50,6 @@ export function AppHeader({ end }: { end?: ReactNode }) {
         <Icon name={drawerOpen ? 'menuOpen' : 'menu'} className={css({ _rtl: { transform: 'scaleX(-1)' } })} />
       </button>
       <div className={css({ flex: 1 })} />
-      {signedIn ? <NotificationBell /> : null}
       <SettingsTrigger />
       {end}
     </header>

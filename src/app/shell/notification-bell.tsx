@@ -38,12 +38,17 @@ const badge = css({
 
 /** The header's bell (issue 21): the unread count, live over the hub; opens /notifications. The list itself loads there. */
 export function NotificationBell() {
-  const { t, ready } = useTranslation('inbox', { useSuspense: false });
+  const { t, ready } = useTranslation('notifications', { useSuspense: false });
   const count = useUnreadCount();
   if (!ready) return null;
   const shown = count && count > 0 ? (count > 99 ? '99+' : String(count)) : null;
   return (
-    <Link to="/notifications" className={bell} aria-label={shown ? t('bellUnread', { count: count! }) : t('bell')} data-testid="notification-bell">
+    <Link
+      to="/notifications"
+      className={bell}
+      aria-label={shown ? t('center.bellUnread', { count: count! }) : t('center.bell')}
+      data-testid="notification-bell"
+    >
       <svg width={20} height={20} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true" focusable="false">
         <path d={BELL} />
       </svg>

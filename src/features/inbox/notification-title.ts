@@ -8,7 +8,7 @@ export function notificationTitle(t: TFunction, n: NotificationDto): string {
     params.status = t(`tickets:status.${n.params.status}`, { defaultValue: n.params.status });
   }
   const key = n.titleKey.startsWith('kinds.') ? n.titleKey : `kinds.${n.kind}`;
-  return t(`inbox:${key}`, { ...params, defaultValue: t(`inbox:kinds.${n.kind}`, params) });
+  return t(`notifications:center.${key}`, { ...params, defaultValue: t(`notifications:center.kinds.${n.kind}`, params) });
 }
 
 /** The local calendar day of a timestamp, `yyyy-mm-dd`, for grouping. */

@@ -44,7 +44,7 @@ export default function NotificationsPage() {
 }
 
 export function NotificationList({ actor }: { actor: NotificationCenterActor }) {
-  const { t } = useTranslation('inbox');
+  const { t } = useTranslation('notifications');
   const format = useFormat();
   const navigate = useNavigate();
   const state = useSelector(actor, (s) => (s.matches({ list: 'ready' }) ? 'ready' : s.matches({ list: 'failed' }) ? 'failed' : 'loading'));
@@ -71,7 +71,8 @@ export function NotificationList({ actor }: { actor: NotificationCenterActor }) 
 
   const today = dayKey(new Date().toISOString(), format.timeZone);
   const yesterday = dayKey(new Date(Date.now() - 86_400_000).toISOString(), format.timeZone);
-  const dayLabel = (day: string, sample: string) => (day === today ? t('today') : day === yesterday ? t('yesterday') : format.date(sample, 'full'));
+  const dayLabel = (day: string, sample: string) =>
+    day === today ? t('center.today') : day === yesterday ? t('center.yesterday') : format.date(sample, 'full');
 
   const open = (n: NotificationDto) => {
     actor.send({ type: 'item.read', id: n.id });
@@ -82,17 +83,17 @@ export function NotificationList({ actor }: { actor: NotificationCenterActor }) 
     <section aria-labelledby="notifications-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
       <PageHeader
         id="notifications-title"
-        title={t('title')}
-        description={t('unread', { count: unread })}
+        title={t('center.title')}
+        description={t('center.unread', { count: unread })}
         actions={
           <Button variant="outline" size="sm" disabled={unread === 0 || state !== 'ready'} onClick={() => actor.send({ type: 'item.readAll' })}>
-            {t('markAllRead')}
+            {t('center.markAllRead')}
           </Button>
         }
       />
-      {state === 'loading' ? <ListSkeleton columns={2} label={t('loading')} testId="notifications-loading" /> : null}
-      {state === 'failed' ? <ErrorState message={errorText ?? t('loadFailed')} onRetry={() => actor.send({ type: 'list.reload' })} /> : null}
-      {state === 'ready' && items.length === 0 ? <EmptyState title={t('empty')}>{t('emptyHint')}</EmptyState> : null}
+      {state === 'loading' ? <ListSkeleton columns={2} label={t('center.loading')} testId="notifications-loading" /> : null}
+      {state === 'failed' ? <ErrorState message={errorText ?? t('center.loadFailed')} onRetry={() => actor.send({ type: 'list.reload' })} /> : null}
+      {state === 'ready' && items.length === 0 ? <EmptyState title={t('center.empty')}>{t('center.emptyHint')}</EmptyState> : null}
       {state === 'ready'
         ? groupByDay(items, format.timeZone).map((group) => (
             <section key={group.day} aria-labelledby={`day-${group.day}`} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
@@ -111,7 +112,7 @@ export function NotificationList({ actor }: { actor: NotificationCenterActor }) 
                           className={cx(titleButton, css({ fontWeight: n.readOn === null ? 'semibold' : 'normal' }))}
                           onClick={() => open(n)}
                         >
-                          {n.readOn === null ? <span className={css({ srOnly: true })}>{t('unreadMark')}</span> : null}
+                          {n.readOn === null ? <span className={css({ srOnly: true })}>{t('center.unreadMark')}</span> : null}
                           {n.readOn === null ? ' ' : null}
                           {title}
                         </button>
@@ -124,18 +125,18 @@ export function NotificationList({ actor }: { actor: NotificationCenterActor }) 
                           variant="ghost"
                           size="sm"
                           onClick={() => actor.send({ type: 'item.read', id: n.id })}
-                          aria-label={t('markReadNamed', { title })}
+                          aria-label={t('center.markReadNamed', { title })}
                         >
-                          {t('markRead')}
+                          {t('center.markRead')}
                         </Button>
                       ) : null}
                       <Button
                         variant="ghost"
                         size="sm"
                         onClick={() => actor.send({ type: 'item.archive', id: n.id })}
-                        aria-label={t('archiveNamed', { title })}
+                        aria-label={t('center.archiveNamed', { title })}
                       >
-                        {t('archive')}
+                        {t('center.archive')}
                       </Button>
                     </li>
                   );
@@ -146,7 +147,7 @@ export function NotificationList({ actor }: { actor: NotificationCenterActor }) 
         : null}
       {state === 'ready' && hasMore ? (
         <Button variant="outline" loading={loadingMore} onClick={() => actor.send({ type: 'list.more' })} className={css({ alignSelf: 'center' })}>
-          {t('more')}
+          {t('center.more')}
         </Button>
       ) : null}
     </section>

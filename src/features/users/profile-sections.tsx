@@ -177,7 +177,7 @@ export function PreferredLanguage() {
 
 /** In the app, by e-mail, both or none — per kind. */
 export function NotificationPreferences() {
-  const { t } = useTranslation(['users', 'inbox']);
+  const { t } = useTranslation(['users', 'notifications']);
   const { value, setValue, error, reload } = useLoad(inboxApi.preferences);
   const errorText = useErrorText(error);
   if (error) return <ErrorState message={errorText ?? undefined} onRetry={reload} />;
@@ -200,10 +200,10 @@ export function NotificationPreferences() {
         {rows.map((row) => (
           <SelectField
             key={row.kind}
-            label={t(`inbox:kindLabel.${row.kind}`)}
+            label={t(`notifications:center.kindLabel.${row.kind}`)}
             value={row.channel}
             onValueChange={(channel) => void change(row, channel)}
-            options={(['inApp', 'email', 'both', 'none'] as const).map((c) => ({ value: c, label: t(`inbox:channel.${c}`) }))}
+            options={(['inApp', 'email', 'both', 'none'] as const).map((c) => ({ value: c, label: t(`notifications:center.channel.${c}`) }))}
             testId={`preference-${row.kind}`}
           />
         ))}

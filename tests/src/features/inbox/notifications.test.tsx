@@ -14,7 +14,7 @@ import { i18n, initI18n } from '#src/i18n/i18n.ts';
 
 beforeAll(async () => {
   await initI18n('en-US');
-  await i18n.loadNamespaces(['inbox', 'tickets', 'notifications']);
+  await i18n.loadNamespaces(['tickets', 'notifications']);
   HTMLElement.prototype.animate = function animate() {
     return { cancel: () => {} } as Animation;
   } as typeof HTMLElement.prototype.animate;

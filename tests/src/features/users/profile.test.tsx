@@ -23,7 +23,7 @@ import { ActiveSessions, NotificationPreferences, ProfileDetails, RecentSignIns 
 
 beforeAll(async () => {
   await initI18n('en-US');
-  await i18n.loadNamespaces(['users', 'inbox', 'ui']);
+  await i18n.loadNamespaces(['users', 'notifications', 'ui']);
 });
 
 const profile = {
