@@ -36,7 +36,7 @@ const badge = css({
   textAlign: 'center',
 });
 
-/** The header's bell (issue 21): the unread count, live over the hub; opens /notifications. The list itself loads there. */
+/** The header's bell (issue 21): the unread count, live over the hub; opens /account/notifications. The list itself loads there. */
 export function NotificationBell() {
   const { t, ready } = useTranslation('notifications', { useSuspense: false });
   const count = useUnreadCount();
@@ -44,7 +44,7 @@ export function NotificationBell() {
   const shown = count && count > 0 ? (count > 99 ? '99+' : String(count)) : null;
   return (
     <Link
-      to="/notifications"
+      to="/account/notifications"
       className={bell}
       aria-label={shown ? t('center.bellUnread', { count: count! }) : t('center.bell')}
       data-testid="notification-bell"

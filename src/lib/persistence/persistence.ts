@@ -368,7 +368,7 @@ export function createPersistence(options: PersistenceOptions) {
      * language, the menu) are written again at once, so they survive a reload after sign-out
      * (issue 21: the language used to be kept in memory only).
      */
-    async clear({ keep = [] }: { keep?: readonly string[] } = {}): Promise<void> {
+    async clear(keep: readonly string[] = []): Promise<void> {
       generation += 1;
       dirty.clear();
       sealed = {};
@@ -380,9 +380,8 @@ export function createPersistence(options: PersistenceOptions) {
       } catch {
         // Nothing more to do.
       }
-      const kept = keep.filter((name) => slices.has(name));
-      if (!kept.length) return;
-      for (const name of kept) dirty.add(name);
+      // A name without a slice is skipped by the write.
+      for (const name of keep) dirty.add(name);
       scheduleWrite();
       await this.flush();
     },

@@ -9,7 +9,7 @@ import { closeSnackbar } from '#src/app/notifications/snackbar.ts';
 import { setUnreadCount } from '#src/app/notifications/unread-count.ts';
 import { NotificationBell } from '#src/app/shell/notification-bell.tsx';
 import { createInboxActor, feedFromRealtime, type InboxApi } from '#src/features/inbox/inbox-runtime.ts';
-import { NotificationList } from '#src/features/inbox/notifications-page.tsx';
+import { NotificationList } from '#src/features/inbox/inbox-page.tsx';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 
 beforeAll(async () => {
@@ -86,10 +86,10 @@ function renderList(api: ReturnType<typeof fakeApi>) {
   const user = userEvent.setup();
   render(
     <I18nextProvider i18n={i18n}>
-      <MemoryRouter initialEntries={['/notifications']}>
+      <MemoryRouter initialEntries={['/account/notifications']}>
         <NotificationBell />
         <Routes>
-          <Route path="/notifications" element={<NotificationList actor={actor} />} />
+          <Route path="/account/notifications" element={<NotificationList actor={actor} />} />
           <Route path="/tickets/:id" element={<p>ticket page</p>} />
         </Routes>
       </MemoryRouter>
@@ -109,7 +109,7 @@ describe('the notification bell', () => {
       </I18nextProvider>,
     );
     const bell = screen.getByRole('link', { name: 'Notifications' });
-    expect(bell).toHaveAttribute('href', '/notifications');
+    expect(bell).toHaveAttribute('href', '/account/notifications');
     expect(screen.queryByTestId('notification-count')).toBeNull();
     act(() => setUnreadCount(3));
     expect(screen.getByRole('link', { name: 'Notifications: 3 unread' })).toBeInTheDocument();

@@ -308,7 +308,7 @@ describe('sign-out keeps the language (issue 21)', () => {
     first.project.trigger.select({ record: { projectId: 9 } });
     first.language.trigger.update({ i18n: 'gu' });
     await first.persistence.flush();
-    await first.persistence.clear({ keep: ['localization'] });
+    await first.persistence.clear(['localization']);
 
     const reloaded = setup(first.storage);
     await reloaded.persistence.rehydrate();
