@@ -64,5 +64,5 @@ export async function resetClientState({ keep = [] }: { keep?: SliceName[] } = {
   for (const name of Object.keys(sliceStores) as SliceName[]) {
     if (!keep.includes(name)) storeOf(name).send({ type: 'reset' });
   }
-  await clientPersistence.clear(keep);
+  await clientPersistence.clear();
 }

@@ -364,11 +364,9 @@ export function createPersistence(options: PersistenceOptions) {
 
     /**
      * Logout: forgets the saved state (storage and memory). Later changes are saved again
-     * from scratch; pending writes from before are dropped. The slices named in `keep` (the
-     * language, the menu) are written again at once, so they survive a reload after sign-out
-     * (issue 21: the language used to be kept in memory only).
+     * from scratch; pending writes from before are dropped.
      */
-    async clear(keep: readonly string[] = []): Promise<void> {
+    async clear(): Promise<void> {
       generation += 1;
       dirty.clear();
       sealed = {};
@@ -380,10 +378,6 @@ export function createPersistence(options: PersistenceOptions) {
       } catch {
         // Nothing more to do.
       }
-      // A name without a slice is skipped by the write.
-      for (const name of keep) dirty.add(name);
-      scheduleWrite();
-      await this.flush();
     },
 
     /** Every failure so far, in order. */
