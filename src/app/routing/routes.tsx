@@ -340,8 +340,9 @@ export const dashboardRoute: RouteObject = {
           lazy: featurePage('users/login-history-page.tsx', 'OwnLoginHistoryPage'),
           handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' } } satisfies Handle,
         },
-        // Issue 21: the notification center (the bell's page), under the profile: signed in, no permission.
-        { path: 'notifications', lazy: featurePage('inbox/inbox-page.tsx'), handle: { title: { key: 'center.title', ns: 'notifications' } } satisfies Handle },
+        // Issue 21: the notification center (the bell's page), under the profile: signed in, no permission. No handle
+        // of its own (the profile's title and breadcrumb): the first render of / is at its budget (docs/decisions/0262).
+        { path: 'notifications', lazy: featurePage('inbox/inbox-page.tsx') },
       ],
     },
     {
