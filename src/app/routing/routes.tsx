@@ -342,7 +342,7 @@ export const dashboardRoute: RouteObject = {
         },
         // Issue 21: the notification center (the bell's page), under the profile: signed in, no permission. No handle
         // of its own (the profile's title and breadcrumb): the first render of / is at its budget (docs/decisions/0262).
-        { path: 'notifications', lazy: featurePage('inbox/inbox-page.tsx') },
+        { path: 'notifications', lazy: featurePage('users/notifications-page.tsx') },
       ],
     },
     {
