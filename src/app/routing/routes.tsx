@@ -340,9 +340,6 @@ export const dashboardRoute: RouteObject = {
           lazy: featurePage('users/login-history-page.tsx', 'OwnLoginHistoryPage'),
           handle: { title: { key: 'nav.loginHistory' }, breadcrumb: { key: 'nav.loginHistory' } } satisfies Handle,
         },
-        // Issue 21: the notification center (the bell's page), under the profile: signed in, no permission. No handle
-        // of its own (the profile's title and breadcrumb): the first render of / is at its budget (docs/decisions/0262).
-        { path: 'notifications', lazy: featurePage('users/notifications-page.tsx') },
       ],
     },
     {

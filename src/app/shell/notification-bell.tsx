@@ -44,7 +44,7 @@ export function NotificationBell() {
   const shown = count && count > 0 ? (count > 99 ? '99+' : String(count)) : null;
   return (
     <Link
-      to="/account/notifications"
+      to="/account?view=notifications"
       className={bell}
       aria-label={shown ? t('center.bellUnread', { count: count! }) : t('center.bell')}
       data-testid="notification-bell"

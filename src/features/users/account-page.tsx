@@ -3,6 +3,8 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '#src/components/ui/link.tsx';
+import { useSearchParams } from 'react-router-dom';
+import { NotificationsPage } from '#src/features/inbox/index.ts';
 import { css } from '#styled-system/css';
 import { authUserStore } from '#src/app/auth/auth-user-store.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -193,6 +195,9 @@ export function UserLanguages() {
 /** /account (issue 21): who you are and what you may change, your language, notification settings, sessions and sign-ins. */
 export default function AccountPage() {
   const { t } = useTranslation('users');
+  // The bell's list (issue 21) is /account?view=notifications: no route entry of its own in the first render of / (decision 0262).
+  const [search] = useSearchParams();
+  if (search.get('view') === 'notifications') return <NotificationsPage />;
   const user = useSelector(authUserStore, (s) => s.context.user);
   return (
     <section aria-labelledby="account-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>

@@ -381,7 +381,7 @@ export const auditedScreens: AuditedScreen[] = [
     },
   },
   // Issue 21: the notification center (empty for the admin: the empty state is what axe sees).
-  { name: 'notifications', path: '/account/notifications', prepare: asAdmin, ready: heading('Notifications') },
+  { name: 'notifications', path: '/account?view=notifications', prepare: asAdmin, ready: heading('Notifications') },
   // Issue 15: the exam workspace (projects, exams, the set-up stepper, the team, the workspace bar).
   { name: 'projects', path: '/projects', prepare: withProjects, ready: async (page) => page.getByTestId('projects-table').getByText('A11y draft').waitFor() },
   {

@@ -109,7 +109,7 @@ describe('the notification bell', () => {
       </I18nextProvider>,
     );
     const bell = screen.getByRole('link', { name: 'Notifications' });
-    expect(bell).toHaveAttribute('href', '/account/notifications');
+    expect(bell).toHaveAttribute('href', '/account?view=notifications');
     expect(screen.queryByTestId('notification-count')).toBeNull();
     act(() => setUnreadCount(3));
     expect(screen.getByRole('link', { name: 'Notifications: 3 unread' })).toBeInTheDocument();
