@@ -194,10 +194,13 @@ export function UserLanguages() {
 
 /** /account (issue 21): who you are and what you may change, your language, notification settings, sessions and sign-ins. */
 export default function AccountPage() {
-  const { t } = useTranslation('users');
   // The bell's list (issue 21) is /account?view=notifications: no route entry of its own in the first render of / (decision 0262).
   const [search] = useSearchParams();
-  if (search.get('view') === 'notifications') return <NotificationsPage />;
+  return search.get('view') === 'notifications' ? <NotificationsPage /> : <Profile />;
+}
+
+function Profile() {
+  const { t } = useTranslation('users');
   const user = useSelector(authUserStore, (s) => s.context.user);
   return (
     <section aria-labelledby="account-title" className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
