@@ -1,5 +1,5 @@
 /** What a pushed event is about. */
-export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed';
+export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed' | 'notification.created' | 'notification.count';
 
 /**
  * The wire protocol of `/api/hubs/notifications` (docs/decisions/0050). JSON text frames.
@@ -71,6 +71,47 @@ export interface TicketChangedData {
   at: string;
 }
 
+/**
+ * What a user can be notified of (issue 21, docs/decisions/0260). `results.published` and
+ * `reevaluation.outcome` are raised by the results module through `notify()`.
+ */
+export const notificationKinds = [
+  'ticket.reply',
+  'ticket.assigned',
+  'ticket.status',
+  'ticket.resolved',
+  'registration.approved',
+  'registration.rejected',
+  'admitcard.issued',
+  'results.published',
+  'reevaluation.outcome',
+  'bulkjob.finished',
+] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+/** One notification as the list and the hub give it. `titleKey` is a key of the `notifications` namespace. */
+export interface NotificationDto {
+  id: number;
+  kind: NotificationKind;
+  titleKey: string;
+  params: Record<string, string | number>;
+  link: string | null;
+  createdOn: string;
+  readOn: string | null;
+  archivedOn: string | null;
+}
+
+/** The `data` of a `notification.created` event (to the notified user only). */
+export interface NotificationCreatedData {
+  notification: NotificationDto;
+  unreadCount: number;
+}
+
+/** The `data` of a `notification.count` event: read, read all, archived or restored elsewhere. */
+export interface NotificationCountData {
+  unreadCount: number;
+}
+
 export type ServerFrame =
   | EventFrame
   | { type: 'ready'; userId: string; cursor: number; expiresAt: string }
@@ -98,7 +139,8 @@ export const protocolDescription = [
   '`{"type":"auth","token":"<access token>","after":<cursor?>}` within 10 s — the token is never put in the URL.',
   'The server answers `{"type":"ready","userId","cursor","expiresAt"}`, replays every event after `after` (if given) and then pushes live:',
   '`{"type":"event","cursor","kind","ticketId","data","at"}` with kind `chat.message` (data: a chat message as POST /api/supportchat answers it),',
-  '`ticket.changed` (data: ticketId, change, statusId, previousStatusId, supportGroupId, assigneeId, actorId, at …) or `chat.read` (your own read marker moved).',
+  '`ticket.changed` (data: ticketId, change, statusId, previousStatusId, supportGroupId, assigneeId, actorId, at …), `chat.read` (your own read marker moved),',
+  '`notification.created` (data: notification, unreadCount — a notification for you) or `notification.count` (data: unreadCount — your unread count changed).',
   'Cursors only increase: keep the last one processed, ignore frames at or below it, and send it as `after` when reconnecting — nothing is lost or doubled.',
   '`{"type":"resync","cursor"}` means more was missed than a replay carries: reload the open views and continue from `cursor`.',
   '`{"type":"permissions.changed","permissions"}` when your roles, permissions or support groups change.',

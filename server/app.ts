@@ -24,6 +24,7 @@ import { directoryPasswordVerifier, ldapDirectory } from './modules/users/users-
 import { BULK_UPLOAD_JOB, bulkUploadJobHandler, usersModule } from './modules/users/users-module.ts';
 import { autoCloseResolved } from './modules/tickets/tickets-service.ts';
 import { startUnstaffedGroupAlerts } from './modules/tickets/unstaffed-group-alerts.ts';
+import { startTicketNotifications } from './modules/notifications/ticket-notifications.ts';
 import { paperRoutes } from './modules/papers/papers-routes.ts';
 import { accessPlugin } from './plugins/access.ts';
 import { workspaceContextPlugin } from './plugins/workspace-context.ts';
@@ -34,6 +35,8 @@ import { dashboardRoutes } from './modules/dashboard/dashboard-routes.ts';
 import { resultsModule } from './modules/results/results-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
+import { profileRoutes } from './modules/profile/profile-routes.ts';
+import { NOTIFICATION_MAIL_JOB, notificationMailHandler, notificationsModule } from './modules/notifications/notifications-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -126,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'mail.send': mailer.retryHandler,
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
     [ITEM_IMPORT_JOB]: itemImportJobHandler,
+    [NOTIFICATION_MAIL_JOB]: notificationMailHandler(() => ({ mailer, publicUrl: config.publicUrl })),
   };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
@@ -222,12 +226,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(deliveryModule, { db, clock: deliveryClock });
       await api.register(dashboardRoutes, { db, clock: app.clock, directoryConfigured: directory !== undefined });
       await api.register(resultsModule, { db, clock: deliveryClock, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
+      await api.register(notificationsModule, { db });
+      await api.register(profileRoutes, { db, clock: app.clock });
     },
     { prefix: '/api' },
   );
   // Tickets that land in a group with no agents are e-mailed to support admins (docs/decisions/0280).
   const stopUnstaffedAlerts = startUnstaffedGroupAlerts({ db, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
   app.addHook('onClose', async () => stopUnstaffedAlerts());
+  // Assignment, status changes and resolutions reach the notification center (issue 21, docs/decisions/0260).
+  const stopTicketNotifications = startTicketNotifications({ db, events, log: app.log });
+  app.addHook('onClose', async () => stopTicketNotifications());
 
   const mailbox = devMailboxDecision(config, mailer.mode);
   if (mailbox.on) {

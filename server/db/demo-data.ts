@@ -1,3 +1,4 @@
+import { seedDemoNotifications } from './demo-notifications.ts';
 import { randomBytes } from 'node:crypto';
 import type { RoleName, ExamPermission } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
@@ -251,6 +252,7 @@ export async function seedDemoData(db: Db, options: { password?: string } = {}):
        from users u where u.tenant_id = $1 order by u.created_at, u.id limit 1`,
       [ROOT_TENANT],
     );
+    await seedDemoNotifications(db, emailOf, ROOT_TENANT);
   }
   return result;
 }

@@ -1,3 +1,4 @@
+import { notifyTicketReply } from '#server/modules/notifications/ticket-notifications.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import { ticketStatuses, statusName } from '#machines/ticket-lifecycle.machine.ts';
 import type { Db } from '#server/db/client.ts';
@@ -128,6 +129,8 @@ async function store(deps: ChatDeps, p: Principal, input: SendInput, text: strin
       await repo.markRead(tx, ticket.id, p.userId, seq, now);
       const dto = toChatMessage(row);
       await appendEvent(tx, { tenantId: p.tenantId, kind: 'chat.message', ticketId: ticket.id, payload: dto });
+      // The other side hears of the reply in their notification center (issue 21).
+      await notifyTicketReply(tx, ticket, { userId: p.userId, name: row.from_user_name });
       return dto;
     });
     return { message, replayed: false };

@@ -128,6 +128,11 @@ export const TokenPairResponse = Type.Object(
       format: 'date-time',
       description: 'Absolute end of the session (7 days after sign-in); refreshing never moves it.',
     }),
+    preferredLanguage: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'On sign-in: the language the user chose (kept on the server); the client switches to it. Null: none chosen.',
+      }),
+    ),
   },
   { description: 'Signed in.' },
 );

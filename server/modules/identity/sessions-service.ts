@@ -1,3 +1,4 @@
+import { matchLanguage } from '#server/mail/mail-language.ts';
 import type { Queryable } from '#server/db/client.ts';
 import { AppError } from '#server/lib/errors.ts';
 import { bumpTokenVersion, findAccountById, type Account } from './accounts-repository.ts';
@@ -24,6 +25,8 @@ export interface TokenPair {
   token: string;
   refreshToken: string;
   refreshTokenExpiryTime: string;
+  /** On sign-in: the user's saved language (issue 21), which the client applies on any device. */
+  preferredLanguage?: string | null;
 }
 
 type AccountClaims = Pick<
@@ -53,7 +56,11 @@ export function signAccessToken(ctx: IdentityContext, account: AccountClaims, se
 }
 
 /** A new sign-in session: a refresh family with an absolute expiry, its first refresh token and an access token. */
-export async function startSession(ctx: IdentityContext, meta: RequestMeta, account: AccountClaims): Promise<TokenPair> {
+export async function startSession(
+  ctx: IdentityContext,
+  meta: RequestMeta,
+  account: AccountClaims & { preferredLanguage?: string | null },
+): Promise<TokenPair> {
   const now = ctx.clock.now();
   const expiresAt = addSeconds(now, identityLimits.refreshToken.absoluteLifetimeSeconds);
   const refreshToken = randomToken(identityLimits.refreshToken.bytes);
@@ -75,6 +82,7 @@ export async function startSession(ctx: IdentityContext, meta: RequestMeta, acco
     token: await signAccessToken(ctx, account, familyId, now),
     refreshToken,
     refreshTokenExpiryTime: expiresAt.toISOString(),
+    preferredLanguage: matchLanguage(account.preferredLanguage) ?? null,
   };
 }
 

@@ -30,7 +30,13 @@ function expiryOf(token: string): Date {
 const EventFrameSchema = Type.Object({
   type: Type.Literal('event'),
   cursor: Type.Integer({ description: 'Increases with every event; resume after the last one processed' }),
-  kind: Type.Union([Type.Literal('chat.message'), Type.Literal('chat.read'), Type.Literal('ticket.changed')]),
+  kind: Type.Union([
+    Type.Literal('chat.message'),
+    Type.Literal('chat.read'),
+    Type.Literal('ticket.changed'),
+    Type.Literal('notification.created'),
+    Type.Literal('notification.count'),
+  ]),
   ticketId: Type.Union([Type.Integer(), Type.Null()]),
   data: Type.Object({}, { additionalProperties: true }),
   at: Type.String({ format: 'date-time' }),

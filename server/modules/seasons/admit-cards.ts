@@ -1,3 +1,5 @@
+import type { NotificationKind } from '#machines/realtime-protocol.ts';
+import { notify } from '#server/modules/notifications/notify.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db, Queryable } from '#server/db/client.ts';
 import { getOrCreateSecret } from '#server/db/seed.ts';
@@ -122,9 +124,16 @@ export async function admitCardPdf(deps: Pick<AdmitCardDeps, 'db' | 'printer'>, 
   return { pdf, rollNumber: card.rollNumber };
 }
 
+const notificationKindOf: Record<RegistrationMailKind, NotificationKind> = {
+  approved: 'registration.approved',
+  rejected: 'registration.rejected',
+  admitCardIssued: 'admitcard.issued',
+};
+
 /** E-mails the candidate about their registration (approved, rejected with the reason, admit card issued). */
 export async function mailCandidate(deps: Pick<AdmitCardDeps, 'db' | 'mail' | 'publicUrl'>, kind: RegistrationMailKind, registrationId: number) {
   const { rows } = await deps.db.query<{
+    candidateId: string;
     email: string;
     firstName: string;
     preferredLanguage: string | null;
@@ -135,7 +144,7 @@ export async function mailCandidate(deps: Pick<AdmitCardDeps, 'db' | 'mail' | 'p
     rollNumber: string | null;
     centerName: string | null;
   }>(
-    `select u.email, u.first_name as "firstName", u.preferred_language as "preferredLanguage", r.medium, e.name as "examName", s.name as "seasonName",
+    `select u.id as "candidateId", u.email, u.first_name as "firstName", u.preferred_language as "preferredLanguage", r.medium, e.name as "examName", s.name as "seasonName",
             r.reason, r.roll_number as "rollNumber", c.name as "centerName"
      from registrations r join users u on u.id = r.candidate_id join exams e on e.id = r.exam_id join seasons s on s.id = r.season_id
      left join exam_centers c on c.id = r.center_id where r.id = $1`,
@@ -143,6 +152,13 @@ export async function mailCandidate(deps: Pick<AdmitCardDeps, 'db' | 'mail' | 'p
   );
   const r = rows[0];
   if (!r) return;
+  // The notification center, and the e-mail only if the candidate wants it (issue 21, docs/decisions/0260).
+  const told = await notify(deps.db, r.candidateId, notificationKindOf[kind], {
+    params: { examName: r.examName, seasonName: r.seasonName, ...(r.rollNumber ? { rollNumber: r.rollNumber } : {}) },
+    link: '/registrations/mine',
+    mail: false,
+  });
+  if (told && !told.email) return;
   const language = candidateMailLanguage(r.preferredLanguage, r.medium);
   deps.mail.dispatch(registrationMail(kind, language, { email: r.email, name: r.firstName ?? '' }, r, deps.publicUrl));
 }

@@ -1,3 +1,4 @@
+import { notify } from '#server/modules/notifications/notify.ts';
 import ExcelJS from 'exceljs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Queryable } from '#server/db/client.ts';
@@ -261,6 +262,7 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
   } catch (error) {
     if (error instanceof SpreadsheetRefused) {
       await markFailed(db, upload.id, error.message, clock.now());
+      await tellUploader(db, upload.id, upload.uploadedBy);
       return;
     }
     throw error;
@@ -372,6 +374,22 @@ export async function runBulkUpload(deps: BulkDeps, job: Job<{ uploadId: string 
     clock.now(),
     `Created ${c.created} of ${c.total} users; ${c.failed} rows failed.`,
   ]);
+  await tellUploader(db, upload.id, upload.uploadedBy);
+}
+
+/** The uploader hears that the job is over, with its counts (issue 21, kind `bulkjob.finished`). */
+async function tellUploader(db: Queryable, uploadId: string, uploadedBy: string | null) {
+  if (!uploadedBy) return;
+  const { rows } = await db.query<{ fileName: string; state: string; created: number; failed: number; total: number }>(
+    `select file_name as "fileName", state, created_count as created, failed_count as failed, total_rows as total from user_uploads where id = $1`,
+    [uploadId],
+  );
+  const u = rows[0];
+  if (!u) return;
+  await notify(db, uploadedBy, 'bulkjob.finished', {
+    params: { fileName: u.fileName, state: u.state, created: u.created, failed: u.failed, total: u.total },
+    link: '/users/bulk-upload',
+  });
 }
 
 // ---- status, error file, export ------------------------------------------------------------------

@@ -1,3 +1,4 @@
+import { localizationStore } from '../stores/localization-store.ts';
 import { useSelector } from '@xstate/react';
 import { createActor, fromPromise, type Actor, type SnapshotFrom } from 'xstate';
 import { authSessionMachine, sessionOf, tokenExpiry, type AuthSessionMachine } from '#machines/auth-session.machine.ts';
@@ -166,9 +167,13 @@ export function startAuthSession(deps: AuthSessionDeps) {
  * Spec §4 "destroys the session": the saved slices go (the language and the menu stay as they
  * are), and so does what features keep in memory for the signed-in person (chat drafts).
  */
-export function destroyClientSession(): Promise<void> {
+export async function destroyClientSession(): Promise<void> {
   endSession();
-  return resetClientState({ keep: ['localization', 'menu'] });
+  const language = localizationStore.getSnapshot().context.i18n;
+  await resetClientState({ keep: ['localization', 'menu'] });
+  // Clearing the saved state forgot the language too, so it was lost at the next reload (issue
+  // 21): setting it again saves it afresh. (Here, not in the persistence: this chunk loads after the first content.)
+  localizationStore.trigger.update({ i18n: language });
 }
 
 /** The app's running auth session (systemId `authSession`), for other features to read. */

@@ -2,6 +2,7 @@ import type { Challenge, TokenPair } from '#machines/auth-session.machine.ts';
 import { appConfig } from '#src/lib/config.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
 import { dpopProof } from '#src/lib/security/device-keys.ts';
+import { applySignInLanguage } from '../settings/server-language.ts';
 
 /**
  * The calls of spec §7 "Tokens and session". The token calls are unauthenticated and show no
@@ -23,8 +24,12 @@ async function withProof(path: string) {
 export const sessionApi = {
   requestCode: (body: { email: string; password: string }) => users().post<Challenge>('/tokens', body, quiet),
   resendCode: (body: { email: string; password: string }) => users().post<Challenge>('/tokens/resendotp', body, quiet),
-  verifyCode: async (body: { email: string; enteredOTP: string; token: string }) =>
-    users().post<TokenPair>('/tokens/verifyotp', body, await withProof('/tokens/verifyotp')),
+  verifyCode: async (body: { email: string; enteredOTP: string; token: string }) => {
+    const answer = await users().post<TokenPair & { preferredLanguage?: string | null }>('/tokens/verifyotp', body, await withProof('/tokens/verifyotp'));
+    // The language the person keeps on the server follows them to this device (issue 21).
+    applySignInLanguage(answer);
+    return answer;
+  },
   refreshTokens: async (body: { token: string; refreshToken: string }) => users().post<TokenPair>('/tokens/refresh', body, await withProof('/tokens/refresh')),
   /** Logout: sent with the session's token explicitly, which the actor is about to forget. */
   invalidateSession: ({ userId, token }: { userId: string | null; token: string | null }) =>

@@ -7,5 +7,10 @@ import { startRealtimeWhenSignedIn } from './start-realtime.ts';
  * connection; permission changes it is told about go to the userPermissions slice.
  */
 export function bootRealtime() {
+  // The notification center follows the hub's user: the bell's count and its live pushes (issue 21).
+  void import('#src/features/inbox/inbox-runtime.ts').then(
+    ({ startInbox }) => startInbox(),
+    (error: unknown) => console.warn('The notification center could not start', error),
+  );
   return startRealtimeWhenSignedIn(authRealtimeSession, { setPermissions: (permissions) => userPermissionsStore.trigger.update({ permissions }) });
 }

@@ -7,7 +7,7 @@ import { Icon } from '#src/components/ui/icons.tsx';
 import { CheckMark, ChoiceGroup } from '#src/components/ui/radio-group.tsx';
 import { Sheet, SheetClose, SheetDescription, SheetTitle } from '#src/components/ui/sheet.tsx';
 import { Switch } from '#src/components/ui/switch.tsx';
-import { chooseLanguage } from '#src/i18n/language.ts';
+import { chooseAndSaveLanguage } from './server-language.ts';
 import { withScriptFaces } from '#src/fonts/font-stack.ts';
 import { locales, presetColors, type Locale, type ThemeDirection, type ThemeMode } from '#src/lib/config.ts';
 import { formatUtcOffset, useFormat } from '#src/lib/format.ts';
@@ -195,7 +195,7 @@ export default function SettingsPanel({ onClose }: { onClose: () => void }) {
           title={t('language.legend')}
           name="language"
           value={storedLanguage ?? uiLanguage}
-          onChange={(language) => chooseLanguage(language)}
+          onChange={(language) => chooseAndSaveLanguage(language)}
           options={languages.map(({ code, own, translated }) => ({
             value: code,
             lang: code,

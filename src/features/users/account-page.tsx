@@ -3,6 +3,8 @@ import { useSelector } from '@xstate/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from '#src/components/ui/link.tsx';
+import { useSearchParams } from 'react-router-dom';
+import { NotificationsPage } from '#src/features/inbox/index.ts';
 import { css } from '#styled-system/css';
 import { authUserStore } from '#src/app/auth/auth-user-store.ts';
 import { notify } from '#src/app/notifications/notify.ts';
@@ -14,6 +16,7 @@ import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type UserLanguage } from './api/users-api.ts';
 import { languageName } from '#src/lib/language-name.ts';
+import { ActiveSessions, NotificationPreferences, PreferredLanguage, ProfileDetails, RecentSignIns } from './profile-sections.tsx';
 
 /** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -189,8 +192,14 @@ export function UserLanguages() {
   );
 }
 
-/** /account: who you are, your languages and a way to your sign-in history. */
+/** /account (issue 21): who you are and what you may change, your language, notification settings, sessions and sign-ins. */
 export default function AccountPage() {
+  // The bell's list (issue 21) is /account?view=notifications: no route entry of its own in the first render of / (decision 0262).
+  const [search] = useSearchParams();
+  return search.get('view') === 'notifications' ? <NotificationsPage /> : <Profile />;
+}
+
+function Profile() {
   const { t } = useTranslation('users');
   const user = useSelector(authUserStore, (s) => s.context.user);
   return (
@@ -205,7 +214,12 @@ export default function AccountPage() {
           </Link>
         }
       />
+      <ProfileDetails />
+      <PreferredLanguage />
       <UserLanguages />
+      <NotificationPreferences />
+      <ActiveSessions />
+      <RecentSignIns />
     </section>
   );
 }

@@ -11,6 +11,19 @@ describeEachDatabase('demo data', (get) => {
     expect(first.created).toBe(true);
     expect(demoDataSummary(first)).toContain('meera.iyer@demo.exam-portal.local');
     const again = await seedDemoData(db);
+    // Issue 21: the demo candidate has notifications (the agent's chat replies among them) and sign-ins on readable devices.
+    const ashaNotices = await db.query<{ kind: string }>(
+      `select n.kind from notifications n join users u on u.id = n.user_id where u.email = $1 order by n.created_at`,
+      [`asha.menon@${DEMO_EMAIL_DOMAIN}`],
+    );
+    expect(ashaNotices.rows.map((r) => r.kind)).toEqual(
+      expect.arrayContaining(['registration.approved', 'admitcard.issued', 'results.published', 'ticket.reply']),
+    );
+    const failed = await db.query<{ n: number }>(
+      `select count(*)::int as n from login_history h join users u on u.id = h.user_id where u.email = $1 and h.event = 'loginFailed' and h.user_agent is not null`,
+      [`asha.menon@${DEMO_EMAIL_DOMAIN}`],
+    );
+    expect(failed.rows[0].n).toBe(1);
     expect(again).toMatchObject({ created: false });
     expect(demoDataSummary(again)).toBe(`Demo data already present (project ${DEMO_PROJECT_CODE}); nothing changed.\n`);
 

@@ -229,7 +229,11 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
 
       const http = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${seen.cursor}`, headers: as(f.requester) });
       expect(http.statusCode).toBe(200);
-      expect(http.json().events.map((e: { data: { messageId: string } }) => e.data.messageId)).toEqual(missed.map((m) => m.messageId));
+      // Each reply also notifies the requester (issue 21): the chat messages are the ones sent, in order.
+      const chatEvents = http.json().events.filter((e: { kind: string }) => e.kind === 'chat.message');
+      expect(chatEvents.map((e: { data: { messageId: string } }) => e.data.messageId)).toEqual(missed.map((m) => m.messageId));
+      // Six notifications: the five missed replies', and the one of "before the drop", committed just after its message.
+      expect(http.json().events.filter((e: { kind: string }) => e.kind === 'notification.created')).toHaveLength(6);
       expect(http.json()).toMatchObject({ hasMore: false, resync: false });
       const paged = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${seen.cursor}&limit=2`, headers: as(f.requester) });
       expect(paged.json().events).toHaveLength(2);
@@ -273,7 +277,10 @@ describeEachDatabase('real-time hub /api/hubs/notifications', (get) => {
       expect(resync.cursor).toBeGreaterThanOrEqual(frames[2].cursor!);
       const http = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${frames[0].cursor}`, headers: as(f.requester) });
       expect(http.json().resync).toBe(true);
-      const fine = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${frames[2].cursor}`, headers: as(f.requester) });
+      // The last reply's notification (issue 21) is the newest event this requester may see.
+      await watcher.waitFor(() => watcher.events('notification.created').length >= 3);
+      const newest = Math.max(...watcher.events().map((fr) => fr.cursor!));
+      const fine = await app.inject({ method: 'GET', url: `/api/hubs/notifications/missed?after=${newest}`, headers: as(f.requester) });
       expect(fine.json()).toMatchObject({ resync: false, events: [] });
     });
   });

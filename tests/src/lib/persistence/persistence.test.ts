@@ -301,6 +301,36 @@ describe('encrypted persistence', () => {
   });
 });
 
+describe('sign-out keeps the language (issue 21)', () => {
+  it('should save the language again when it is set after clear (what sign-out does), so a reload still has it', async () => {
+    const first = setup();
+    await first.persistence.rehydrate();
+    first.project.trigger.select({ record: { projectId: 9 } });
+    first.language.trigger.update({ i18n: 'gu' });
+    await first.persistence.flush();
+    await first.persistence.clear();
+    // destroyClientSession (src/app/auth/auth-session.ts) sets the kept language again.
+    first.language.trigger.update({ i18n: 'gu' });
+    await first.persistence.flush();
+
+    const reloaded = setup(first.storage);
+    await reloaded.persistence.rehydrate();
+    expect(reloaded.language.getSnapshot().context.i18n).toBe('gu');
+    expect(reloaded.project.getSnapshot().context.selected).toBeNull();
+  });
+
+  it('should keep nothing when nothing is named', async () => {
+    const first = setup();
+    await first.persistence.rehydrate();
+    first.language.trigger.update({ i18n: 'hi' });
+    await first.persistence.flush();
+    await first.persistence.clear();
+    const reloaded = setup(first.storage);
+    await reloaded.persistence.rehydrate();
+    expect(reloaded.language.getSnapshot().context.i18n).toBeNull();
+  });
+});
+
 describe('the browser-key layer (issue 23, docs/decisions/0100)', () => {
   const browserKey = () => crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
 
