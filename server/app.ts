@@ -32,6 +32,7 @@ import { seasonJobHandlers, seasonsModule } from './modules/seasons/seasons-modu
 import { deliveryModule, deliveryTasks } from './modules/delivery/delivery-module.ts';
 import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
+import { EXPORT_RUN_JOB, exportRunJobHandler, statisticsModule } from './modules/statistics/statistics-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -124,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     'mail.send': mailer.retryHandler,
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
     [ITEM_IMPORT_JOB]: itemImportJobHandler,
+    [EXPORT_RUN_JOB]: exportRunJobHandler,
   };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
@@ -218,6 +220,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(paperRoutes, { db, printer });
       await api.register(seasonsModule, { db, printer, mail: app.identity.mail, publicUrl: config.publicUrl, pokeJobs: () => app.jobs.poke() });
       await api.register(deliveryModule, { db, clock: deliveryClock });
+      await api.register(statisticsModule, { db, clock: app.clock, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );
