@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { seededExportTemplates } from '#server/modules/statistics/seeded-export-templates.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import type { TestUser } from '#tests/setup/test-users.ts';
-import { call, staffUser } from '../exams/workspace-kit.ts';
+import { call, createProject, staffUser } from '../exams/workspace-kit.ts';
 import { createCenter } from '../seasons/seasons-kit.ts';
 import { satCandidate, statsWorld, type StatsWorld } from './statistics-kit.ts';
 
@@ -165,6 +165,20 @@ describeEachDatabase(
       expect(problems(bad.json() as Json)).toContain('results exports cannot be filtered by seasonId.');
       const notAdmin = await api(world.setter, 'POST', `/api/v1/exporttemplate/${template.exportTemplateId}/run`, {});
       expect(notAdmin.statusCode).toBe(403);
+    });
+
+    it('should give a project started from a seeded project template the three seeded export templates', async () => {
+      const templates = (await call(get().app, world.manager, 'GET', '/api/v1/projecttemplate')).json() as Json[];
+      const board = templates.find((t) => t.name === 'School board examination')!;
+      expect(board.config.exportTemplates.map((t: Json) => t.name)).toEqual(['Result sheet', 'Attendance by center', 'Item analysis']);
+      const projectId = await createProject(get().app, world.manager, { templateId: board.templateId });
+      const list = (await call(get().app, world.manager, 'GET', '/api/v1/exporttemplate', { project: projectId })).json() as Json[];
+      expect(list.map((t) => [t.name, t.recordKind])).toEqual([
+        ['Attendance by center', 'attendance'],
+        ['Item analysis', 'itemStatistics'],
+        ['Result sheet', 'results'],
+      ]);
+      expect(list.find((t) => t.name === 'Result sheet')!.columns[0]).toEqual({ field: 'rollNumber', headers: { en: 'Roll number', hi: 'अनुक्रमांक', gu: 'રોલ નંબર' }, format: 'text' });
     });
 
     it('should export the item analysis of a paper and attendance by center', async () => {
