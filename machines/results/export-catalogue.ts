@@ -12,8 +12,8 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export const EXPORT_FILE_TYPES = ['xlsx', 'csv'] as const;
 export type ExportFileType = (typeof EXPORT_FILE_TYPES)[number];
 
-/** The languages a header may be given in (the interface's languages). */
-export const EXPORT_HEADER_LANGUAGES = ['en', 'hi', 'gu', 'fr', 'es', 'ar'] as const;
+/** The languages a header may be given in (the content languages, EXAMS.md §2). */
+export const EXPORT_HEADER_LANGUAGES = ['en', 'hi', 'gu', 'fr', 'es'] as const;
 
 /** Filters a template may preset; which apply depends on the kind. */
 export const EXPORT_FILTERS = ['examId', 'paperId', 'seasonId', 'centerId', 'status'] as const;

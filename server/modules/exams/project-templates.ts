@@ -156,7 +156,13 @@ export async function applyTemplateConfig(tx: Queryable, tenantId: string, proje
     );
   }
   // A template's export templates name no record of its own project (filters are per project): they start without filters.
-  await addExportTemplates(tx, tenantId, projectId, (config.exportTemplates ?? []).map((t) => ({ ...t, filters: {} }) as ExportTemplateDraft), userId);
+  await addExportTemplates(
+    tx,
+    tenantId,
+    projectId,
+    (config.exportTemplates ?? []).map((t) => ({ ...t, filters: {} }) as ExportTemplateDraft),
+    userId,
+  );
 }
 
 const defaultPaperRules: TemplateConfig['paperRules'] = { navigation: 'free', calculatorAllowed: false, mode: 'online', durationMinutes: 180 };

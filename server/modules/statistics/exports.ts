@@ -132,7 +132,8 @@ export function rowProducer(db: Queryable, projectId: number, spec: ExportSpec, 
         const paper = f.paperId ? await loadPaperForScoring(db, f.paperId) : undefined;
         if (!paper) return (cached = []);
         const scored = [];
-        for await (const batch of results.batches(db, projectId, { paperId: paper.paperId, examId: f.examId }, BATCH)) scored.push(...batch.map((r) => r.score));
+        for await (const batch of results.batches(db, projectId, { paperId: paper.paperId, examId: f.examId }, BATCH))
+          scored.push(...batch.map((r) => r.score));
         cached = analysePaper(paper, scored).items.map((item) => ({ ...item, answered: item.n, key: item.key.join(', '), flags: item.flags.join(', ') }));
         return cached;
       };
@@ -193,7 +194,12 @@ export function xlsxWriter(spec: Pick<ExportSpec, 'columns' | 'language'>, sheet
   const sheet = workbook.addWorksheet(sheetName);
   sheet.columns = spec.columns.map((c, k) => {
     const header = headerOf(c, spec.language);
-    return { header, key: `c${k}`, width: Math.min(40, Math.max(10, header.length + 2)), style: numberFormats[c.format] ? { numFmt: numberFormats[c.format] } : {} };
+    return {
+      header,
+      key: `c${k}`,
+      width: Math.min(40, Math.max(10, header.length + 2)),
+      style: numberFormats[c.format] ? { numFmt: numberFormats[c.format] } : {},
+    };
   });
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
@@ -218,7 +224,11 @@ export function xlsxWriter(spec: Pick<ExportSpec, 'columns' | 'language'>, sheet
 export const mimeOf = (fileType: ExportFileType) => (fileType === 'csv' ? 'text/csv; charset=utf-8' : XLSX_MIME);
 
 export function fileNameOf(templateName: string, fileType: ExportFileType, at: Date): string {
-  const base = templateName.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'export';
+  const base =
+    templateName
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'export';
   return `${base}-${at.toISOString().slice(0, 10)}.${fileType}`;
 }
 

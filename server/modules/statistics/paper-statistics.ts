@@ -13,7 +13,11 @@ export function analysePaper(paper: PaperForScoring, scored: readonly ScoredDeli
   const summary = paperStatistics(rows, items, bins);
   // The distribution runs over one set's marks (every set has the same marks, decision 0140).
   const maxTotal = scored[0]?.maxTotal ?? items.reduce((n, item) => n + item.maxScore, 0);
-  const distribution = scoreDistribution(scored.map((s) => s.total), maxTotal, bins);
+  const distribution = scoreDistribution(
+    scored.map((s) => s.total),
+    maxTotal,
+    bins,
+  );
   const answer = perItem.map((stat, k) => ({
     ...stat,
     number: items[k].number,

@@ -110,7 +110,17 @@ export function scoreDeliveryAnswers(paper: PaperForScoring, delivery: DeliveryA
       else awaitingMarking += 1;
     }
   }
-  return { deliveryId: delivery.deliveryId, setLetter: delivery.setLetter, items, total: round(total), maxTotal: round(maxTotal), correct, wrong, omitted, awaitingMarking };
+  return {
+    deliveryId: delivery.deliveryId,
+    setLetter: delivery.setLetter,
+    items,
+    total: round(total),
+    maxTotal: round(maxTotal),
+    correct,
+    wrong,
+    omitted,
+    awaitingMarking,
+  };
 }
 
 export interface StatisticsItem extends ItemMeta {
@@ -275,7 +285,11 @@ export const scoredDeliverySource: ResultRowsSource = {
         if (!papers.has(facts.paperId)) papers.set(facts.paperId, await loadPaperForScoring(db, facts.paperId));
         const paper = papers.get(facts.paperId);
         if (!paper || !paper.sets.has(facts.setLetter)) continue;
-        const score = scoreDeliveryAnswers(paper, { deliveryId: facts.deliveryId, setLetter: facts.setLetter, answers: byDelivery.get(facts.deliveryId) ?? new Map() });
+        const score = scoreDeliveryAnswers(paper, {
+          deliveryId: facts.deliveryId,
+          setLetter: facts.setLetter,
+          answers: byDelivery.get(facts.deliveryId) ?? new Map(),
+        });
         out.push({ ...facts, submittedAt: facts.submittedAt ? new Date(facts.submittedAt).toISOString() : null, score });
       }
       yield out;

@@ -65,7 +65,11 @@ const toTemplate = ({ updatedById, updatedByName, ...row }: TemplateRow) => ({
 const runColumns = `id as "runId", template_id::int as "exportTemplateId", template_name as "templateName", state, total_rows as "totalRows",
   rows_written as "rowsWritten", message, file_name as "fileName", created_at as "createdAt", finished_at as "finishedAt"`;
 type RunRow = { createdAt: Date; finishedAt: Date | null } & Record<string, unknown>;
-const toRun = (row: RunRow) => ({ ...row, createdAt: new Date(row.createdAt).toISOString(), finishedAt: row.finishedAt ? new Date(row.finishedAt).toISOString() : null });
+const toRun = (row: RunRow) => ({
+  ...row,
+  createdAt: new Date(row.createdAt).toISOString(),
+  finishedAt: row.finishedAt ? new Date(row.finishedAt).toISOString() : null,
+});
 
 /** Columns as stored: trimmed headers, empty languages dropped. */
 function cleanColumns(columns: ExportColumn[]): ExportColumn[] {
@@ -119,7 +123,8 @@ export async function statisticsRoutes(fastify: FastifyInstance, deps: Statistic
       schema: {
         tags: ['statistics'],
         security,
-        summary: 'Item analysis of a paper from its finished deliveries: per item facility, discrimination, distractors, omissions, flags; per paper mean, SD, KR-20/alpha, SEM, distribution',
+        summary:
+          'Item analysis of a paper from its finished deliveries: per item facility, discrimination, distractors, omissions, flags; per paper mean, SD, KR-20/alpha, SEM, distribution',
         ...paperCall,
         params: IdParams,
         querystring: S.StatisticsQuery,
@@ -218,7 +223,12 @@ export async function statisticsRoutes(fastify: FastifyInstance, deps: Statistic
     },
     async (request, reply) => {
       const { p, workspace } = configuring(request);
-      const body = { ...request.body, name: request.body.name.trim(), columns: cleanColumns(request.body.columns as ExportColumn[]), filters: request.body.filters ?? {} };
+      const body = {
+        ...request.body,
+        name: request.body.name.trim(),
+        columns: cleanColumns(request.body.columns as ExportColumn[]),
+        filters: request.body.filters ?? {},
+      };
       throwIssues(checkExportTemplate(body));
       await checkFilterIds(db, workspace, body.filters);
       try {
@@ -347,7 +357,14 @@ export async function statisticsRoutes(fastify: FastifyInstance, deps: Statistic
         language: request.body.language ?? 'en',
       };
       const runId = await db.transaction((tx) =>
-        queueExportRun(tx, { tenantId: p.tenantId, projectId: workspace.project.id, templateId: template.exportTemplateId, templateName: template.name, spec, userId: p.userId }),
+        queueExportRun(tx, {
+          tenantId: p.tenantId,
+          projectId: workspace.project.id,
+          templateId: template.exportTemplateId,
+          templateName: template.name,
+          spec,
+          userId: p.userId,
+        }),
       );
       deps.pokeJobs();
       const { rows } = await db.query<RunRow>(`select ${runColumns} from export_runs where id = $1`, [runId]);
@@ -424,7 +441,10 @@ export async function statisticsRoutes(fastify: FastifyInstance, deps: Statistic
       const file = rows[0];
       return reply
         .header('content-type', mimeOf(file.spec.fileType))
-        .header('content-disposition', `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+        .header(
+          'content-disposition',
+          `attachment; filename="${file.fileName.replace(/[^\w.-]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
         .send(Buffer.from(file.content));
     },
   );

@@ -8,7 +8,8 @@ const NullableNumber = Type.Union([Type.Number(), Type.Null()]);
 const Version = Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'The version the edit was made on (or send If-Match).' });
 
 export const ItemFlag = Type.Union([Type.Literal('negativeDiscrimination'), Type.Literal('distractorOverKey'), Type.Literal('noVariance')], {
-  description: 'negativeDiscrimination: point-biserial below 0; distractorOverKey: a wrong option chosen more often than the key; noVariance: everyone scored the same.',
+  description:
+    'negativeDiscrimination: point-biserial below 0; distractorOverKey: a wrong option chosen more often than the key; noVariance: everyone scored the same.',
 });
 
 export const ItemStatisticsSchema = Type.Object({
@@ -24,7 +25,9 @@ export const ItemStatisticsSchema = Type.Object({
   restCorrelation: NullableNumber,
   upperLowerIndex: Type.Union([Type.Number(), Type.Null()], { description: 'Facility of the top 27 % minus that of the bottom 27 %.' }),
   omittedRate: NullableNumber,
-  distractors: Type.Array(Type.Object({ optionId: Type.String(), correct: Type.Boolean(), count: Type.Integer(), upper: Type.Integer(), lower: Type.Integer() })),
+  distractors: Type.Array(
+    Type.Object({ optionId: Type.String(), correct: Type.Boolean(), count: Type.Integer(), upper: Type.Integer(), lower: Type.Integer() }),
+  ),
   flags: Type.Array(ItemFlag),
 });
 

@@ -1,8 +1,9 @@
-import { categoryFileStore, categoryStore, flowStore, itemTypeStore, projectTemplateStore } from '#src/app/stores/slices.ts';
+import { categoryFileStore, categoryStore, exportTemplateStore, flowStore, itemTypeStore, projectTemplateStore } from '#src/app/stores/slices.ts';
 
 /**
  * The selection slices of spec §4 whose records the workspace's set-up screens own (docs/decisions/0201):
- * project templates, categories, category files, flows and item types. Selecting or saving one
+ * project templates, categories, category files, flows and item types, and the export
+ * templates of their own screen (docs/decisions/0258). Selecting or saving one
  * stores its payload; deleting the held one removes it; a save that fails resets the slice to
  * null (the spec's "a failure while storing"). A payload the store cannot keep also resets it.
  */
@@ -12,8 +13,16 @@ const stores = {
   categoryFile: categoryFileStore,
   flow: flowStore,
   itemType: itemTypeStore,
+  exportTemplate: exportTemplateStore,
 } as const;
-const idFields = { projectTemplate: 'templateId', category: 'categoryId', categoryFile: 'fileId', flow: 'flowId', itemType: 'itemTypeId' } as const;
+const idFields = {
+  projectTemplate: 'templateId',
+  category: 'categoryId',
+  categoryFile: 'fileId',
+  flow: 'flowId',
+  itemType: 'itemTypeId',
+  exportTemplate: 'exportTemplateId',
+} as const;
 
 export type RecordSlice = keyof typeof stores;
 

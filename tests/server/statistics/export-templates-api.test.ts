@@ -7,7 +7,7 @@ import { call, createProject, staffUser } from '../exams/workspace-kit.ts';
 import { createCenter } from '../seasons/seasons-kit.ts';
 import { satCandidate, statsWorld, type StatsWorld } from './statistics-kit.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** Every message of an error body (validation errors by field, or messages). */
 const problems = (body: Json): string[] => [...Object.values((body.errors ?? {}) as Record<string, string[]>).flat(), ...((body.messages as string[]) ?? [])];
@@ -77,8 +77,14 @@ describeEachDatabase(
         [{ name: 'A', recordKind: 'results', fileType: 'xlsx', columns: [{ ...column, field: 'password' }] }, '"password" is not a field of results exports.'],
         [{ name: 'B', recordKind: 'results', fileType: 'xlsx', columns: [column, column] }, '"score" is already a column.'],
         [{ name: 'C', recordKind: 'results', fileType: 'xlsx', columns: [{ ...column, headers: { en: '  ' } }] }, 'The English header is required.'],
-        [{ name: 'D', recordKind: 'results', fileType: 'xlsx', columns: [column], filters: { seasonId: 1 } }, 'results exports cannot be filtered by seasonId.'],
-        [{ name: 'E', recordKind: 'results', fileType: 'xlsx', columns: [column], filters: { paperId: 999999999 } }, 'There is no paper 999999999 in this project.'],
+        [
+          { name: 'D', recordKind: 'results', fileType: 'xlsx', columns: [column], filters: { seasonId: 1 } },
+          'results exports cannot be filtered by seasonId.',
+        ],
+        [
+          { name: 'E', recordKind: 'results', fileType: 'xlsx', columns: [column], filters: { paperId: 999999999 } },
+          'There is no paper 999999999 in this project.',
+        ],
         [{ name: '   ', recordKind: 'results', fileType: 'xlsx', columns: [column] }, 'The name is required.'],
       ];
       for (const [body, message] of cases) {
@@ -150,7 +156,10 @@ describeEachDatabase(
       expect(run.state).toBe('finished');
       const file = await api(world.manager, 'GET', `/api/v1/exportrun/${run.runId}/file`);
       expect(file.headers['content-type']).toContain('text/csv');
-      const lines = file.body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      const lines = file.body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
       expect(lines[0]).toBe(`Name,Marks,'=Share`);
       expect(lines.slice(1)).toEqual([expect.stringMatching(/,3,75\.0%$/), `"'=HYPERLINK(""http://evil.example"")",1,25.0%`]);
 
@@ -178,7 +187,11 @@ describeEachDatabase(
         ['Item analysis', 'itemStatistics'],
         ['Result sheet', 'results'],
       ]);
-      expect(list.find((t) => t.name === 'Result sheet')!.columns[0]).toEqual({ field: 'rollNumber', headers: { en: 'Roll number', hi: 'अनुक्रमांक', gu: 'રોલ નંબર' }, format: 'text' });
+      expect(list.find((t) => t.name === 'Result sheet')!.columns[0]).toEqual({
+        field: 'rollNumber',
+        headers: { en: 'Roll number', hi: 'अनुक्रमांक', gu: 'રોલ નંબર' },
+        format: 'text',
+      });
     });
 
     it('should export the item analysis of a paper and attendance by center', async () => {
@@ -189,7 +202,10 @@ describeEachDatabase(
       expect(problems(refused.json() as Json)).toContain('Choose the paper whose itemStatistics to export.');
       const run = await runAndWait(template.exportTemplateId, { filters: { paperId: world.lockedPaperId } });
       expect(run).toMatchObject({ state: 'finished', rowsWritten: 4 });
-      const csv = (await api(world.manager, 'GET', `/api/v1/exportrun/${run.runId}/file`)).body.replace(/^\uFEFF/, '').trimEnd().split('\r\n');
+      const csv = (await api(world.manager, 'GET', `/api/v1/exportrun/${run.runId}/file`)).body
+        .replace(/^\uFEFF/, '')
+        .trimEnd()
+        .split('\r\n');
       expect(csv[0]).toBe(analysis.columns.map((c) => c.headers.en).join(','));
       // Item 1: both right → facility 100.0%; item 2: one right of two → 50.0%, one omitted → 50.0%.
       const byNumber = new Map(csv.slice(1).map((line) => [line.split(',')[0], line]));

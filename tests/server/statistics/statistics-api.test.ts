@@ -35,7 +35,8 @@ describeEachDatabase('item statistics API', (get) => {
     await satCandidate(get().app, get().db, world, ['A', 'A', 'A', 'A'], 'Waiting');
   });
 
-  const statistics = (user = world.moderator, query = '') => paperCall(get().app, world, user, 'GET', `/api/v1/paper/${world.lockedPaperId}/statistics${query}`);
+  const statistics = (user = world.moderator, query = '') =>
+    paperCall(get().app, world, user, 'GET', `/api/v1/paper/${world.lockedPaperId}/statistics${query}`);
 
   it('should answer the hand-computed paper figures', async () => {
     const res = await statistics(world.moderator, '?bins=4');
@@ -59,8 +60,19 @@ describeEachDatabase('item statistics API', (get) => {
     const body = (await statistics()).json();
     const byVersion = new Map(body.items.map((i: { versionId: string }) => [i.versionId, i]));
     const [i1, i2, i3, i4] = world.versionIds.map((v) => byVersion.get(String(v)) as Record<string, unknown> & { distractors: unknown[] });
-    expect(i1).toMatchObject({ facility: expect.closeTo(4 / 6, 10), pointBiserial: expect.closeTo(2 / Math.sqrt(8), 10), upperLowerIndex: 1, omittedRate: 0, flags: [] });
-    expect(i2).toMatchObject({ facility: expect.closeTo(0.5, 10), pointBiserial: expect.closeTo(1, 10), upperLowerIndex: 1, omittedRate: expect.closeTo(1 / 6, 10) });
+    expect(i1).toMatchObject({
+      facility: expect.closeTo(4 / 6, 10),
+      pointBiserial: expect.closeTo(2 / Math.sqrt(8), 10),
+      upperLowerIndex: 1,
+      omittedRate: 0,
+      flags: [],
+    });
+    expect(i2).toMatchObject({
+      facility: expect.closeTo(0.5, 10),
+      pointBiserial: expect.closeTo(1, 10),
+      upperLowerIndex: 1,
+      omittedRate: expect.closeTo(1 / 6, 10),
+    });
     expect(i3).toMatchObject({
       facility: expect.closeTo(1 / 3, 10),
       pointBiserial: expect.closeTo(-2 / Math.sqrt(8), 10),
@@ -91,7 +103,15 @@ describeEachDatabase('item statistics API', (get) => {
     const noHeader = await call(get().app, world.moderator, 'GET', `/api/v1/paper/${world.lockedPaperId}/statistics`);
     expect(noHeader.statusCode).toBe(400);
     // With ExamId e&p the path's paper must be p.
-    const otherPaper = await paperCall(get().app, world, world.moderator, 'GET', `/api/v1/paper/${world.lockedPaperId}/statistics`, undefined, world.lockedPaperId + 1);
+    const otherPaper = await paperCall(
+      get().app,
+      world,
+      world.moderator,
+      'GET',
+      `/api/v1/paper/${world.lockedPaperId}/statistics`,
+      undefined,
+      world.lockedPaperId + 1,
+    );
     expect(otherPaper.statusCode).toBe(404);
   });
 });

@@ -1,0 +1,269 @@
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, Component, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { P } from '#machines/permissions.ts';
+import { examStore, paperStore } from '#src/app/stores/slices.ts';
+import { selectPaper } from '#src/app/stores/workspace-selection.ts';
+import { Badge } from '#src/components/ui/badge.tsx';
+import { Button } from '#src/components/ui/button.tsx';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
+import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
+import { card, PageHeader } from '#src/components/ui/page-header.tsx';
+import { SelectField } from '#src/components/ui/select.tsx';
+import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
+import { recordIdOf } from '#src/lib/http/headers.ts';
+import { useErrorText } from '#src/lib/use-error-text.ts';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { ChooseExamState, papersApi, type PaperRecord } from '#src/features/papers/index.ts';
+import { NoProjectState } from '#src/features/projects/index.ts';
+import { useItemWorkspace } from '#src/features/items/index.ts';
+import { PermissionGate } from '#src/features/users/index.ts';
+import { css } from '#styled-system/css';
+import { resultsApi, type ItemStatisticsRecord, type PaperStatisticsRecord } from './api/results-api.ts';
+import { bandLabel, decimal, percent } from './lib/statistics-format.ts';
+
+// The chart library comes with its own chunk, after the figures are on screen (docs/decisions/0256).
+const charts = () => import('./components/statistics-charts.tsx');
+const DistributionChart = lazy(() => charts().then((m) => ({ default: m.DistributionChart })));
+const ItemsChart = lazy(() => charts().then((m) => ({ default: m.ItemsChart })));
+
+const grid = css({ display: 'grid', gap: '4' });
+const summaryList = css({ display: 'grid', gap: '3', gridTemplateColumns: { base: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' }, p: '4' });
+const figureLabel = css({ fontSize: 'xs', color: 'fg.muted', textTransform: 'uppercase', letterSpacing: 'wide' });
+const figureValue = css({ fontSize: 'xl', fontWeight: 'semibold', fontVariantNumeric: 'tabular-nums' });
+const padded = css({ p: '4', display: 'grid', gap: '3' });
+const sectionTitle = css({ fontWeight: 'semibold', fontSize: 'lg' });
+
+/** A chart that failed to load (its chunk, offline) leaves the tables, which carry the same figures. */
+class ChartBoundary extends Component<{ fallback: ReactNode; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? this.props.fallback : this.props.children;
+  }
+}
+
+function Summary({ statistics }: { statistics: PaperStatisticsRecord }) {
+  const { t, i18n } = useTranslation('results');
+  const lang = i18n.language;
+  const p = statistics.paper;
+  const figures: Array<[string, string, string]> = [
+    ['deliveries', t('analysis.deliveries'), String(statistics.deliveries)],
+    ['mean', t('analysis.mean', { max: p.maxTotal }), decimal(p.mean, lang)],
+    ['sd', t('analysis.sd'), decimal(p.sd, lang)],
+    ['median', t('analysis.median'), decimal(p.median, lang, 1)],
+    ['range', t('analysis.range'), p.min === null || p.max === null ? '–' : `${decimal(p.min, lang, 1)} – ${decimal(p.max, lang, 1)}`],
+    ['reliability', t('analysis.reliability', { kind: p.reliabilityKind === 'KR-20' ? 'KR-20' : t('analysis.alpha') }), decimal(p.reliability, lang)],
+    ['sem', t('analysis.sem'), decimal(p.sem, lang)],
+    ['flagged', t('analysis.flagged'), String(statistics.flagged)],
+  ];
+  return (
+    <dl className={summaryList} data-testid="analysis-summary">
+      {figures.map(([key, label, value]) => (
+        <div key={key} data-testid={`summary-${key}`}>
+          <dt className={figureLabel}>{label}</dt>
+          <dd className={figureValue}>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function FlagBadges({ item }: { item: ItemStatisticsRecord }) {
+  const { t } = useTranslation('results');
+  if (item.flags.length === 0) return <span className={css({ color: 'fg.muted' })}>{t('analysis.noFlag')}</span>;
+  return (
+    <span className={css({ display: 'inline-flex', flexWrap: 'wrap', gap: '1' })}>
+      {item.flags.map((flag) => (
+        <Badge key={flag} tone={flag === 'noVariance' ? 'neutral' : 'error'} testId={`flag-${item.number}-${flag}`}>
+          {t(`flag.${flag}`)}
+        </Badge>
+      ))}
+    </span>
+  );
+}
+
+function Analysis({ paperId }: { paperId: number }) {
+  const { t, i18n } = useTranslation('results');
+  const lang = i18n.language;
+  const [statistics, setStatistics] = useState<PaperStatisticsRecord | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [onlyFlagged, setOnlyFlagged] = useState(false);
+  const errorText = useErrorText(error);
+
+  const load = useCallback(() => {
+    setError(null);
+    setStatistics(null);
+    return resultsApi.statistics(paperId).then(setStatistics, (failure: unknown) => setError(failure ?? new Error('failed')));
+  }, [paperId]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const rows = useMemo(
+    () => [...(statistics?.items ?? [])].sort((a, b) => a.number - b.number).filter((item) => !onlyFlagged || item.flags.some((f) => f !== 'noVariance')),
+    [statistics, onlyFlagged],
+  );
+
+  if (error) return <ErrorState message={errorText ?? t('analysis.failed')} onRetry={() => void load()} />;
+  if (!statistics) return <LoadingState />;
+  if (statistics.deliveries === 0) {
+    return (
+      <div className={card}>
+        <EmptyState title={t('analysis.none')}>{t('analysis.noneHint')}</EmptyState>
+      </div>
+    );
+  }
+
+  const columns: Column<ItemStatisticsRecord>[] = [
+    { key: 'number', header: t('analysis.number'), cell: (i) => i.number },
+    { key: 'kind', header: t('analysis.kind'), cell: (i) => t(`kind.${i.kind}`, { defaultValue: i.kind }), hideOnSmall: true },
+    { key: 'key', header: t('analysis.key'), cell: (i) => (i.key.length ? i.key.join(', ') : '–') },
+    { key: 'facility', header: t('analysis.facility'), cell: (i) => percent(i.facility, lang), align: 'end' },
+    { key: 'pointBiserial', header: t('analysis.pointBiserial'), cell: (i) => decimal(i.pointBiserial, lang), align: 'end' },
+    { key: 'upperLower', header: t('analysis.upperLower'), cell: (i) => decimal(i.upperLowerIndex, lang), align: 'end', hideOnSmall: true },
+    { key: 'omitted', header: t('analysis.omitted'), cell: (i) => percent(i.omittedRate, lang), align: 'end', hideOnSmall: true },
+    {
+      key: 'distractors',
+      header: t('analysis.distractors'),
+      cell: (i) =>
+        i.distractors.length
+          ? i.distractors.map((d) => t(d.correct ? 'analysis.optionKey' : 'analysis.option', { option: d.optionId, count: d.count })).join(' · ')
+          : '–',
+      hideOnSmall: true,
+    },
+    { key: 'flags', header: t('analysis.flags'), cell: (i) => <FlagBadges item={i} /> },
+  ];
+
+  const tableFallback = <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('analysis.chartsFailed')}</p>;
+  return (
+    <div className={grid}>
+      <div className={card}>
+        <Summary statistics={statistics} />
+        {statistics.awaitingMarking > 0 ? (
+          <p className={css({ px: '4', pb: '4', fontSize: 'sm', color: 'fg.muted' })}>{t('analysis.awaiting', { count: statistics.awaitingMarking })}</p>
+        ) : null}
+      </div>
+      <section aria-labelledby="distribution-title" className={`${card} ${padded}`}>
+        <h2 id="distribution-title" className={sectionTitle}>
+          {t('analysis.distributionHeading')}
+        </h2>
+        <ChartBoundary fallback={tableFallback}>
+          <Suspense fallback={<LoadingState label={t('analysis.loadingCharts')} />}>
+            <DistributionChart statistics={statistics} tableId="distribution-table" />
+          </Suspense>
+        </ChartBoundary>
+        <DataTable
+          caption={t('analysis.distributionCaption')}
+          columns={[
+            { key: 'band', header: t('analysis.band'), cell: (b: { from: number; to: number }) => bandLabel(b.from, b.to) },
+            { key: 'count', header: t('analysis.candidates'), cell: (b: { count: number }) => b.count, align: 'end' },
+          ]}
+          rows={statistics.paper.distribution}
+          rowKey={(b) => String(b.from)}
+          testId="distribution-table"
+        />
+      </section>
+      <section aria-labelledby="items-title" className={`${card} ${padded}`}>
+        <h2 id="items-title" className={sectionTitle}>
+          {t('analysis.itemsHeading')}
+        </h2>
+        <ChartBoundary fallback={tableFallback}>
+          <Suspense fallback={<LoadingState label={t('analysis.loadingCharts')} />}>
+            <ItemsChart statistics={statistics} />
+          </Suspense>
+        </ChartBoundary>
+        <Checkbox checked={onlyFlagged} onChange={setOnlyFlagged} testId="only-flagged">
+          {t('analysis.onlyFlagged')}
+        </Checkbox>
+        {rows.length === 0 ? (
+          <EmptyState title={t('analysis.noFlagged')} />
+        ) : (
+          <DataTable
+            caption={t('analysis.itemsCaption', { paper: statistics.code })}
+            columns={columns}
+            rows={rows}
+            rowKey={(i) => i.versionId}
+            testId="items-table"
+          />
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** Choose a paper of the exam with sets (only those have deliveries). */
+function PaperChooser({ selected }: { selected: number | null }) {
+  const { t } = useTranslation('results');
+  const [papers, setPapers] = useState<PaperRecord[] | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const errorText = useErrorText(error);
+  const load = useCallback(() => {
+    setError(null);
+    return papersApi.list().then(setPapers, (failure: unknown) => setError(failure ?? new Error('failed')));
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  if (error) return <ErrorState message={errorText ?? t('analysis.papersFailed')} onRetry={() => void load()} />;
+  if (!papers) return <LoadingState />;
+  const withSets = papers.filter((p) => p.setCount > 0);
+  if (withSets.length === 0) return <EmptyState title={t('analysis.noPapers')}>{t('analysis.noPapersHint')}</EmptyState>;
+  return (
+    <div className={css({ p: '4', maxWidth: '28rem' })}>
+      <SelectField
+        label={t('analysis.paper')}
+        value={selected === null ? '' : String(selected)}
+        placeholder={t('analysis.choosePaper')}
+        onValueChange={(value) => {
+          const paper = withSets.find((p) => String(p.paperId) === value);
+          selectPaper(paper ? { paperId: paper.paperId, code: paper.code, title: paper.title, status: paper.status } : null);
+        }}
+        options={withSets.map((p) => ({ value: String(p.paperId), label: `${p.code} · ${p.title}` }))}
+        testId="analysis-paper"
+      />
+    </div>
+  );
+}
+
+function ItemAnalysis() {
+  const { t } = useTranslation('results');
+  const workspace = useItemWorkspace();
+  const exam = useStoreValue(examStore, (s) => s.context.selected);
+  const paper = useStoreValue(paperStore, (s) => s.context.selected);
+  const paperId = recordIdOf(paper, 'paperId');
+  if (!workspace.project) return <NoProjectState />;
+  if (!exam) return <ChooseExamState />;
+  return (
+    <section aria-labelledby="analysis-title" className={grid}>
+      <PageHeader
+        id="analysis-title"
+        title={t('analysis.title')}
+        description={paperId === null ? t('analysis.introNoPaper') : t('analysis.intro', { paper: String(paper?.code ?? paperId) })}
+        actions={
+          paperId !== null ? (
+            <Button variant="outline" onClick={() => selectPaper(null)} data-testid="analysis-other-paper">
+              {t('analysis.otherPaper')}
+            </Button>
+          ) : null
+        }
+      />
+      {paperId === null ? (
+        <div className={card}>
+          <PaperChooser selected={paperId} />
+        </div>
+      ) : (
+        <Analysis key={paperId} paperId={paperId} />
+      )}
+    </section>
+  );
+}
+
+export default function ItemAnalysisPage() {
+  return (
+    <PermissionGate permission={P.Exams.View}>
+      <ItemAnalysis />
+    </PermissionGate>
+  );
+}
