@@ -228,7 +228,7 @@ describe('item analysis screen', () => {
     });
     results.statistics.mockResolvedValueOnce(statistics);
     renderAt('/workspace/item-analysis', <ItemAnalysisPage />);
-    expect(await screen.findByTestId('error-state')).toHaveTextContent('may see its item statistics');
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('may see its item statistics'));
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('analysis-summary')).toBeInTheDocument();
   });
@@ -329,6 +329,6 @@ describe('export templates screen', () => {
     unmount();
     results.templates.mockRejectedValueOnce({ statusCode: 404, messages: ['Project not found.'] });
     renderAt('/workspace/export-templates', <ExportTemplatesPage />);
-    expect(await screen.findByTestId('error-state')).toHaveTextContent('Project not found.');
+    await waitFor(() => expect(screen.getByTestId('error-state')).toHaveTextContent('Project not found.'));
   });
 });
