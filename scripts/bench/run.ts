@@ -14,6 +14,7 @@ import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
 import { benchStartup } from './startup.ts';
+import { benchStatistics } from './statistics.ts';
 import { benchTicketSearch } from './tickets-search.ts';
 import { benchUsers } from './users.ts';
 
@@ -32,6 +33,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   papers: () => benchPaperSets(),
   allocation: () => benchAllocation(),
   admitcard: () => benchAdmitCard(),
+  statistics: () => benchStatistics(),
 };
 
 const wanted = process.argv.slice(2);
