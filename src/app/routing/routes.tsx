@@ -24,10 +24,12 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
   templates: 'TemplatesPage',
   examDetails: 'ExamDetailsPage',
   history: 'ProjectHistoryPage',
+  // Issue 20 (docs/decisions/0257): through the workspace chunk, so the route table of the first render grows least.
+  exportTemplates: 'ExportTemplatesPage',
 };
 
 /** Workspace slices with their own routes below (the others map through `workspaceScreens`). */
-const ownRoutes = new Set(['papers', 'sections', 'sets', 'seasons', 'registrations', 'centers', 'exportTemplates', 'itemAnalysis']);
+const ownRoutes = new Set(['papers', 'sections', 'sets', 'seasons', 'registrations', 'centers']);
 const sliceHandle = (id: string): Handle => ({
   title: { key: sliceTitleKey({ id }) },
   breadcrumb: { key: sliceTitleKey({ id }) },
@@ -195,9 +197,6 @@ export const dashboardRoute: RouteObject = {
           ],
         },
         { path: 'registrations', lazy: featurePage('seasons/registrations-page.tsx'), handle: sliceHandle('registrations') },
-        // Issue 20: the project's export templates and the item analysis of a paper (docs/decisions/0256, 0257).
-        { path: 'export-templates', lazy: featurePage('results/export-templates-page.tsx'), handle: sliceHandle('exportTemplates') },
-        { path: 'item-analysis', lazy: featurePage('results/item-analysis-page.tsx'), handle: sliceHandle('itemAnalysis') },
         ...workspaceSlices
           .filter((slice) => slice.path.startsWith('/workspace/') && !ownRoutes.has(slice.id))
           .map((slice) => ({

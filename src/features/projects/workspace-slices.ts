@@ -37,7 +37,6 @@ export const workspaceSlices: readonly WorkspaceSlice[] = [
   { id: 'papers', path: '/workspace/papers', level: 'exam', available: true },
   { id: 'registrations', path: '/workspace/registrations', level: 'project', available: true },
   { id: 'results', path: '/workspace/results', level: 'exam', available: false, issue: 20 },
-  { id: 'itemAnalysis', path: '/workspace/item-analysis', level: 'paper', available: true },
   { id: 'sections', path: '/workspace/sections', level: 'paper', available: true },
   { id: 'sets', path: '/workspace/sets', level: 'paper', available: true },
   { id: 'delivery', path: '/workspace/delivery', level: 'paper', available: false, issue: 19 },

@@ -29,7 +29,7 @@ const POLL_MS = 1000;
 
 /** The choices of each filter: the project's exams, seasons, the tenant's centers, the selected exam's papers. */
 function useFilterChoices(): FilterChoices {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   const exam = useStoreValue(examStore, (s) => s.context.selected);
   const [choices, setChoices] = useState<Omit<FilterChoices, 'status'>>({ examId: [], paperId: [], seasonId: [], centerId: [] });
   useEffect(() => {
@@ -97,7 +97,7 @@ function RunDialog({
   onClose: () => void;
   onStarted: (run: ExportRunRecord) => void;
 }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   const [language, setLanguage] = useState('en');
   const [filters, setFilters] = useState<ExportFilters>(template.filters);
   const [failure, setFailure] = useState<string | null>(null);
@@ -172,7 +172,7 @@ function RunDialog({
 }
 
 function ExportTemplates({ projectId }: { projectId: number }) {
-  const { t, i18n } = useTranslation('results');
+  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
   const workspace = useItemWorkspace();
   const [templates, setTemplates] = useState<ExportTemplateRecord[] | null>(null);
   const [runs, setRuns] = useState<ExportRunRecord[]>([]);

@@ -651,20 +651,6 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByTestId('template-column-1').waitFor();
     }),
   },
-  {
-    name: 'item analysis (no paper with sets yet)',
-    path: '/projects?q=A11Y-ACTIVE',
-    prepare: withPaper,
-    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
-    act: openProject('A11y active', async (page) => {
-      await heading('Exams of A11y active')(page);
-      await page.getByTestId('select-exam-A11Y-EX').click();
-      await page.getByTestId('exam-current-A11Y-EX').waitFor();
-      await page.goto('/workspace/item-analysis');
-      await heading('Item analysis')(page);
-      await page.getByText('No paper of this exam has sets yet').waitFor();
-    }),
-  },
   { name: 'my registrations (none)', path: '/registrations/mine', prepare: asAdmin, ready: heading('My registrations') },
   {
     name: 'register for an exam (none open)',

@@ -52,7 +52,7 @@ export function ExportTemplateDialog({
   onClose: () => void;
   onSave: (body: ExportTemplateBody) => Promise<void>;
 }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   const [name, setName] = useState(template?.name ?? '');
   const [kind, setKind] = useState<ExportKind>(template?.recordKind ?? 'results');
   const [fileType, setFileType] = useState<ExportFileType>(template?.fileType ?? 'xlsx');

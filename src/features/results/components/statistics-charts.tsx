@@ -18,7 +18,7 @@ const caption = css({ fontWeight: 'semibold', fontSize: 'sm' });
 const desc = css({ fontSize: 'xs', color: 'fg.muted' });
 
 export function DistributionChart({ statistics, tableId }: { statistics: PaperStatisticsRecord; tableId: string }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   const data = statistics.paper.distribution.map((bin) => ({ band: bandLabel(bin.from, bin.to), count: bin.count }));
   return (
     <figure className={figure} aria-labelledby="distribution-caption" aria-describedby="distribution-desc" data-testid="distribution-chart">
@@ -42,7 +42,7 @@ export function DistributionChart({ statistics, tableId }: { statistics: PaperSt
 }
 
 export function ItemsChart({ statistics }: { statistics: PaperStatisticsRecord }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   const data = [...statistics.items]
     .sort((a, b) => a.number - b.number)
     .map((item) => ({ question: t('analysis.questionShort', { number: item.number }), facility: item.facility, discrimination: item.pointBiserial }));

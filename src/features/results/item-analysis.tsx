@@ -1,21 +1,12 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, Component, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
-import { examStore, paperStore } from '#src/app/stores/slices.ts';
-import { selectPaper } from '#src/app/stores/workspace-selection.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
-import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
-import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
+import { card } from '#src/components/ui/page-header.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
-import { recordIdOf } from '#src/lib/http/headers.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { useStoreValue } from '#src/lib/use-store-value.ts';
-import { ChooseExamState, papersApi, type PaperRecord } from '#src/features/papers/index.ts';
-import { NoProjectState } from '#src/features/projects/index.ts';
-import { useItemWorkspace } from '#src/features/items/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { css } from '#styled-system/css';
 import { resultsApi, type ItemStatisticsRecord, type PaperStatisticsRecord } from './api/results-api.ts';
@@ -45,7 +36,7 @@ class ChartBoundary extends Component<{ fallback: ReactNode; children: ReactNode
 }
 
 function Summary({ statistics }: { statistics: PaperStatisticsRecord }) {
-  const { t, i18n } = useTranslation('results');
+  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
   const lang = i18n.language;
   const p = statistics.paper;
   const figures: Array<[string, string, string]> = [
@@ -71,7 +62,7 @@ function Summary({ statistics }: { statistics: PaperStatisticsRecord }) {
 }
 
 function FlagBadges({ item }: { item: ItemStatisticsRecord }) {
-  const { t } = useTranslation('results');
+  const { t } = useTranslation('projects', { keyPrefix: 'results' });
   if (item.flags.length === 0) return <span className={css({ color: 'fg.muted' })}>{t('analysis.noFlag')}</span>;
   return (
     <span className={css({ display: 'inline-flex', flexWrap: 'wrap', gap: '1' })}>
@@ -85,7 +76,7 @@ function FlagBadges({ item }: { item: ItemStatisticsRecord }) {
 }
 
 function Analysis({ paperId }: { paperId: number }) {
-  const { t, i18n } = useTranslation('results');
+  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
   const lang = i18n.language;
   const [statistics, setStatistics] = useState<PaperStatisticsRecord | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -193,77 +184,14 @@ function Analysis({ paperId }: { paperId: number }) {
   );
 }
 
-/** Choose a paper of the exam with sets (only those have deliveries). */
-function PaperChooser({ selected }: { selected: number | null }) {
-  const { t } = useTranslation('results');
-  const [papers, setPapers] = useState<PaperRecord[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const errorText = useErrorText(error);
-  const load = useCallback(() => {
-    setError(null);
-    return papersApi.list().then(setPapers, (failure: unknown) => setError(failure ?? new Error('failed')));
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-  if (error) return <ErrorState message={errorText ?? t('analysis.papersFailed')} onRetry={() => void load()} />;
-  if (!papers) return <LoadingState />;
-  const withSets = papers.filter((p) => p.setCount > 0);
-  if (withSets.length === 0) return <EmptyState title={t('analysis.noPapers')}>{t('analysis.noPapersHint')}</EmptyState>;
-  return (
-    <div className={css({ p: '4', maxWidth: '28rem' })}>
-      <SelectField
-        label={t('analysis.paper')}
-        value={selected === null ? '' : String(selected)}
-        placeholder={t('analysis.choosePaper')}
-        onValueChange={(value) => {
-          const paper = withSets.find((p) => String(p.paperId) === value);
-          selectPaper(paper ? { paperId: paper.paperId, code: paper.code, title: paper.title, status: paper.status } : null);
-        }}
-        options={withSets.map((p) => ({ value: String(p.paperId), label: `${p.code} · ${p.title}` }))}
-        testId="analysis-paper"
-      />
-    </div>
-  );
-}
-
-function ItemAnalysis() {
-  const { t } = useTranslation('results');
-  const workspace = useItemWorkspace();
-  const exam = useStoreValue(examStore, (s) => s.context.selected);
-  const paper = useStoreValue(paperStore, (s) => s.context.selected);
-  const paperId = recordIdOf(paper, 'paperId');
-  if (!workspace.project) return <NoProjectState />;
-  if (!exam) return <ChooseExamState />;
-  return (
-    <section aria-labelledby="analysis-title" className={grid}>
-      <PageHeader
-        id="analysis-title"
-        title={t('analysis.title')}
-        description={paperId === null ? t('analysis.introNoPaper') : t('analysis.intro', { paper: String(paper?.code ?? paperId) })}
-        actions={
-          paperId !== null ? (
-            <Button variant="outline" onClick={() => selectPaper(null)} data-testid="analysis-other-paper">
-              {t('analysis.otherPaper')}
-            </Button>
-          ) : null
-        }
-      />
-      {paperId === null ? (
-        <div className={card}>
-          <PaperChooser selected={paperId} />
-        </div>
-      ) : (
-        <Analysis key={paperId} paperId={paperId} />
-      )}
-    </section>
-  );
-}
-
-export default function ItemAnalysisPage() {
+/**
+ * The item analysis of one paper (issue 20): a tab of the paper screen, shown to who may see the
+ * paper's content (its setters, moderators, project admins; the server checks it too).
+ */
+export function ItemAnalysisPanel({ paperId }: { paperId: number }) {
   return (
     <PermissionGate permission={P.Exams.View}>
-      <ItemAnalysis />
+      <Analysis key={paperId} paperId={paperId} />
     </PermissionGate>
   );
 }
