@@ -117,55 +117,62 @@ const itemOrder = {
 export const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * The filters as SQL over `items i`. `countSql` is set when only the project and the status
- * filter: the total then comes from the per-status counters (migration 0011) instead of
- * counting the rows.
+ * The filters as SQL over `items i`, and the total's statement. When no filter needs the rows
+ * themselves (the text search and the author do), the total is a sum over the facet counters
+ * (migration 0213, docs/decisions/0213): the same clauses, on `item_facet_counts f`.
  */
-export function itemWhere(projectId: number, request: ItemSearchBody): { sql: string; params: unknown[]; countSql?: string } {
+export function itemWhere(projectId: number, request: ItemSearchBody): { sql: string; params: unknown[]; countSql: string } {
   const params: unknown[] = [projectId];
   const where = ['i.project_id = $1'];
-  const add = (clause: (n: string) => string, value: unknown) => {
+  const facets = ['f.project_id = $1'];
+  let countable = true;
+  /** A filter on the rows; `facet` is the same filter on the counters, or null when it has none. */
+  const add = (clause: (n: string) => string, facet: ((n: string) => string) | null, value: unknown) => {
     params.push(value);
-    where.push(clause(`$${params.length}`));
+    const n = `$${params.length}`;
+    where.push(clause(n));
+    if (facet) facets.push(facet(n));
+    else countable = false;
   };
-  if (request.kind) add((n) => `i.kind = ${n}`, request.kind);
-  if (request.itemTypeId) add((n) => `i.item_type_id = ${n}`, request.itemTypeId);
+  const sameOn = (clause: (alias: string, n: string) => string) => [(n: string) => clause('i', n), (n: string) => clause('f', n)] as const;
+  if (request.kind) add(...sameOn((a, n) => `${a}.kind = ${n}`), request.kind);
+  if (request.itemTypeId) add(...sameOn((a, n) => `${a}.item_type_id = ${n}`), request.itemTypeId);
   if (request.categoryId) {
-    if (request.includeSubcategories === false) add((n) => `i.category_id = ${n}`, request.categoryId);
-    else
-      add(
-        (n) => `i.category_id in (with recursive sub(id) as (select id from categories where id = ${n} and project_id = $1
-                union all select k.id from categories k join sub on k.parent_id = sub.id) select id from sub)`,
-        request.categoryId,
-      );
+    const subtree = (n: string) =>
+      `(with recursive sub(id) as (select id from categories where id = ${n} and project_id = $1
+        union all select k.id from categories k join sub on k.parent_id = sub.id) select id from sub)`;
+    if (request.includeSubcategories === false) add(...sameOn((a, n) => `${a}.category_id = ${n}`), request.categoryId);
+    else add(...sameOn((a, n) => `${a}.category_id in ${subtree(n)}`), request.categoryId);
   }
-  if (request.difficulty) add((n) => `i.difficulty = ${n}`, request.difficulty);
-  if (request.status) add((n) => `i.status = ${n}`, request.status);
-  if (request.authorId) add((n) => `i.author_id = ${n}::uuid`, request.authorId);
+  if (request.difficulty) add(...sameOn((a, n) => `${a}.difficulty = ${n}`), request.difficulty);
+  if (request.status) add(...sameOn((a, n) => `${a}.status = ${n}`), request.status);
+  if (request.authorId) add((n) => `i.author_id = ${n}::uuid`, null, request.authorId);
   if (typeof request.languagePresent === 'boolean' && !request.language) {
     throw ValidationFailure.field('language', 'Name the language whose variant must be present or missing.');
   }
   if (request.language) {
     const present = request.languagePresent !== false;
-    add((n) => (present ? `i.languages @> array[${n}::text]` : `not (i.languages @> array[${n}::text])`), request.language);
+    add(...sameOn((a, n) => (present ? `${a}.languages @> array[${n}::text]` : `not (${a}.languages @> array[${n}::text])`)), request.language);
   }
-  if (request.duplicatesOnly) where.push('i.duplicate_item_id is not null');
+  if (request.duplicatesOnly) {
+    where.push('i.duplicate_item_id is not null');
+    facets.push('f.duplicate');
+  }
   const keyword = searchKeyword(request);
-  if (keyword) add((n) => `i.search_text like ${n}`, likePattern(keyword));
-  const countable = where.length === 1 || (where.length === 2 && request.status);
+  if (keyword) add((n) => `i.search_text like ${n}`, null, likePattern(keyword));
+  const sql = where.join(' and ');
   const countSql = countable
-    ? `select coalesce(sum(n), 0)::int from item_status_counts where project_id = $1${request.status ? ' and status = $2' : ''}`
-    : undefined;
-  return { sql: where.join(' and '), params, countSql };
+    ? `select coalesce(sum(f.n), 0)::int from item_facet_counts f where ${facets.join(' and ')}`
+    : `select count(*)::int from items i where ${sql}`;
+  return { sql, params, countSql };
 }
 
 /** One page and the total of every match, in one statement (the total rides along as an InitPlan). */
 export async function searchItems(db: Queryable, projectId: number, request: ItemSearchBody): Promise<Paged<ItemRow>> {
   const window = pageWindow(request);
-  const { sql, params, countSql } = itemWhere(projectId, request);
+  const { sql, params, countSql: count } = itemWhere(projectId, request);
   const order = orderByClause(request.orderBy, itemOrder, 'i.updated_at desc', 'i.id desc');
   const n = params.length;
-  const count = countSql ?? `select count(*)::int from items i where ${sql}`;
   const { rows } = await db.query<ItemRow & { totalCount: number }>(
     `select ${itemColumns}, (${count}) as "totalCount"
      ${itemJoins} where ${sql} order by ${order} limit $${n + 1} offset $${n + 2}`,

@@ -29,6 +29,7 @@ import { ResponseInput, RichHtml } from '#src/features/items/index.ts';
 import { contentInSetOrder } from '#src/features/papers/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { deliveryApi, type Delivery, type DeliveryItem, type Receipt, type Timing } from './api/delivery-api.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 /**
  * The candidate's screen (issue 19, EXAMS.md §4, docs/decisions/0243): the CBT layout of national
@@ -530,10 +531,21 @@ function DeliveryScreen({ deliveryId }: { deliveryId: number }) {
       (answer) => {
         setOffset(offsetOf(answer.timing, Date.now()));
         setDelivery(answer);
+        storeRecord('delivery', {
+          deliveryId: answer.deliveryId,
+          registrationId: answer.registrationId,
+          seasonPaperId: answer.seasonPaperId,
+          rollNumber: answer.rollNumber,
+          paperCode: answer.paper.code,
+          status: answer.timing.status,
+        });
         if (['Submitted', 'TimeUp', 'Terminated'].includes(answer.timing.status))
           void deliveryApi.receipt(deliveryId).then((receipt) => setEnded({ receipt, timeUp: false }), setError);
       },
-      (failure: unknown) => setError(failure ?? new Error('failed')),
+      (failure: unknown) => {
+        failRecord('delivery');
+        setError(failure ?? new Error('failed'));
+      },
     );
   }, [deliveryId]);
   useEffect(load, [load]);

@@ -30,6 +30,7 @@ import { VariantColumn } from './components/variant-column.tsx';
 import { VersionsPanel } from './components/versions-panel.tsx';
 import { useItemWorkspace, type ItemWorkspace } from './lib/use-item-workspace.ts';
 import { useMediaUrls } from './lib/use-media-urls.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 /**
  * One item: its kind's fields, every language side by side, the candidate's preview, review
@@ -193,6 +194,23 @@ function Editor({ itemId, workspace }: { itemId: number | null; workspace: ItemW
   const pickResolve = useRef<((key: string | null) => void) | null>(null);
   const duplicates = useDuplicates(draft?.content, context.itemId);
 
+  // The item open in the editor is the item workspace slice (docs/decisions/0204): the record as
+  // the server last answered it; a refused or failed save resets it.
+  useEffect(() => {
+    if (record)
+      storeRecord('itemWorkspace', {
+        itemId: record.itemId,
+        code: record.code,
+        kind: record.content.kind,
+        status: record.status,
+        version: record.version,
+        versionNumber: record.versionNumber,
+        categoryId: record.categoryId,
+      });
+  }, [record]);
+  useEffect(() => {
+    if (context.saveError || context.conflict) failRecord('itemWorkspace');
+  }, [context.saveError, context.conflict]);
   // A new item, once saved, gets its own URL (reload and links open it).
   useEffect(() => {
     if (itemId === null && context.itemId !== null) navigate(`/items/${context.itemId}`, { replace: true });

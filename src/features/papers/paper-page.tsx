@@ -7,6 +7,7 @@ import { P } from '#machines/permissions.ts';
 import type { SaveSectionRequest } from '#machines/papers/section-builder.machine.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { examStore } from '#src/app/stores/slices.ts';
+import { clearRecord, dropRecord, failRecord, sectionKey, storeRecord } from '#src/app/stores/record-slices.ts';
 import { selectedPaper, selectPaper } from '#src/app/stores/workspace-selection.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
@@ -228,6 +229,16 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
   const adopt = useCallback((record: PaperRecord) => {
     setPaper(record);
     selectPaper({ paperId: record.paperId, code: record.code, title: record.title, status: record.status });
+    // The paper open in the builder, as the server last answered it (docs/decisions/0204).
+    storeRecord('paperWorkspace', {
+      paperId: record.paperId,
+      code: record.code,
+      title: record.title,
+      status: record.status,
+      version: record.version,
+      sectionCount: record.sections.length,
+      setCount: record.setCount,
+    });
     if (record.contentVisible) papersApi.pinnedItems(record.paperId).then(setPinned, () => undefined);
   }, []);
   const load = useCallback(() => {
@@ -252,15 +263,22 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
     async (request: SaveSectionRequest) => {
       if (!paper) throw new Error('no paper');
       const body = sectionBody(request.draft);
-      const answer =
-        request.sectionId === null
-          ? await papersApi.addSection(paper.paperId, body)
-          : await papersApi.editSection(paper.paperId, request.sectionId, { ...body, version: request.version ?? 1 });
+      let answer: PaperRecord;
+      try {
+        answer =
+          request.sectionId === null
+            ? await papersApi.addSection(paper.paperId, body)
+            : await papersApi.editSection(paper.paperId, request.sectionId, { ...body, version: request.version ?? 1 });
+      } catch (failure) {
+        failRecord('section');
+        throw failure;
+      }
       const stored =
         request.sectionId === null
           ? [...answer.sections].sort((a, b) => b.sectionId - a.sectionId)[0]
           : answer.sections.find((s) => s.sectionId === request.sectionId)!;
       adopt(answer);
+      storeRecord('section', { ...stored, paperId: answer.paperId });
       return { sectionId: stored.sectionId, version: stored.version };
     },
     [paper, adopt],
@@ -285,6 +303,7 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
       return;
     try {
       adopt(await papersApi.removeSection(paper.paperId, section.sectionId));
+      dropRecord('section', sectionKey(paper.paperId, section.sectionId));
       void notify.success(t('builder.sectionRemoved', { title: section.title }));
     } catch (failure) {
       const refused = await paperCallFailure(failure);
@@ -428,7 +447,10 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
                 labels={labels}
                 categoryName={categoryName}
                 moved={moved}
-                onEdit={setEditing}
+                onEdit={(section) => {
+                  storeRecord('section', { ...section, paperId: paper.paperId });
+                  setEditing(section);
+                }}
                 onRemove={(s) => void removeSection(s)}
                 onMove={(from, to) => void moveSection(from, to)}
                 onAdd={() => setEditing('new')}
@@ -436,7 +458,17 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
             ) : value === 'blueprint' ? (
               <BlueprintView paper={paper} labels={labels} />
             ) : value === 'sets' ? (
-              <SetsPanel paper={paper} languages={workspace.languages} labels={labels} onGenerated={() => void load()} onConflict={onConflict} />
+              <SetsPanel
+                paper={paper}
+                languages={workspace.languages}
+                labels={labels}
+                onGenerated={() => {
+                  // New sets replace the earlier ones: a held set is gone.
+                  clearRecord('set');
+                  void load();
+                }}
+                onConflict={onConflict}
+              />
             ) : value === 'analysis' ? (
               <Suspense fallback={<LoadingState />}>
                 <ItemAnalysisPanel paperId={paper.paperId} />

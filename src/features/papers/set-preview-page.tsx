@@ -7,6 +7,7 @@ import type { ItemContent, ItemResponse } from '#machines/items/item-schema.ts';
 import type { SetItem } from '#machines/papers/paper-sets.ts';
 import { P } from '#machines/permissions.ts';
 import { examStore } from '#src/app/stores/slices.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { selectedPaper, selectPaper } from '#src/app/stores/workspace-selection.ts';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
@@ -132,8 +133,13 @@ function SetPreview({ paperId, letter }: { paperId: number; letter: string }) {
         setPaper(record);
         setSet(answer);
         selectPaper({ paperId: record.paperId, code: record.code, title: record.title, status: record.status });
+        const { letter: setLetter, seed, sha256, createdAt } = answer.set;
+        storeRecord('set', { paperId: record.paperId, letter: setLetter, seed, sha256, createdAt });
       },
-      (failure: unknown) => setError(failure ?? new Error('failed')),
+      (failure: unknown) => {
+        failRecord('set');
+        setError(failure ?? new Error('failed'));
+      },
     );
   }, [paperId, letter]);
   useEffect(() => {

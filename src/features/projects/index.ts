@@ -2,5 +2,4 @@
 // import only from here (eslint.config.js, `features/public-entry`).
 export { NoProjectState } from './components/no-grant.tsx';
 export { examsApi, projectsApi, searchBody, type Category, type Flow, type ItemType } from './api/projects-api.ts';
-export { dropRecord, failRecord, storeRecord } from './record-slices.ts';
 export { loadExamPermissions } from './choose-exam.ts';

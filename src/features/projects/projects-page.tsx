@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { clearRecord, storeRecord } from './record-slices.ts';
+import { clearRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { showProjectConfigStepperStore } from '#src/app/stores/slices.ts';
 import { selectedProject, selectProject } from '#src/app/stores/workspace-selection.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';

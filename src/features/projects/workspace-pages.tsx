@@ -5,7 +5,7 @@ import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { dropRecord } from './record-slices.ts';
+import { dropRecord } from '#src/app/stores/record-slices.ts';
 import { examPermissionsStore, examStore, paperStore, projectStore } from '#src/app/stores/slices.ts';
 import { useHasPermission } from '#src/app/use-permission.ts';
 import { Badge } from '#src/components/ui/badge.tsx';

@@ -25,6 +25,7 @@ import { TicketDocuments } from './components/ticket-documents.tsx';
 import { HistoryEntryText, TicketHistory, useTicketHistory } from './components/ticket-history.tsx';
 import { useRealtime, useRealtimeUserId } from '#src/app/realtime/use-realtime.ts';
 import { ChatPanel } from '#src/features/chat/index.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 const section = css({ p: { base: '4', sm: '5' } });
 const meta = css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))' }, gap: '3', fontSize: 'sm' });
@@ -93,6 +94,12 @@ function TicketView({ ticketId }: { ticketId: number }) {
     return () => release({ keep: true });
   }, [actorRef]);
   const ticket = snapshot.context.ticket as TicketDetail | null;
+  // The ticket slice holds the ticket open, as last loaded (docs/decisions/0204).
+  const loadFailed = snapshot.matches('failed');
+  useEffect(() => {
+    if (ticket) storeRecord('ticket', { ticketId: ticket.ticketId, title: ticket.title, statusId: ticket.statusId, version: ticket.version });
+    else if (loadFailed) failRecord('ticket');
+  }, [ticket, loadFailed]);
   const hubUserId = useRealtimeUserId();
   const canChat = useSelector(userPermissionsStore, (s) => s.context.permissions.includes(P.SupportChat.Use));
   // The history, woven into the chat as one timeline (issue 23); reloaded when the ticket changes.

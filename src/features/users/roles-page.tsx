@@ -17,6 +17,7 @@ import { usePagedSearch } from '#src/lib/use-paged-search.ts';
 import { PagedTable } from '#src/components/ui/paged-table.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type RoleSummary } from './api/users-api.ts';
+import { dropRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { RoleDialog } from './components/role-dialog.tsx';
 import { useRoleText } from './role-text.ts';
 
@@ -45,6 +46,7 @@ function RolesPage() {
     if (!agreed) return;
     try {
       const result = await usersApi.retireRole(role.id);
+      dropRecord('role', role.id);
       void notify.success(t('roleAdmin.retired', { name: role.name, count: result.usersAffected }));
     } catch (error) {
       // 409 (a seeded role), 403 (a role above the caller), 404: the server's words in the red toast.
@@ -102,7 +104,14 @@ function RolesPage() {
             label={t('roleAdmin.actions', { name: r.name })}
             testId={`role-actions-${r.name}`}
             actions={[
-              { id: 'edit', label: t('roleAdmin.edit'), onSelect: () => setEditing(r) },
+              {
+                id: 'edit',
+                label: t('roleAdmin.edit'),
+                onSelect: () => {
+                  storeRecord('role', r);
+                  setEditing(r);
+                },
+              },
               { id: 'retire', label: t('roleAdmin.retire'), tone: 'danger', onSelect: () => void retire(r) },
             ]}
           />

@@ -29,6 +29,7 @@ import { usersApi, type RoleSummary, type UserDetail } from './api/users-api.ts'
 import { DownloadButton } from './components/export-button.tsx';
 import { EmailBadge, StatusBadge } from './components/user-badges.tsx';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
+import { storeRecord } from '#src/app/stores/record-slices.ts';
 
 // The dialogs (Ark Dialog, DatePicker, Checkbox, the role Select) load when one is first opened,
 // not with the list (docs/decisions/0162).
@@ -90,7 +91,15 @@ function UsersPage() {
 
   const actionsOf = (user: UserDetail): MenuAction[] => {
     const actions: MenuAction[] = [];
-    if (can.update) actions.push({ id: 'edit', label: t('action.edit'), onSelect: () => setOpen({ kind: 'edit', user }) });
+    if (can.update)
+      actions.push({
+        id: 'edit',
+        label: t('action.edit'),
+        onSelect: () => {
+          storeRecord('user', user);
+          setOpen({ kind: 'edit', user });
+        },
+      });
     if (can.roles) actions.push({ id: 'roles', label: t('action.roles'), onSelect: () => setOpen({ kind: 'roles', user }) });
     if (can.update) {
       actions.push({

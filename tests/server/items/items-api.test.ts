@@ -232,6 +232,22 @@ describeEachDatabase('item bank API', (get) => {
     expect(ids(await search({ keyword: 'FRANCE' }))).toEqual([c.itemId]);
     expect(ids(await search({ keyword: 'राजधानी' }))).toEqual([c.itemId]);
     expect(ids(await search({ keyword: '100%' }))).toEqual([]);
+    // Every total the facet counters give (no keyword, no author) is the number of rows listed.
+    const filters: Json[] = [
+      {},
+      { kind: 'trueFalse' },
+      { status: 'Draft', difficulty: 'easy' },
+      { categoryId: bench.categoryId, language: 'hi', languagePresent: false },
+      { categoryId: bench.categoryId, includeSubcategories: false, status: 'Draft' },
+      { categoryId: bench.subCategoryId, kind: 'numeric', status: 'review' },
+      { language: 'en', languagePresent: true, difficulty: 'medium' },
+      { duplicatesOnly: true },
+      { kind: 'essay' },
+    ];
+    for (const filter of filters) {
+      const all = await search({ ...filter, pageSize: 100 });
+      expect(all.totalCount, JSON.stringify(filter)).toBe(all.data.length);
+    }
     const page = await search({ pageSize: 3, pageNumber: 2, orderBy: ['code asc'] });
     expect(page).toMatchObject({ totalCount: 4, totalPages: 2, currentPage: 2, hasPreviousPage: true, hasNextPage: false });
     expect(page.data).toHaveLength(1);
@@ -316,11 +332,17 @@ describeEachDatabase('item bank API', (get) => {
       await call(app, bench.author, 'POST', '/api/v1/item/search', { project: bench.projectId, body: { categoryId: bench.otherCategoryId } })
     ).json() as Json;
     expect(listed.totalCount).toBe(2);
-    // The per-status counters behind totalCount agree with the rows after creations, moves and reviews.
-    const counted = await get().db.query(`select status, count(*)::int as n from items where project_id = $1 group by status order by status`, [
-      bench.projectId,
-    ]);
-    const kept = await get().db.query(`select status, n from item_status_counts where project_id = $1 and n <> 0 order by status`, [bench.projectId]);
+    // The facet counters behind totalCount agree with the rows after creations, moves and reviews.
+    const facets = `category_id::int, kind, difficulty, status, coalesce(item_type_id, 0)::int as item_type, languages, duplicate_item_id is not null as duplicate`;
+    const counted = await get().db.query(
+      `select ${facets}, count(*)::int as n from items where project_id = $1 group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`,
+      [bench.projectId],
+    );
+    const kept = await get().db.query(
+      `select category_id::int, kind, difficulty, status, item_type_id::int as item_type, languages, duplicate, n
+       from item_facet_counts where project_id = $1 and n <> 0 order by 1, 2, 3, 4, 5, 6, 7`,
+      [bench.projectId],
+    );
     expect(kept.rows).toEqual(counted.rows);
     expect(
       ((await call(app, bench.author, 'POST', '/api/v1/item/search', { project: bench.projectId, body: { status: 'review' } })).json() as Json).totalCount,

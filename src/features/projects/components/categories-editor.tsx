@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
-import { dropRecord, failRecord, storeRecord } from '../record-slices.ts';
+import { dropRecord, failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';

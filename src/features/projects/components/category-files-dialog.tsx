@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { notify } from '#src/app/notifications/notify.ts';
-import { dropRecord, failRecord, storeRecord } from '../record-slices.ts';
+import { dropRecord, failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { FileUpload, useFormatBytes } from '#src/components/ui/file-upload.tsx';

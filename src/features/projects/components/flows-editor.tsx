@@ -9,7 +9,7 @@ import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { projectsApi, type Flow, type FlowPreview } from '../api/projects-api.ts';
-import { failRecord, storeRecord } from '../record-slices.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { isStaleEdit, StaleEditNotice, type StaleEdit } from './stale-edit.tsx';
 
 type Errors = Record<string, string[]>;

@@ -4,7 +4,7 @@ import { css } from '#styled-system/css';
 import { baseItemTypes, checkItemType } from '#machines/exams/item-types.ts';
 import { ITEM_KINDS, ITEM_LIMITS, type ItemKind } from '#machines/items/item-schema.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { failRecord, storeRecord } from '../record-slices.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';

@@ -7,7 +7,7 @@ import { Dialog } from '#src/components/ui/dialog.tsx';
 import { fieldError, TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { projectsApi } from '../api/projects-api.ts';
-import { failRecord, storeRecord } from '../record-slices.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 /** "Save as template" (decision 0091): the project's item types, categories and flows become a template new projects start from. */
 export function SaveTemplateDialog({ projectId, projectName, onClose }: { projectId: number; projectName: string; onClose: () => void }) {

@@ -12,6 +12,7 @@ import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { usersApi, type RoleSummary } from '../api/users-api.ts';
 import { permissionParts, useRoleText } from '../role-text.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 
@@ -82,8 +83,10 @@ export function RoleDialog({ role, onClose, onSaved }: { role: RoleSummary | nul
     try {
       const saved = role ? await usersApi.editRole(role.id, body) : await usersApi.createRole(body);
       void notify.success(role ? t('roleAdmin.saved', { name: saved.name }) : t('roleAdmin.created', { name: saved.name }));
+      storeRecord('role', saved);
       onSaved(saved);
     } catch (error) {
+      failRecord('role');
       const fields = fieldErrorsOf(error);
       setErrors(fields);
       setFailure(fields ? null : error);

@@ -15,6 +15,7 @@ import { useEmailCheck } from '#src/lib/use-email-check.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { useRoleText } from '../role-text.ts';
 import { usersApi, type DirectoryUser, type RoleSummary, type UserDetail, type UserRoleEntry } from '../api/users-api.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 type FieldErrors = Record<string, string[]> | null;
 
@@ -125,8 +126,11 @@ export function UserDialog({
             ? t('form.invited', { email: common.email })
             : t('form.created', { name: common.userName }),
       );
+      if (user) storeRecord('user', saved);
       onSaved(saved);
     } catch (error) {
+      // Spec §4: the selected user is removed when their update throws.
+      if (user) failRecord('user');
       const fields = fieldErrorsOf(error);
       if (fields) setErrors(fields);
       setFailure(fields ? null : error);

@@ -1,12 +1,11 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Route, Routes } from 'react-router-dom';
 import { accessClaims, fakeJwt } from '#machines/auth-session.model.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt as renderScreen } from '#tests/src/support/render-at.tsx';
 
 const session = vi.hoisted(() => ({
   requestCode: vi.fn(),
@@ -60,20 +59,7 @@ afterEach(async () => {
   await waitFor(() => expect(authUserStore.getSnapshot().context.refreshToken).toBeNull());
 });
 
-function renderAt(path: string, routes: ReactNode) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>{routes}</Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
+const renderAt = (path: string, routes: ReactNode) => renderScreen(path, <Routes>{routes}</Routes>);
 
 async function signIn(user: ReturnType<typeof userEvent.setup>, password = 'lantern orbit velvet 42') {
   await user.type(await screen.findByLabelText(/E-mail address/), 'asha.patel@example.com');

@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions } from '#machines/permissions.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { deliveryStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { Delivery, Timing } from '#src/features/delivery/api/delivery-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
@@ -121,6 +121,8 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     api.start.mockResolvedValue(timing());
     const { user } = renderDelivery();
     await screen.findByRole('heading', { name: 'Instructions' });
+    // The delivery being sat is the delivery slice (spec §4).
+    expect(deliveryStore.getSnapshot().context.selected).toMatchObject({ deliveryId: expect.any(Number), status: 'Waiting' });
     expect(screen.getByTestId('waiting-countdown').textContent).toMatch(/^The paper starts in 00:0[12]:\d\d$/);
     expect(screen.getByTestId('delivery-start')).toBeDisabled();
     await user.click(screen.getByRole('checkbox'));

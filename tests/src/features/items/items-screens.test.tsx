@@ -1,8 +1,6 @@
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { blankItem, setText } from '#machines/items/item-draft.ts';
 import type { ItemRecord, ItemSummary } from '#machines/items/item-records.ts';
@@ -13,7 +11,8 @@ import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
+import { itemWorkspaceStore } from '#src/app/stores/slices.ts';
 
 const items = vi.hoisted(() => ({
   search: vi.fn(),
@@ -149,25 +148,6 @@ afterEach(() => {
   vi.clearAllMocks();
   act(() => selectProject(null));
 });
-
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { location, user };
-}
 
 describe('item HTML on screen', { timeout: 30_000 }, () => {
   it('should drop scripts, handlers, links, styles and foreign sources, and keep gaps, TeX and MathML', () => {
@@ -357,6 +337,8 @@ describe('the item editor', { timeout: 30_000 }, () => {
     expect(await screen.findByTestId('conflict')).toHaveTextContent('Someone else saved this item first');
     expect(items.edit).toHaveBeenCalledWith(9, expect.objectContaining({ version: 1, content: expect.objectContaining({ correct: 'C' }) }));
     expect(screen.getByTestId('correct-C').getAttribute('data-state')).toBe('checked');
+    // The refused save resets the item workspace slice (spec §4: a failure while storing).
+    await waitFor(() => expect(itemWorkspaceStore.getSnapshot().context.selected).toBeNull());
   });
 
   it('should show an approved item read-only and save an edit as the next version', async () => {
@@ -370,6 +352,8 @@ describe('the item editor', { timeout: 30_000 }, () => {
     await user.click(screen.getByText('D is correct'));
     await user.click(screen.getByTestId('save-item'));
     await waitFor(() => expect(screen.getByTestId('item-version')).toHaveTextContent('Version 2'));
+    // The item workspace slice holds the item open in the editor, as the server last answered it.
+    expect(itemWorkspaceStore.getSnapshot().context.selected).toMatchObject({ itemId: 9, kind: 'singleChoice', versionNumber: 2 });
   });
 
   it('should offer exactly the review outcomes the server lists', async () => {

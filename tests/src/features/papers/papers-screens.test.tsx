@@ -1,18 +1,14 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ItemSummary } from '#machines/items/item-records.ts';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions } from '#machines/permissions.ts';
-import { examPermissionsStore, paperStore, userPermissionsStore } from '#src/app/stores/slices.ts';
+import { examPermissionsStore, paperStore, paperWorkspaceStore, sectionStore, setStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { BlueprintAnswer, PaperRecord, SectionRecord, SetList, SetWithItems } from '#src/features/papers/api/papers-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 const papers = vi.hoisted(() => ({
   list: vi.fn(),
@@ -227,25 +223,6 @@ afterEach(() => {
   act(() => selectProject(null));
 });
 
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { location, user };
-}
-
 const paperRoutes = { '/workspace/papers': <PapersPage />, '/workspace/papers/:paperId': <PaperPage /> };
 
 describe('the papers list', { timeout: 30_000 }, () => {
@@ -384,6 +361,9 @@ describe('the paper builder', { timeout: 30_000 }, () => {
       expect.objectContaining({ title: 'Section A', marksPerItem: 1, rule: { kind: 'fixed', items: [102, 103, 101] } }),
     );
     expect(toasts.success).toHaveBeenCalledWith('Section saved.');
+    // The paper open in the builder and the section just saved are their slices (spec §4).
+    expect(paperWorkspaceStore.getSnapshot().context.selected).toMatchObject({ paperId: 5, version: 4, sectionCount: 1 });
+    expect(sectionStore.getSnapshot().context.selected).toMatchObject({ paperId: 5, sectionId: 11, title: 'Section A' });
   });
 
   it('should build a draw section by category and difficulty and refuse to save an empty one', async () => {
@@ -625,9 +605,12 @@ describe('sets, preview and print', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('sets-generate')).toBeDisabled();
     await user.clear(count);
     await user.type(count, '3');
+    // A set held from earlier is gone once new sets replace it.
+    setStore.trigger.select({ record: { paperId: 5, letter: 'A', seed: 'old' } });
     await user.click(screen.getByTestId('sets-generate'));
     expect(papers.generateSets).toHaveBeenCalledWith(5, 3);
     await screen.findByTestId('set-row-C');
+    expect(setStore.getSnapshot().context.selected).toBeNull();
     expect(screen.getByTestId('set-seed-A')).toHaveTextContent('seedA');
     expect(screen.getByTestId('sets-equivalence')).toHaveTextContent('All sets are equivalent');
     const compare = screen.getByTestId('sets-compare');
@@ -675,6 +658,7 @@ describe('sets, preview and print', { timeout: 30_000 }, () => {
     const { user, location } = renderAt('/workspace/papers/5/sets/C', { '/workspace/papers/:paperId/sets/:letter': <SetPreviewPage /> });
     await screen.findByRole('heading', { level: 1, name: 'Set C of MATH-UT-1' });
     expect(papers.set).toHaveBeenCalledWith(5, 'C');
+    await waitFor(() => expect(setStore.getSnapshot().context.selected).toMatchObject({ paperId: 5, letter: 'C' }));
     const { chooseOption } = await import('#tests/src/support/select.ts');
     await chooseOption(user, within(screen.getByTestId('set-preview-language')).getByRole('combobox'), 'Hindi');
     await waitFor(() => expect(location.current()).toBe('/workspace/papers/5/sets/C?lang=hi'));

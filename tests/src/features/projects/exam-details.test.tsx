@@ -1,15 +1,12 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions } from '#machines/permissions.ts';
 import { examStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Exam, HistoryEntry } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt as renderScreen } from '#tests/src/support/render-at.tsx';
 
 /**
  * Issue 15, the exam's own screen (/workspace/exam) and the project history: details and pass
@@ -82,23 +79,7 @@ beforeEach(() => {
 });
 afterEach(() => vi.clearAllMocks());
 
-function renderAt(path: string, node: ReactNode) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path={path} element={node} />
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
+const renderAt = (path: string, node: ReactNode) => renderScreen(path, { [path]: node });
 const openExam = () => renderAt('/workspace/exam', <pages.ExamDetailsPage />);
 
 describe('the exam details and pass rules', { timeout: 20_000 }, () => {

@@ -1,8 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
@@ -11,7 +7,7 @@ import { examPermissionsStore, examStore, projectStore, showProjectConfigStepper
 import { selectExam, selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { Exam, ProjectDetail, ProjectSummary } from '#src/features/projects/api/projects-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { openMenu } from '#tests/src/support/menus.ts';
 
@@ -130,26 +126,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.clearAllMocks();
 });
-
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
 
 describe('the paged search body', () => {
   it('should send the query of spec §3 and leave empty filters and an empty order out', () => {

@@ -1,8 +1,5 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { projectActions } from '#machines/exams/project-status.machine.ts';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
@@ -21,7 +18,7 @@ import type { Flow, ItemType, ProjectDetail, ProjectSummary } from '#src/feature
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseMenuItem, closeMenu, openMenu, readMenuItems } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 /**
  * The workspace's editing screens (issue 15): the stepper's steps saved with validation and
@@ -171,25 +168,6 @@ beforeEach(() => {
 });
 afterEach(() => vi.clearAllMocks());
 
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-            <Route path="*" element={<p>elsewhere</p>} />
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
 const renderNode = (node: ReactNode) => renderAt('/', { '/': node });
 
 describe('the basics step', { timeout: 20_000 }, () => {

@@ -1,8 +1,5 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions } from '#machines/permissions.ts';
@@ -12,7 +9,7 @@ import type { Center, OpenSeason, Registration, Schedule, Season } from '#src/fe
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseMenuItem, openMenu } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 const centers = vi.hoisted(() => ({
   search: vi.fn(),
@@ -194,25 +191,6 @@ afterEach(() => {
   vi.clearAllMocks();
   act(() => selectProject(null));
 });
-
-function renderAt(path: string, routes: Record<string, ReactNode>) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            {Object.entries(routes).map(([pattern, node]) => (
-              <Route key={pattern} path={pattern} element={node} />
-            ))}
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { location, user };
-}
 
 describe('exam centers', { timeout: 30_000 }, () => {
   it('should search with filters kept in the URL and create a center from the dialog', async () => {

@@ -2,17 +2,14 @@
  * Lists and counts that follow other users' changes (issue 8): pushes published on the realtime
  * notice bus reload them; unread chat counts per ticket show in the rows and follow chat pushes.
  */
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { TicketSummary } from '#src/features/tickets/api/tickets-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 
 const api = vi.hoisted(() => ({
   search: vi.fn(),
@@ -87,19 +84,6 @@ afterEach(() => {
   vi.resetAllMocks();
   userPermissionsStore.trigger.update({ permissions: [] });
 });
-
-function renderAt(path: string, node: ReactNode) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>{node}</Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
 
 const AT = '2026-11-22T10:00:00.000Z';
 const ticketChanged = (cursor: number, ticketId: number) =>

@@ -1,13 +1,10 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { TicketSummary } from '#src/features/tickets/api/tickets-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
 
 const api = vi.hoisted(() => ({
@@ -80,19 +77,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.clearAllMocks();
 });
-
-function renderAt(path: string, node: ReactNode) {
-  const location = testRouter(path);
-  const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>{node}</Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user, location };
-}
 
 describe('my tickets', () => {
   it('should list the requester’s tickets with counts per status and filter by status', async () => {

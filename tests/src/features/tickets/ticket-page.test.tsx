@@ -5,7 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import type { TicketDetail } from '#src/features/tickets/api/tickets-api.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { ticketStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 
@@ -180,6 +180,8 @@ describe('the ticket page with its chat (issue 23)', () => {
     renderPage();
     const log = await screen.findByRole('log', { name: 'Messages and ticket changes' });
     await within(log).findByText('Any news?');
+    // The ticket open is the ticket slice (spec §4).
+    expect(ticketStore.getSnapshot().context.selected).toMatchObject({ ticketId: expect.any(Number), version: expect.any(Number) });
     await waitFor(() => expect(within(log).getAllByTestId('timeline-event')).toHaveLength(2));
     const order = [...log.querySelectorAll('[data-testid="chat-text"], [data-testid="timeline-event"]')].map((el) =>
       el.getAttribute('data-testid') === 'timeline-event' ? `event: ${el.querySelector('strong')?.textContent}` : el.textContent,

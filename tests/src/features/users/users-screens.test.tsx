@@ -1,16 +1,13 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense, type ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { type ReactNode } from 'react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { Route, Routes } from 'react-router-dom';
 import type { PagedQuery } from '#machines/paged-search.machine.ts';
 import { allPermissions, P, type Permission } from '#machines/permissions.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { roleStore, userPermissionsStore, userStore } from '#src/app/stores/slices.ts';
 import { appConfig } from '#src/lib/config.ts';
 import type { UploadJob, UserDetail } from '#src/features/users/api/users-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt as renderScreen } from '#tests/src/support/render-at.tsx';
 import { chooseMenuItem, closeMenu, openMenu } from '#tests/src/support/menus.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 
@@ -116,26 +113,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderAt(path: string, node: ReactNode, pattern?: string) {
-  const location = testRouter(path);
-  const events = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          {pattern ? (
-            <Routes>
-              <Route path={pattern} element={node} />
-            </Routes>
-          ) : (
-            node
-          )}
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-  return { user: events, location };
-}
+const renderAt = (path: string, node: ReactNode, pattern?: string) => renderScreen(path, pattern ? { [pattern]: node } : node);
 
 describe('the users search request', () => {
   it('should turn the filters into the body of /users/search', () => {
@@ -300,10 +278,13 @@ describe('users screen', () => {
     const { user: u } = renderAt('/users', <UsersPage />);
     await chooseMenuItem(u, await screen.findByRole('button', { name: 'Actions for user1' }), 'Edit');
     const dialog = await screen.findByTestId('user-dialog');
+    // The user opened for editing is the user slice; the update that throws removes it (spec §4).
+    expect(userStore.getSnapshot().context.selected).toMatchObject({ id: user(1).id });
     expect(within(dialog).getByRole('textbox', { name: /First name/ })).toHaveValue('First1');
     expect(within(dialog).queryByRole('radio')).toBeNull();
     await u.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('The user name is taken.')).toBeInTheDocument();
+    expect(userStore.getSnapshot().context.selected).toBeNull();
     expect(api.edit).toHaveBeenCalledWith(expect.objectContaining({ id: user(1).id, userName: 'user1' }));
   });
 
@@ -603,6 +584,8 @@ describe('role management (issue 23)', () => {
       expect(api.createRole).toHaveBeenCalledWith({ name: 'Night desk', description: '', permissions: [P.SupportTickets.View, P.SupportTickets.Work] }),
     );
     await waitFor(() => expect(screen.queryByTestId('role-dialog')).toBeNull());
+    // The role slice holds the role just saved (spec §4).
+    expect(roleStore.getSnapshot().context.selected).toMatchObject({ id: 'r-new', name: 'Night desk' });
   }, 20_000);
 
   it('should show a taken name (400) on the field and a refused edit (409) in the server’s words', async () => {
@@ -630,9 +613,12 @@ describe('role management (issue 23)', () => {
     });
     await chooseMenuItem(u, screen.getByRole('button', { name: 'Actions of Desk lead' }), 'Edit');
     dialog = await screen.findByTestId('role-dialog');
+    expect(roleStore.getSnapshot().context.selected).toMatchObject({ id: 'r-desk' });
     expect(within(dialog).getByRole('checkbox', { name: /^Support tickets:\s*Work$/ })).toBeChecked();
     await u.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByTestId('dialog-error')).toHaveTextContent('The seeded roles are read-only; create a custom role instead.');
+    // A refused save resets it.
+    expect(roleStore.getSnapshot().context.selected).toBeNull();
     expect(api.editRole).toHaveBeenCalledWith('r-desk', {
       name: 'Desk lead',
       description: 'Leads the desk',
