@@ -24,8 +24,6 @@ const workspaceScreens: Partial<Record<string, WorkspaceScreen>> = {
   templates: 'TemplatesPage',
   examDetails: 'ExamDetailsPage',
   history: 'ProjectHistoryPage',
-  // Issue 20 (docs/decisions/0257): through the workspace chunk, so the route table of the first render grows least.
-  exportTemplates: 'ExportTemplatesPage',
 };
 
 /** Workspace slices with their own routes below (the others map through `workspaceScreens`). */

@@ -2,7 +2,6 @@ import {
   categoryFileStore,
   categoryStore,
   deliveryStore,
-  exportTemplateStore,
   flowStore,
   itemTypeStore,
   itemWorkspaceStore,
@@ -19,8 +18,7 @@ import {
  * The selection slices of spec §4 whose records a screen owns: the workspace's set-up records
  * (project templates, categories, category files, flows and item types; docs/decisions/0201),
  * the item open in the editor, the paper open in the builder, its section and set, the role and
- * the user being managed, the ticket open and the delivery being sat (docs/decisions/0204), the export template saved
- * on its screen (docs/decisions/0258). Selecting or saving one
+ * the user being managed, the ticket open and the delivery being sat (docs/decisions/0204). Selecting or saving one
  * stores its payload; deleting the held one removes it; a save that fails resets the slice to
  * null (the spec's "a failure while storing"). A payload the store cannot keep also resets it.
  */
@@ -38,7 +36,6 @@ const stores = {
   user: userStore,
   ticket: ticketStore,
   delivery: deliveryStore,
-  exportTemplate: exportTemplateStore,
 } as const;
 type Held = Record<string, unknown>;
 const field = (name: string) => (held: Held) => held[name] ?? null;
@@ -57,7 +54,6 @@ const idOf: Record<keyof typeof stores, (held: Held) => unknown> = {
   user: field('id'),
   ticket: field('ticketId'),
   delivery: field('deliveryId'),
-  exportTemplate: field('exportTemplateId'),
 };
 export const sectionKey = (paperId: unknown, sectionId: unknown) => `${String(paperId)}:${String(sectionId)}`;
 export const setKey = (paperId: unknown, letter: unknown) => `${String(paperId)}:${String(letter)}`;

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
 import { EXPORT_HEADER_LANGUAGES, exportCatalogue, type ExportFilters } from '#machines/results/export-catalogue.ts';
 import { notify } from '#src/app/notifications/notify.ts';
-import { examStore } from '#src/app/stores/slices.ts';
+import { examStore, exportTemplateStore } from '#src/app/stores/slices.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { useConfirm } from '#src/components/ui/confirm-dialog.tsx';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
@@ -17,13 +17,25 @@ import { saveFile } from '#src/lib/save-file.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { useItemWorkspace } from '#src/features/items/index.ts';
 import { paperCallFailure, papersApi } from '#src/features/papers/index.ts';
-import { dropRecord, failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { examsApi, NoProjectState, projectsApi } from '#src/features/projects/index.ts';
 import { centersApi, seasonsApi } from '#src/features/seasons/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { css } from '#styled-system/css';
 import { resultsApi, type ExportRunRecord, type ExportTemplateBody, type ExportTemplateRecord } from './api/results-api.ts';
 import { ExportTemplateDialog, type FilterChoices } from './components/export-template-dialog.tsx';
+
+/**
+ * The export template slice (spec §4, docs/decisions/0258), with the semantics of the record
+ * slices (src/app/stores/record-slices.ts) — written here so the first render's modules do not
+ * grow: a save stores the server's record, deleting the held one removes it, a failed save resets it.
+ */
+const templateSlice = {
+  store: (record: ExportTemplateRecord) => exportTemplateStore.trigger.select({ record: { ...record } as Record<string, unknown> }),
+  drop: (id: number) => {
+    if (exportTemplateStore.getSnapshot().context.selected?.exportTemplateId === id) exportTemplateStore.trigger.remove();
+  },
+  fail: () => exportTemplateStore.trigger.failure(),
+};
 
 const REGISTRATION_STATUSES = ['Submitted', 'Approved', 'Rejected', 'Allocated', 'AdmitCardIssued', 'Attended', 'Absent', 'Cancelled'];
 const POLL_MS = 1000;
@@ -230,12 +242,12 @@ function ExportTemplates({ projectId }: { projectId: number }) {
               version: editing.version,
             })
           : await resultsApi.createTemplate(body);
-      storeRecord('exportTemplate', saved as never);
+      templateSlice.store(saved);
       setEditing(null);
       void notify.success(t('builder.saved', { name: saved.name }));
       await load();
     } catch (refusal) {
-      failRecord('exportTemplate');
+      templateSlice.fail();
       const why = await paperCallFailure(refusal);
       setFailure(why.conflict === 'stale' ? t('builder.stale') : why.messages.join(' ') || t('builder.failed'));
     }
@@ -251,7 +263,7 @@ function ExportTemplates({ projectId }: { projectId: number }) {
     if (!yes) return;
     try {
       await resultsApi.removeTemplate(template.exportTemplateId, template.version);
-      dropRecord('exportTemplate', template.exportTemplateId);
+      templateSlice.drop(template.exportTemplateId);
       void notify.success(t('builder.deleted', { name: template.name }));
       await load();
     } catch (refusal) {
