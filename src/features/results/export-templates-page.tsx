@@ -42,7 +42,7 @@ const POLL_MS = 1000;
 
 /** The choices of each filter: the project's exams, seasons, the tenant's centers, the selected exam's papers. */
 function useFilterChoices(): FilterChoices {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t } = useTranslation('projects');
   const exam = useStoreValue(examStore, (s) => s.context.selected);
   const [choices, setChoices] = useState<Omit<FilterChoices, 'status'>>({ examId: [], paperId: [], seasonId: [], centerId: [] });
   useEffect(() => {
@@ -94,7 +94,7 @@ function useFilterChoices(): FilterChoices {
       live = false;
     };
   }, [exam]);
-  return useMemo(() => ({ ...choices, status: REGISTRATION_STATUSES.map((s) => ({ value: s, label: t(`registrationStatus.${s}`) })) }), [choices, t]);
+  return useMemo(() => ({ ...choices, status: REGISTRATION_STATUSES.map((s) => ({ value: s, label: t(`results.registrationStatus.${s}`) })) }), [choices, t]);
 }
 
 const runTone = { queued: 'neutral', running: 'info', finished: 'success', failed: 'error' } as const;
@@ -110,7 +110,7 @@ function RunDialog({
   onClose: () => void;
   onStarted: (run: ExportRunRecord) => void;
 }) {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t } = useTranslation('projects');
   const [language, setLanguage] = useState('en');
   const [filters, setFilters] = useState<ExportFilters>(template.filters);
   const [failure, setFailure] = useState<string | null>(null);
@@ -119,30 +119,30 @@ function RunDialog({
   const languages = EXPORT_HEADER_LANGUAGES.filter((l) => l === 'en' || template.columns.some((c) => (c.headers as Record<string, string | undefined>)[l]));
   return (
     <Dialog
-      title={t('run.title', { name: template.name })}
+      title={t('results.run.title', { name: template.name })}
       onClose={onClose}
       busy={busy}
       testId="export-run-dialog"
       onSubmit={(event) => {
         event.preventDefault();
         if (needs && filters[needs as 'paperId'] === undefined) {
-          setFailure(t('run.needsPaper'));
+          setFailure(t('results.run.needsPaper'));
           return;
         }
         setBusy(true);
         setFailure(null);
         resultsApi
           .run(template.exportTemplateId, { filters, language })
-          .then(onStarted, async (error: unknown) => setFailure((await paperCallFailure(error)).messages.join(' ') || t('run.failed')))
+          .then(onStarted, async (error: unknown) => setFailure((await paperCallFailure(error)).messages.join(' ') || t('results.run.failed')))
           .finally(() => setBusy(false));
       }}
       footer={
         <>
           <Button type="button" variant="outline" onClick={onClose} disabled={busy}>
-            {t('builder.cancel')}
+            {t('results.builder.cancel')}
           </Button>
           <Button type="submit" disabled={busy} data-testid="export-run-start">
-            {t('run.start')}
+            {t('results.run.start')}
           </Button>
         </>
       }
@@ -154,18 +154,18 @@ function RunDialog({
           </p>
         ) : null}
         <SelectField
-          label={t('run.language')}
+          label={t('results.run.language')}
           value={language}
           onValueChange={setLanguage}
-          options={languages.map((l) => ({ value: l, label: t(`language.${l}`) }))}
+          options={languages.map((l) => ({ value: l, label: t(`results.language.${l}`) }))}
           testId="export-run-language"
         />
         {exportCatalogue[template.recordKind].filters.map((name) => (
           <SelectField
             key={name}
-            label={t(`filter.${name}`)}
+            label={t(`results.filter.${name}`)}
             value={filters[name] === undefined ? '' : String(filters[name])}
-            placeholder={t('filter.any')}
+            placeholder={t('results.filter.any')}
             onValueChange={(value) =>
               setFilters((current) => {
                 const next = { ...current } as Record<string, unknown>;
@@ -185,7 +185,7 @@ function RunDialog({
 }
 
 function ExportTemplates({ projectId }: { projectId: number }) {
-  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t, i18n } = useTranslation('projects');
   const workspace = useItemWorkspace();
   const [templates, setTemplates] = useState<ExportTemplateRecord[] | null>(null);
   const [runs, setRuns] = useState<ExportRunRecord[]>([]);
@@ -244,30 +244,30 @@ function ExportTemplates({ projectId }: { projectId: number }) {
           : await resultsApi.createTemplate(body);
       templateSlice.store(saved);
       setEditing(null);
-      void notify.success(t('builder.saved', { name: saved.name }));
+      void notify.success(t('results.builder.saved', { name: saved.name }));
       await load();
     } catch (refusal) {
       templateSlice.fail();
       const why = await paperCallFailure(refusal);
-      setFailure(why.conflict === 'stale' ? t('builder.stale') : why.messages.join(' ') || t('builder.failed'));
+      setFailure(why.conflict === 'stale' ? t('results.builder.stale') : why.messages.join(' ') || t('results.builder.failed'));
     }
   }
 
   async function remove(template: ExportTemplateRecord) {
     const yes = await confirm({
-      title: t('builder.confirmDelete', { name: template.name }),
-      message: t('builder.confirmDeleteBody'),
-      confirmLabel: t('actions.delete'),
+      title: t('results.builder.confirmDelete', { name: template.name }),
+      message: t('results.builder.confirmDeleteBody'),
+      confirmLabel: t('results.actions.delete'),
       tone: 'danger',
     });
     if (!yes) return;
     try {
       await resultsApi.removeTemplate(template.exportTemplateId, template.version);
       templateSlice.drop(template.exportTemplateId);
-      void notify.success(t('builder.deleted', { name: template.name }));
+      void notify.success(t('results.builder.deleted', { name: template.name }));
       await load();
     } catch (refusal) {
-      void notify.error((await paperCallFailure(refusal)).messages.join(' ') || t('builder.failed'));
+      void notify.error((await paperCallFailure(refusal)).messages.join(' ') || t('results.builder.failed'));
     }
   }
 
@@ -276,26 +276,31 @@ function ExportTemplates({ projectId }: { projectId: number }) {
       const { blob, filename } = await resultsApi.file(run.runId);
       saveFile(blob, filename ?? run.fileName ?? 'export');
     } catch (refusal) {
-      void notify.error((await paperCallFailure(refusal)).messages.join(' ') || t('run.downloadFailed'));
+      void notify.error((await paperCallFailure(refusal)).messages.join(' ') || t('results.run.downloadFailed'));
     }
   }
 
   const dateTime = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
   const columns: Column<ExportTemplateRecord>[] = [
-    { key: 'name', header: t('field.name'), cell: (x) => x.name },
-    { key: 'kind', header: t('field.kind'), cell: (x) => t(`recordKind.${x.recordKind}`) },
-    { key: 'fileType', header: t('field.fileType'), cell: (x) => t(`fileType.${x.fileType}`), hideOnSmall: true },
-    { key: 'columns', header: t('field.columns'), cell: (x) => x.columns.length, align: 'end', hideOnSmall: true },
-    { key: 'updated', header: t('field.updated'), cell: (x) => dateTime(x.updatedAt), hideOnSmall: true },
+    { key: 'name', header: t('results.field.name'), cell: (x) => x.name },
+    { key: 'kind', header: t('results.field.kind'), cell: (x) => t(`results.recordKind.${x.recordKind}`) },
+    { key: 'fileType', header: t('results.field.fileType'), cell: (x) => t(`results.fileType.${x.fileType}`), hideOnSmall: true },
+    { key: 'columns', header: t('results.field.columns'), cell: (x) => x.columns.length, align: 'end', hideOnSmall: true },
+    { key: 'updated', header: t('results.field.updated'), cell: (x) => dateTime(x.updatedAt), hideOnSmall: true },
     {
       key: 'actions',
-      header: t('field.actions'),
+      header: t('results.field.actions'),
       cell: (x) => (
         <span className={css({ display: 'inline-flex', gap: '2', flexWrap: 'wrap' })}>
           {canConfigure ? (
             <>
-              <Button size="sm" onClick={() => setRunning(x)} aria-label={t('actions.runNamed', { name: x.name })} data-testid={`run-${x.exportTemplateId}`}>
-                {t('actions.run')}
+              <Button
+                size="sm"
+                onClick={() => setRunning(x)}
+                aria-label={t('results.actions.runNamed', { name: x.name })}
+                data-testid={`run-${x.exportTemplateId}`}
+              >
+                {t('results.actions.run')}
               </Button>
               <Button
                 size="sm"
@@ -304,36 +309,36 @@ function ExportTemplates({ projectId }: { projectId: number }) {
                   setFailure(null);
                   setEditing(x);
                 }}
-                aria-label={t('actions.editNamed', { name: x.name })}
+                aria-label={t('results.actions.editNamed', { name: x.name })}
                 data-testid={`edit-${x.exportTemplateId}`}
               >
-                {t('actions.edit')}
+                {t('results.actions.edit')}
               </Button>
-              <Button size="sm" variant="outline" onClick={() => void remove(x)} aria-label={t('actions.deleteNamed', { name: x.name })}>
-                {t('actions.delete')}
+              <Button size="sm" variant="outline" onClick={() => void remove(x)} aria-label={t('results.actions.deleteNamed', { name: x.name })}>
+                {t('results.actions.delete')}
               </Button>
             </>
           ) : (
-            <span className={css({ color: 'fg.muted' })}>{t('list.readOnly')}</span>
+            <span className={css({ color: 'fg.muted' })}>{t('results.list.readOnly')}</span>
           )}
         </span>
       ),
     },
   ];
   const runColumns: Column<ExportRunRecord>[] = [
-    { key: 'template', header: t('run.template'), cell: (r) => r.templateName },
-    { key: 'started', header: t('run.started'), cell: (r) => dateTime(r.createdAt), hideOnSmall: true },
+    { key: 'template', header: t('results.run.template'), cell: (r) => r.templateName },
+    { key: 'started', header: t('results.run.started'), cell: (r) => dateTime(r.createdAt), hideOnSmall: true },
     {
       key: 'progress',
-      header: t('run.progress'),
+      header: t('results.run.progress'),
       cell: (r) => (
         <div className={css({ display: 'grid', gap: '1', minWidth: '10rem' })} data-testid={`run-progress-${r.runId}`}>
           <span className={css({ fontSize: 'xs', color: `${runTone[r.state]}.dark` })}>
-            {t(`run.state.${r.state}`)} · {t('run.rows', { written: r.rowsWritten, total: r.totalRows })}
+            {t(`results.run.state.${r.state}`)} · {t('results.run.rows', { written: r.rowsWritten, total: r.totalRows })}
           </span>
           {r.state === 'running' || r.state === 'queued' ? (
             <ProgressBar
-              label={t('run.progressOf', { name: r.templateName })}
+              label={t('results.run.progressOf', { name: r.templateName })}
               value={r.totalRows ? r.rowsWritten : null}
               max={Math.max(1, r.totalRows)}
               size="sm"
@@ -344,11 +349,16 @@ function ExportTemplates({ projectId }: { projectId: number }) {
     },
     {
       key: 'file',
-      header: t('run.file'),
+      header: t('results.run.file'),
       cell: (r) =>
         r.state === 'finished' ? (
-          <Button size="sm" variant="outline" onClick={() => void downloadRun(r)} aria-label={t('run.downloadNamed', { name: r.fileName ?? r.templateName })}>
-            {t('run.download')}
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={() => void downloadRun(r)}
+            aria-label={t('results.run.downloadNamed', { name: r.fileName ?? r.templateName })}
+          >
+            {t('results.run.download')}
           </Button>
         ) : r.state === 'failed' ? (
           <span className={css({ color: 'error.main', fontSize: 'sm' })}>{r.message}</span>
@@ -362,8 +372,8 @@ function ExportTemplates({ projectId }: { projectId: number }) {
     <section aria-labelledby="exports-title" className={css({ display: 'grid', gap: '4' })}>
       <PageHeader
         id="exports-title"
-        title={t('list.title')}
-        description={t('list.intro')}
+        title={t('results.list.title')}
+        description={t('results.list.intro')}
         actions={
           canConfigure ? (
             <Button
@@ -373,31 +383,37 @@ function ExportTemplates({ projectId }: { projectId: number }) {
               }}
               data-testid="new-export-template"
             >
-              {t('list.new')}
+              {t('results.list.new')}
             </Button>
           ) : null
         }
       />
       <div className={card}>
         {error ? (
-          <ErrorState message={errorText ?? t('list.failed')} onRetry={() => void load()} />
+          <ErrorState message={errorText ?? t('results.list.failed')} onRetry={() => void load()} />
         ) : templates === null ? (
           <LoadingState />
         ) : templates.length === 0 ? (
-          <EmptyState title={t('list.none')}>{t('list.noneHint')}</EmptyState>
+          <EmptyState title={t('results.list.none')}>{t('results.list.noneHint')}</EmptyState>
         ) : (
-          <DataTable caption={t('list.caption')} columns={columns} rows={templates} rowKey={(x) => x.exportTemplateId} testId="export-templates-table" />
+          <DataTable
+            caption={t('results.list.caption')}
+            columns={columns}
+            rows={templates}
+            rowKey={(x) => x.exportTemplateId}
+            testId="export-templates-table"
+          />
         )}
       </div>
       {templates !== null ? (
         <section aria-labelledby="runs-title" className={card}>
           <h2 id="runs-title" className={css({ fontWeight: 'semibold', p: '4', pb: '0' })}>
-            {t('run.latest')}
+            {t('results.run.latest')}
           </h2>
           {runs.length === 0 ? (
-            <EmptyState title={t('run.none')} />
+            <EmptyState title={t('results.run.none')} />
           ) : (
-            <DataTable caption={t('run.caption')} columns={runColumns} rows={runs} rowKey={(r) => r.runId} testId="export-runs-table" />
+            <DataTable caption={t('results.run.caption')} columns={runColumns} rows={runs} rowKey={(r) => r.runId} testId="export-runs-table" />
           )}
         </section>
       ) : null}
@@ -419,7 +435,7 @@ function ExportTemplates({ projectId }: { projectId: number }) {
           onStarted={(run) => {
             setRunning(null);
             setRuns((current) => [run, ...current.filter((r) => r.runId !== run.runId)]);
-            void notify.success(t('run.startedToast', { name: run.templateName }));
+            void notify.success(t('results.run.startedToast', { name: run.templateName }));
           }}
         />
       ) : null}

@@ -36,18 +36,22 @@ class ChartBoundary extends Component<{ fallback: ReactNode; children: ReactNode
 }
 
 function Summary({ statistics }: { statistics: PaperStatisticsRecord }) {
-  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t, i18n } = useTranslation('projects');
   const lang = i18n.language;
   const p = statistics.paper;
   const figures: Array<[string, string, string]> = [
-    ['deliveries', t('analysis.deliveries'), String(statistics.deliveries)],
-    ['mean', t('analysis.mean', { max: p.maxTotal }), decimal(p.mean, lang)],
-    ['sd', t('analysis.sd'), decimal(p.sd, lang)],
-    ['median', t('analysis.median'), decimal(p.median, lang, 1)],
-    ['range', t('analysis.range'), p.min === null || p.max === null ? '–' : `${decimal(p.min, lang, 1)} – ${decimal(p.max, lang, 1)}`],
-    ['reliability', t('analysis.reliability', { kind: p.reliabilityKind === 'KR-20' ? 'KR-20' : t('analysis.alpha') }), decimal(p.reliability, lang)],
-    ['sem', t('analysis.sem'), decimal(p.sem, lang)],
-    ['flagged', t('analysis.flagged'), String(statistics.flagged)],
+    ['deliveries', t('results.analysis.deliveries'), String(statistics.deliveries)],
+    ['mean', t('results.analysis.mean', { max: p.maxTotal }), decimal(p.mean, lang)],
+    ['sd', t('results.analysis.sd'), decimal(p.sd, lang)],
+    ['median', t('results.analysis.median'), decimal(p.median, lang, 1)],
+    ['range', t('results.analysis.range'), p.min === null || p.max === null ? '–' : `${decimal(p.min, lang, 1)} – ${decimal(p.max, lang, 1)}`],
+    [
+      'reliability',
+      t('results.analysis.reliability', { kind: p.reliabilityKind === 'KR-20' ? 'KR-20' : t('results.analysis.alpha') }),
+      decimal(p.reliability, lang),
+    ],
+    ['sem', t('results.analysis.sem'), decimal(p.sem, lang)],
+    ['flagged', t('results.analysis.flagged'), String(statistics.flagged)],
   ];
   return (
     <dl className={summaryList} data-testid="analysis-summary">
@@ -62,13 +66,13 @@ function Summary({ statistics }: { statistics: PaperStatisticsRecord }) {
 }
 
 function FlagBadges({ item }: { item: ItemStatisticsRecord }) {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
-  if (item.flags.length === 0) return <span className={css({ color: 'fg.muted' })}>{t('analysis.noFlag')}</span>;
+  const { t } = useTranslation('projects');
+  if (item.flags.length === 0) return <span className={css({ color: 'fg.muted' })}>{t('results.analysis.noFlag')}</span>;
   return (
     <span className={css({ display: 'inline-flex', flexWrap: 'wrap', gap: '1' })}>
       {item.flags.map((flag) => (
         <Badge key={flag} tone={flag === 'noVariance' ? 'neutral' : 'error'} testId={`flag-${item.number}-${flag}`}>
-          {t(`flag.${flag}`)}
+          {t(`results.flag.${flag}`)}
         </Badge>
       ))}
     </span>
@@ -76,7 +80,7 @@ function FlagBadges({ item }: { item: ItemStatisticsRecord }) {
 }
 
 function Analysis({ paperId }: { paperId: number }) {
-  const { t, i18n } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t, i18n } = useTranslation('projects');
   const lang = i18n.language;
   const [statistics, setStatistics] = useState<PaperStatisticsRecord | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -97,59 +101,63 @@ function Analysis({ paperId }: { paperId: number }) {
     [statistics, onlyFlagged],
   );
 
-  if (error) return <ErrorState message={errorText ?? t('analysis.failed')} onRetry={() => void load()} />;
+  if (error) return <ErrorState message={errorText ?? t('results.analysis.failed')} onRetry={() => void load()} />;
   if (!statistics) return <LoadingState />;
   if (statistics.deliveries === 0) {
     return (
       <div className={card}>
-        <EmptyState title={t('analysis.none')}>{t('analysis.noneHint')}</EmptyState>
+        <EmptyState title={t('results.analysis.none')}>{t('results.analysis.noneHint')}</EmptyState>
       </div>
     );
   }
 
   const columns: Column<ItemStatisticsRecord>[] = [
-    { key: 'number', header: t('analysis.number'), cell: (i) => i.number },
-    { key: 'kind', header: t('analysis.kind'), cell: (i) => t(`kind.${i.kind}`, { defaultValue: i.kind }), hideOnSmall: true },
-    { key: 'key', header: t('analysis.key'), cell: (i) => (i.key.length ? i.key.join(', ') : '–') },
-    { key: 'facility', header: t('analysis.facility'), cell: (i) => percent(i.facility, lang), align: 'end' },
-    { key: 'pointBiserial', header: t('analysis.pointBiserial'), cell: (i) => decimal(i.pointBiserial, lang), align: 'end' },
-    { key: 'upperLower', header: t('analysis.upperLower'), cell: (i) => decimal(i.upperLowerIndex, lang), align: 'end', hideOnSmall: true },
-    { key: 'omitted', header: t('analysis.omitted'), cell: (i) => percent(i.omittedRate, lang), align: 'end', hideOnSmall: true },
+    { key: 'number', header: t('results.analysis.number'), cell: (i) => i.number },
+    { key: 'kind', header: t('results.analysis.kind'), cell: (i) => t(`results.kind.${i.kind}`, { defaultValue: i.kind }), hideOnSmall: true },
+    { key: 'key', header: t('results.analysis.key'), cell: (i) => (i.key.length ? i.key.join(', ') : '–') },
+    { key: 'facility', header: t('results.analysis.facility'), cell: (i) => percent(i.facility, lang), align: 'end' },
+    { key: 'pointBiserial', header: t('results.analysis.pointBiserial'), cell: (i) => decimal(i.pointBiserial, lang), align: 'end' },
+    { key: 'upperLower', header: t('results.analysis.upperLower'), cell: (i) => decimal(i.upperLowerIndex, lang), align: 'end', hideOnSmall: true },
+    { key: 'omitted', header: t('results.analysis.omitted'), cell: (i) => percent(i.omittedRate, lang), align: 'end', hideOnSmall: true },
     {
       key: 'distractors',
-      header: t('analysis.distractors'),
+      header: t('results.analysis.distractors'),
       cell: (i) =>
         i.distractors.length
-          ? i.distractors.map((d) => t(d.correct ? 'analysis.optionKey' : 'analysis.option', { option: d.optionId, count: d.count })).join(' · ')
+          ? i.distractors
+              .map((d) => t(d.correct ? 'results.analysis.optionKey' : 'results.analysis.option', { option: d.optionId, count: d.count }))
+              .join(' · ')
           : '–',
       hideOnSmall: true,
     },
-    { key: 'flags', header: t('analysis.flags'), cell: (i) => <FlagBadges item={i} /> },
+    { key: 'flags', header: t('results.analysis.flags'), cell: (i) => <FlagBadges item={i} /> },
   ];
 
-  const tableFallback = <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('analysis.chartsFailed')}</p>;
+  const tableFallback = <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('results.analysis.chartsFailed')}</p>;
   return (
     <div className={grid}>
       <div className={card}>
         <Summary statistics={statistics} />
         {statistics.awaitingMarking > 0 ? (
-          <p className={css({ px: '4', pb: '4', fontSize: 'sm', color: 'fg.muted' })}>{t('analysis.awaiting', { count: statistics.awaitingMarking })}</p>
+          <p className={css({ px: '4', pb: '4', fontSize: 'sm', color: 'fg.muted' })}>
+            {t('results.analysis.awaiting', { count: statistics.awaitingMarking })}
+          </p>
         ) : null}
       </div>
       <section aria-labelledby="distribution-title" className={`${card} ${padded}`}>
         <h2 id="distribution-title" className={sectionTitle}>
-          {t('analysis.distributionHeading')}
+          {t('results.analysis.distributionHeading')}
         </h2>
         <ChartBoundary fallback={tableFallback}>
-          <Suspense fallback={<LoadingState label={t('analysis.loadingCharts')} />}>
+          <Suspense fallback={<LoadingState label={t('results.analysis.loadingCharts')} />}>
             <DistributionChart statistics={statistics} tableId="distribution-table" />
           </Suspense>
         </ChartBoundary>
         <DataTable
-          caption={t('analysis.distributionCaption')}
+          caption={t('results.analysis.distributionCaption')}
           columns={[
-            { key: 'band', header: t('analysis.band'), cell: (b: { from: number; to: number }) => bandLabel(b.from, b.to) },
-            { key: 'count', header: t('analysis.candidates'), cell: (b: { count: number }) => b.count, align: 'end' },
+            { key: 'band', header: t('results.analysis.band'), cell: (b: { from: number; to: number }) => bandLabel(b.from, b.to) },
+            { key: 'count', header: t('results.analysis.candidates'), cell: (b: { count: number }) => b.count, align: 'end' },
           ]}
           rows={statistics.paper.distribution}
           rowKey={(b) => String(b.from)}
@@ -158,21 +166,21 @@ function Analysis({ paperId }: { paperId: number }) {
       </section>
       <section aria-labelledby="items-title" className={`${card} ${padded}`}>
         <h2 id="items-title" className={sectionTitle}>
-          {t('analysis.itemsHeading')}
+          {t('results.analysis.itemsHeading')}
         </h2>
         <ChartBoundary fallback={tableFallback}>
-          <Suspense fallback={<LoadingState label={t('analysis.loadingCharts')} />}>
+          <Suspense fallback={<LoadingState label={t('results.analysis.loadingCharts')} />}>
             <ItemsChart statistics={statistics} />
           </Suspense>
         </ChartBoundary>
         <Checkbox checked={onlyFlagged} onChange={setOnlyFlagged} testId="only-flagged">
-          {t('analysis.onlyFlagged')}
+          {t('results.analysis.onlyFlagged')}
         </Checkbox>
         {rows.length === 0 ? (
-          <EmptyState title={t('analysis.noFlagged')} />
+          <EmptyState title={t('results.analysis.noFlagged')} />
         ) : (
           <DataTable
-            caption={t('analysis.itemsCaption', { paper: statistics.code })}
+            caption={t('results.analysis.itemsCaption', { paper: statistics.code })}
             columns={columns}
             rows={rows}
             rowKey={(i) => i.versionId}

@@ -52,7 +52,7 @@ export function ExportTemplateDialog({
   onClose: () => void;
   onSave: (body: ExportTemplateBody) => Promise<void>;
 }) {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t } = useTranslation('projects');
   const [name, setName] = useState(template?.name ?? '');
   const [kind, setKind] = useState<ExportKind>(template?.recordKind ?? 'results');
   const [fileType, setFileType] = useState<ExportFileType>(template?.fileType ?? 'xlsx');
@@ -72,7 +72,7 @@ export function ExportTemplateDialog({
 
   const problems = checkExportTemplate({ name, recordKind: kind, fileType, columns, filters });
   const problemOf = (key: string) => (touched ? (problems[key] ?? null) : null);
-  const fieldLabel = (field: string) => t(`sourceField.${field}`);
+  const fieldLabel = (field: string) => t(`results.sourceField.${field}`);
   const used = new Set(columns.map((c) => c.field));
   const available = exportCatalogue[kind].fields.filter((f) => !used.has(f.field));
 
@@ -92,8 +92,8 @@ export function ExportTemplateDialog({
 
   return (
     <Dialog
-      title={template ? t('builder.editTitle', { name: template.name }) : t('builder.createTitle')}
-      description={t('builder.intro')}
+      title={template ? t('results.builder.editTitle', { name: template.name }) : t('results.builder.createTitle')}
+      description={t('results.builder.intro')}
       size="lg"
       busy={busy}
       onClose={onClose}
@@ -108,10 +108,10 @@ export function ExportTemplateDialog({
       footer={
         <>
           <Button type="button" variant="outline" onClick={onClose} disabled={busy}>
-            {t('builder.cancel')}
+            {t('results.builder.cancel')}
           </Button>
           <Button type="submit" disabled={busy} data-testid="export-template-save">
-            {t('builder.save')}
+            {t('results.builder.save')}
           </Button>
         </>
       }
@@ -123,7 +123,7 @@ export function ExportTemplateDialog({
           </p>
         ) : null}
         <TextField
-          label={t('field.name')}
+          label={t('results.field.name')}
           value={name}
           onChange={(e) => setName(e.target.value)}
           error={problemOf('name')}
@@ -132,27 +132,27 @@ export function ExportTemplateDialog({
         />
         <div className={row}>
           <SelectField
-            label={t('field.kind')}
+            label={t('results.field.kind')}
             value={kind}
             onValueChange={(value) => setKind(value as ExportKind)}
-            options={EXPORT_KINDS.map((k) => ({ value: k, label: t(`recordKind.${k}`) }))}
+            options={EXPORT_KINDS.map((k) => ({ value: k, label: t(`results.recordKind.${k}`) }))}
             disabled={template !== null}
-            hint={template ? t('builder.kindFixed') : undefined}
+            hint={template ? t('results.builder.kindFixed') : undefined}
             testId="template-kind"
           />
           <SelectField
-            label={t('field.fileType')}
+            label={t('results.field.fileType')}
             value={fileType}
             onValueChange={(value) => setFileType(value as ExportFileType)}
-            options={EXPORT_FILE_TYPES.map((f) => ({ value: f, label: t(`fileType.${f}`) }))}
+            options={EXPORT_FILE_TYPES.map((f) => ({ value: f, label: t(`results.fileType.${f}`) }))}
             testId="template-file-type"
           />
         </div>
         <fieldset className={css({ display: 'grid', gap: '2' })}>
-          <legend className={legend}>{t('field.columns')}</legend>
+          <legend className={legend}>{t('results.field.columns')}</legend>
           {problemOf('columns') ? (
             <p role="alert" className={css({ color: 'error.main', fontSize: 'sm' })}>
-              {t('builder.noColumns')}
+              {t('results.builder.noColumns')}
             </p>
           ) : null}
           <ol className={css({ display: 'grid', gap: '2' })} data-testid="template-columns">
@@ -163,7 +163,7 @@ export function ExportTemplateDialog({
                 <li key={`${column.field}-${index}`} className={columnBox} data-testid={`template-column-${n}`}>
                   <div className={row}>
                     <SelectField
-                      label={t('builder.sourceField', { n })}
+                      label={t('results.builder.sourceField', { n })}
                       value={column.field}
                       onValueChange={(field) => {
                         const meta = exportCatalogue[kind].fields.find((f) => f.field === field);
@@ -173,10 +173,10 @@ export function ExportTemplateDialog({
                       testId={`column-field-${n}`}
                     />
                     <SelectField
-                      label={t('builder.format', { n })}
+                      label={t('results.builder.format', { n })}
                       value={column.format}
                       onValueChange={(format) => update(index, { format: format as ExportColumn['format'] })}
-                      options={EXPORT_FORMATS.map((f) => ({ value: f, label: t(`format.${f}`) }))}
+                      options={EXPORT_FORMATS.map((f) => ({ value: f, label: t(`results.format.${f}`) }))}
                       testId={`column-format-${n}`}
                     />
                   </div>
@@ -184,7 +184,7 @@ export function ExportTemplateDialog({
                     {headerLanguages.map((language) => (
                       <TextField
                         key={language}
-                        label={t('builder.header', { n, language: t(`language.${language}`, { defaultValue: language }) })}
+                        label={t('results.builder.header', { n, language: t(`results.language.${language}`, { defaultValue: language }) })}
                         value={(column.headers as Record<string, string | undefined>)[language] ?? ''}
                         onChange={(e) => update(index, { headers: { ...column.headers, [language]: e.target.value } })}
                         error={language === 'en' ? problemOf(`columns[${index}].headers.en`) : null}
@@ -200,9 +200,9 @@ export function ExportTemplateDialog({
                       variant="outline"
                       onClick={() => move(index, -1)}
                       disabled={index === 0}
-                      aria-label={t('builder.moveUp', { n })}
+                      aria-label={t('results.builder.moveUp', { n })}
                     >
-                      {t('builder.up')}
+                      {t('results.builder.up')}
                     </Button>
                     <Button
                       type="button"
@@ -210,19 +210,19 @@ export function ExportTemplateDialog({
                       variant="outline"
                       onClick={() => move(index, 1)}
                       disabled={index === columns.length - 1}
-                      aria-label={t('builder.moveDown', { n })}
+                      aria-label={t('results.builder.moveDown', { n })}
                     >
-                      {t('builder.down')}
+                      {t('results.builder.down')}
                     </Button>
                     <Button
                       type="button"
                       size="sm"
                       variant="outline"
                       onClick={() => setColumns((current) => current.filter((_, k) => k !== index))}
-                      aria-label={t('builder.remove', { n })}
+                      aria-label={t('results.builder.remove', { n })}
                       data-testid={`column-remove-${n}`}
                     >
-                      {t('builder.removeShort')}
+                      {t('results.builder.removeShort')}
                     </Button>
                   </div>
                 </li>
@@ -231,19 +231,19 @@ export function ExportTemplateDialog({
           </ol>
           <div>
             <Button type="button" variant="outline" onClick={addColumn} disabled={available.length === 0} data-testid="add-column">
-              {t('builder.addColumn')}
+              {t('results.builder.addColumn')}
             </Button>
           </div>
         </fieldset>
         <fieldset className={css({ display: 'grid', gap: '2' })}>
-          <legend className={legend}>{t('field.filters')}</legend>
+          <legend className={legend}>{t('results.field.filters')}</legend>
           <div className={row}>
             {exportCatalogue[kind].filters.map((name) => (
               <SelectField
                 key={name}
-                label={t(`filter.${name}`)}
+                label={t(`results.filter.${name}`)}
                 value={filters[name] === undefined ? '' : String(filters[name])}
-                placeholder={t('filter.any')}
+                placeholder={t('results.filter.any')}
                 onValueChange={(value) =>
                   setFilters((current) => {
                     const next = { ...current } as Record<string, unknown>;

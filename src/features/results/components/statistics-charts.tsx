@@ -18,15 +18,15 @@ const caption = css({ fontWeight: 'semibold', fontSize: 'sm' });
 const desc = css({ fontSize: 'xs', color: 'fg.muted' });
 
 export function DistributionChart({ statistics, tableId }: { statistics: PaperStatisticsRecord; tableId: string }) {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t } = useTranslation('projects');
   const data = statistics.paper.distribution.map((bin) => ({ band: bandLabel(bin.from, bin.to), count: bin.count }));
   return (
     <figure className={figure} aria-labelledby="distribution-caption" aria-describedby="distribution-desc" data-testid="distribution-chart">
       <figcaption id="distribution-caption" className={caption}>
-        {t('analysis.distributionTitle')}
+        {t('results.analysis.distributionTitle')}
       </figcaption>
       <p id="distribution-desc" className={desc}>
-        {t('analysis.distributionDesc', { max: statistics.paper.maxTotal, table: tableId })}
+        {t('results.analysis.distributionDesc', { max: statistics.paper.maxTotal, table: tableId })}
       </p>
       <div className={scroll} aria-hidden="true">
         <BarChart width={WIDTH} height={HEIGHT} data={data} accessibilityLayer={false} margin={{ top: 8, right: 16, bottom: 8, left: 0 }}>
@@ -34,7 +34,7 @@ export function DistributionChart({ statistics, tableId }: { statistics: PaperSt
           <XAxis dataKey="band" />
           <YAxis allowDecimals={false} />
           <Tooltip />
-          <Bar dataKey="count" name={t('analysis.candidates')} fill={'var(--colors-primary-main)'} isAnimationActive={false} />
+          <Bar dataKey="count" name={t('results.analysis.candidates')} fill={'var(--colors-primary-main)'} isAnimationActive={false} />
         </BarChart>
       </div>
     </figure>
@@ -42,17 +42,17 @@ export function DistributionChart({ statistics, tableId }: { statistics: PaperSt
 }
 
 export function ItemsChart({ statistics }: { statistics: PaperStatisticsRecord }) {
-  const { t } = useTranslation('projects', { keyPrefix: 'results' });
+  const { t } = useTranslation('projects');
   const data = [...statistics.items]
     .sort((a, b) => a.number - b.number)
-    .map((item) => ({ question: t('analysis.questionShort', { number: item.number }), facility: item.facility, discrimination: item.pointBiserial }));
+    .map((item) => ({ question: t('results.analysis.questionShort', { number: item.number }), facility: item.facility, discrimination: item.pointBiserial }));
   return (
     <figure className={figure} aria-labelledby="items-chart-caption" aria-describedby="items-chart-desc" data-testid="items-chart">
       <figcaption id="items-chart-caption" className={caption}>
-        {t('analysis.itemsChartTitle')}
+        {t('results.analysis.itemsChartTitle')}
       </figcaption>
       <p id="items-chart-desc" className={desc}>
-        {t('analysis.itemsChartDesc')}
+        {t('results.analysis.itemsChartDesc')}
       </p>
       <div className={scroll} aria-hidden="true">
         <BarChart
@@ -68,8 +68,8 @@ export function ItemsChart({ statistics }: { statistics: PaperStatisticsRecord }
           <Tooltip />
           <Legend />
           <ReferenceLine y={0} stroke={'var(--colors-fg-muted)'} />
-          <Bar dataKey="facility" name={t('analysis.facility')} fill={'var(--colors-primary-main)'} isAnimationActive={false} />
-          <Bar dataKey="discrimination" name={t('analysis.pointBiserial')} fill={'var(--colors-warning-main)'} isAnimationActive={false} />
+          <Bar dataKey="facility" name={t('results.analysis.facility')} fill={'var(--colors-primary-main)'} isAnimationActive={false} />
+          <Bar dataKey="discrimination" name={t('results.analysis.pointBiserial')} fill={'var(--colors-warning-main)'} isAnimationActive={false} />
         </BarChart>
       </div>
     </figure>
