@@ -37,6 +37,7 @@ import { PdfPrinter } from './modules/papers/paper-print.ts';
 import { ITEM_IMPORT_JOB, itemImportJobHandler, itemsModule } from './modules/items/items-module.ts';
 import { profileRoutes } from './modules/profile/profile-routes.ts';
 import { NOTIFICATION_MAIL_JOB, notificationMailHandler, notificationsModule } from './modules/notifications/notifications-module.ts';
+import { EXPORT_RUN_JOB, exportRunJobHandler, statisticsModule } from './modules/statistics/statistics-module.ts';
 import { authenticationPlugin } from './plugins/authentication.ts';
 import { clientPlugin } from './plugins/client.ts';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     [BULK_UPLOAD_JOB]: bulkUploadJobHandler(app, app.log),
     [ITEM_IMPORT_JOB]: itemImportJobHandler,
     [NOTIFICATION_MAIL_JOB]: notificationMailHandler(() => ({ mailer, publicUrl: config.publicUrl })),
+    [EXPORT_RUN_JOB]: exportRunJobHandler,
   };
   const worker = options.runJobs === false ? undefined : startJobWorker(db, jobHandlers, { log: app.log });
   app.decorate('jobs', { poke: () => worker?.poke() });
@@ -228,6 +230,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(resultsModule, { db, clock: deliveryClock, events, mail: app.identity.mail, publicUrl: config.publicUrl, log: app.log });
       await api.register(notificationsModule, { db });
       await api.register(profileRoutes, { db, clock: app.clock });
+      await api.register(statisticsModule, { db, clock: app.clock, pokeJobs: () => app.jobs.poke() });
     },
     { prefix: '/api' },
   );

@@ -16,6 +16,7 @@ import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
 import { benchScoringExam } from './scoring-exam.ts';
 import { benchStartup } from './startup.ts';
+import { benchStatistics } from './statistics.ts';
 import { benchTicketSearch } from './tickets-search.ts';
 import { benchUsers } from './users.ts';
 
@@ -36,6 +37,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   allocation: () => benchAllocation(),
   admitcard: () => benchAdmitCard(),
   delivery: () => benchDelivery(),
+  statistics: () => benchStatistics(),
 };
 
 const wanted = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import { seedDemoNotifications } from './demo-notifications.ts';
+import { addExportTemplates, seededExportTemplates } from '#server/modules/statistics/seeded-export-templates.ts';
 import { randomBytes } from 'node:crypto';
 import type { RoleName, ExamPermission } from '#machines/permissions.ts';
 import { hashPassword } from '#server/lib/passwords.ts';
@@ -300,6 +301,8 @@ async function seedDemoProjects(db: Db, list: DemoResult['users'], password: str
     );
     const projectId = projectRows[0].id;
     await applyTemplateConfig(tx, ROOT_TENANT, projectId, board.config, meera);
+    // Issue 20: the three seeded export templates, also when the tenant's templates predate them.
+    await addExportTemplates(tx, ROOT_TENANT, projectId, seededExportTemplates, meera);
     for (const [unit, names] of Object.entries(topics)) {
       const { rows } = await tx.query<{ id: number }>(`select id::int as id from categories where project_id = $1 and name = $2`, [projectId, unit]);
       for (const [index, name] of names.entries()) {
@@ -408,6 +411,7 @@ async function seedDemoProjects(db: Db, list: DemoResult['users'], password: str
       [ROOT_TENANT, cbt.id, meera],
     );
     await applyTemplateConfig(tx, ROOT_TENANT, mockRows[0].id, cbt.config, meera);
+    await addExportTemplates(tx, ROOT_TENANT, mockRows[0].id, seededExportTemplates, meera);
     await history(tx, mockRows[0].id, meera, [
       ['project.create', null, 'Draft'],
       ['project.startSetup', 'Draft', 'Setup'],

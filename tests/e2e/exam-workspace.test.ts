@@ -239,14 +239,18 @@ describe('the exam workspace in Chromium', () => {
       .first()
       .waitFor();
 
-    // The workspace menu reaches every slice; a later issue's slice says so.
+    // The workspace menu reaches every slice: export templates (issue 20) is its own screen now,
+    // with the three templates the project's seeded template carries.
     await page.getByTestId('workspace-goto').click();
     const menu = page.getByTestId('workspace-goto-menu');
     await menu.getByTestId('goto-exportTemplates').waitFor();
     await expectAccessible(page, 'the workspace menu');
     await menu.getByTestId('goto-exportTemplates').click();
     await page.waitForURL(/\/workspace\/export-templates$/);
-    await page.getByText('Export templates is not available yet').waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Export templates' }).waitFor();
+    await page.getByTestId('export-templates-table').getByText('Result sheet').waitFor();
+    expect(await page.getByText('Export templates is not available yet').count()).toBe(0);
+    await expectAccessible(page, 'the export templates screen');
     await page.goto('/workspace');
     await page.getByRole('heading', { level: 1, name: 'Workspace of Medical entrance mock E2E 2027' }).waitFor();
     await expectAccessible(page, 'the workspace overview');

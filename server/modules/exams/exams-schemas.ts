@@ -4,6 +4,7 @@ import { ItemTypeKind, ItemTypeSettings, Marking } from '#machines/exams/item-ty
 import { ExamPermissionName, ProjectStatusName, RecordId, Timestamp, UserStamp, Uuid } from '#machines/exams/project-record.ts';
 import { STAGE_ID_PATTERN } from '#machines/exams/review-flow.machine.ts';
 import { PagedResult, searchRequestProperties } from '#server/lib/paging.ts';
+import { CreateExportTemplateBody, ExportFiltersSchema } from '#server/modules/statistics/statistics-schemas.ts';
 
 /** Request and answer shapes of the exam workspace (issue 15); they are also its OpenAPI. */
 
@@ -75,6 +76,12 @@ export const TemplateConfig = Type.Object(
         durationMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
       },
       { additionalProperties: false },
+    ),
+    exportTemplates: Type.Optional(
+      Type.Array(Type.Object({ ...CreateExportTemplateBody.properties, filters: ExportFiltersSchema }, { additionalProperties: false }), {
+        maxItems: 20,
+        description: 'Export templates a new project starts with (issue 20)',
+      }),
     ),
   },
   { additionalProperties: false },

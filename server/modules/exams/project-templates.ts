@@ -1,4 +1,6 @@
 import type { Queryable } from '#server/db/client.ts';
+import type { ExportTemplateDraft } from '#machines/results/export-catalogue.ts';
+import { addExportTemplates, seededExportTemplates } from '#server/modules/statistics/seeded-export-templates.ts';
 import type { TemplateConfig } from './exams-schemas.ts';
 
 /**
@@ -61,6 +63,7 @@ export const seededTemplates: Array<{ name: string; description: string; config:
         { name: 'Paper moderation', recordKind: 'paper', definition: { ...paperReview, stages: [...paperReview.stages] } },
       ],
       paperRules: { navigation: 'free', calculatorAllowed: false, mode: 'offline', durationMinutes: 180 },
+      exportTemplates: seededExportTemplates,
     },
   },
   {
@@ -111,6 +114,7 @@ export const seededTemplates: Array<{ name: string; description: string; config:
         { name: 'Paper moderation', recordKind: 'paper', definition: { ...paperReview, stages: [...paperReview.stages] } },
       ],
       paperRules: { navigation: 'sectional', calculatorAllowed: false, mode: 'online', durationMinutes: 180 },
+      exportTemplates: seededExportTemplates,
     },
   },
 ];
@@ -151,6 +155,14 @@ export async function applyTemplateConfig(tx: Queryable, tenantId: string, proje
       [tenantId, projectId, flow.name, flow.recordKind, JSON.stringify(flow.definition), userId],
     );
   }
+  // A template's export templates name no record of its own project (filters are per project): they start without filters.
+  await addExportTemplates(
+    tx,
+    tenantId,
+    projectId,
+    (config.exportTemplates ?? []).map((t) => ({ ...t, filters: {} }) as ExportTemplateDraft),
+    userId,
+  );
 }
 
 const defaultPaperRules: TemplateConfig['paperRules'] = { navigation: 'free', calculatorAllowed: false, mode: 'online', durationMinutes: 180 };
@@ -177,10 +189,15 @@ export async function captureTemplateConfig(db: Queryable, projectId: number, pa
       [projectId],
     ),
   ]);
+  const exportTemplates = await db.query<NonNullable<TemplateConfig['exportTemplates']>[number]>(
+    `select name, record_kind as "recordKind", file_type as "fileType", columns, '{}'::jsonb as filters from export_templates where project_id = $1 order by lower(name) limit 20`,
+    [projectId],
+  );
   return {
     itemTypes: types.rows,
     categories: categories.rows.map((c) => ({ ref: `c${c.id}`, name: c.name, parent: c.parent_id === null ? null : `c${c.parent_id}` })),
     flows: flows.rows,
     paperRules,
+    exportTemplates: exportTemplates.rows,
   };
 }

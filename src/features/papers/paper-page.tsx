@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 import { Link } from '#src/components/ui/link.tsx';
@@ -29,12 +29,14 @@ import { SectionEditor, sectionBody } from './components/section-editor.tsx';
 import { SetsPanel } from './components/sets-panel.tsx';
 import { paperCallFailure, statusTone, type PaperCallFailure } from './lib/paper-errors.ts';
 
-export const PAPER_TABS = ['sections', 'blueprint', 'sets', 'history'] as const;
+export const PAPER_TABS = ['sections', 'blueprint', 'sets', 'analysis', 'history'] as const;
 export type PaperTab = (typeof PAPER_TABS)[number];
 /** What a caller who may not see the paper's content is shown (docs/decisions/0221). */
 const OUTLINE_TABS: readonly PaperTab[] = ['sections', 'history'];
 
 const link = css({ color: 'primary.dark', textDecoration: 'underline' });
+// The item analysis of issue 20 comes with its own chunk when its tab is opened.
+const ItemAnalysisPanel = lazy(() => import('#src/features/results/index.ts').then((m) => ({ default: m.ItemAnalysisPanel })));
 
 /** The paper's sections in order, each with its rule and marks; a Draft paper's can be added, edited and removed. */
 function SectionsPanel({
@@ -284,7 +286,8 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
 
   if (error) return <ErrorState message={errorText ?? t('paper.failed')} onRetry={() => void load()} />;
   if (!paper) return <LoadingState />;
-  const tabs = paper.contentVisible ? PAPER_TABS : OUTLINE_TABS;
+  // The item analysis (issue 20) needs sets: candidates sit them.
+  const tabs = paper.contentVisible ? PAPER_TABS.filter((x) => x !== 'analysis' || paper.setCount > 0) : OUTLINE_TABS;
   const tab: PaperTab = tabs.includes(wantedTab) ? wantedTab : 'sections';
   const editable = paper.status === 'Draft' && paper.actions.includes('paper.edit');
   const sectionMarks = paper.sections.reduce((sum, s) => sum + s.marks, 0);
@@ -466,6 +469,10 @@ function PaperScreen({ paperId, workspace }: { paperId: number; workspace: ItemW
                 }}
                 onConflict={onConflict}
               />
+            ) : value === 'analysis' ? (
+              <Suspense fallback={<LoadingState />}>
+                <ItemAnalysisPanel paperId={paper.paperId} />
+              </Suspense>
             ) : (
               <HistoryPanel paper={paper} />
             )

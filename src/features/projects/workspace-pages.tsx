@@ -1,3 +1,4 @@
+import { ExportTemplatesPage } from '#src/features/results/index.ts';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
@@ -140,10 +141,21 @@ function SlicePlaceholder({ slice }: { slice: WorkspaceSlice }) {
   );
 }
 
+/**
+ * Slices whose screen lives in this chunk without an entry of their own in the route table: the
+ * generic slice route lands here (the route table is part of the first render of `/`, this
+ * chunk is not; docs/decisions/0257).
+ */
+const sliceScreens: Partial<Record<string, () => ReactNode>> = {
+  exportTemplates: () => <ExportTemplatesPage />,
+};
+
 function SlicePlaceholderPage() {
   const { pathname } = useLocation();
   const slice = sliceAt(pathname.replace(/\/$/, ''));
   if (!slice) return null;
+  const screen = slice.available ? sliceScreens[slice.id] : undefined;
+  if (screen) return screen();
   return <SlicePlaceholder key={slice.id} slice={slice} />;
 }
 

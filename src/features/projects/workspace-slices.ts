@@ -31,7 +31,7 @@ export const workspaceSlices: readonly WorkspaceSlice[] = [
   { id: 'items', path: '/items', level: 'project', available: true },
   { id: 'history', path: '/workspace/history', level: 'project', available: true },
   { id: 'seasons', path: '/workspace/seasons', level: 'project', available: true },
-  { id: 'exportTemplates', path: '/workspace/export-templates', level: 'project', available: false, issue: 20 },
+  { id: 'exportTemplates', path: '/workspace/export-templates', level: 'project', available: true },
   { id: 'examDetails', path: '/workspace/exam', level: 'exam', available: true },
   { id: 'examPermissions', path: '/workspace/my-permissions', level: 'exam', available: true },
   { id: 'papers', path: '/workspace/papers', level: 'exam', available: true },

@@ -79,7 +79,7 @@ export function filenameFromContentDisposition(header: string | null | undefined
   return value || null;
 }
 
-export interface DownloadOptions extends Pick<AxiosRequestConfig, 'params' | 'data' | 'signal' | 'showErrors' | 'anonymous'> {
+export interface DownloadOptions extends Pick<AxiosRequestConfig, 'params' | 'data' | 'signal' | 'showErrors' | 'anonymous' | 'workspace'> {
   url: string;
   /** Spec §7 downloads are POSTs; GET works too. */
   method?: 'GET' | 'POST';

@@ -643,6 +643,33 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByText('No registration matches').waitFor();
     }),
   },
+  {
+    // Issue 20: the project was made from the first seeded project template, so it has its three export templates.
+    name: 'export templates',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/export-templates');
+      await heading('Export templates')(page);
+      await page.getByTestId('export-templates-table').getByText('Result sheet').waitFor();
+    }),
+  },
+  {
+    name: 'export template builder',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/workspace/export-templates');
+      await page.getByTestId('export-templates-table').getByText('Result sheet').waitFor();
+      await page.getByRole('button', { name: 'Edit Result sheet' }).click();
+      await page.getByRole('dialog', { name: 'Edit Result sheet' }).waitFor();
+      await page.getByTestId('template-column-1').waitFor();
+    }),
+  },
   { name: 'my registrations (none)', path: '/registrations/mine', prepare: asAdmin, ready: heading('My registrations') },
   {
     name: 'register for an exam (none open)',

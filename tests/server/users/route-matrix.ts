@@ -293,4 +293,15 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/marking/task/:id', P.Exams.View],
   ['GET', '/api/v1/marking/progress', P.Exams.View],
   ['POST', '/api/v1/marking/moderate', P.Exams.View],
+  // item statistics (a paper call) and export templates with their runs (project calls), issue 20, decisions 0255–0257
+  ['GET', '/api/v1/paper/:id/statistics', P.Exams.View],
+  ['GET', '/api/v1/exporttemplate', P.Projects.View],
+  ['POST', '/api/v1/exporttemplate', P.Projects.View],
+  ['GET', '/api/v1/exporttemplate/:id', P.Projects.View],
+  ['PUT', '/api/v1/exporttemplate/:id', P.Projects.View],
+  ['DELETE', '/api/v1/exporttemplate/:id', P.Projects.View],
+  ['POST', '/api/v1/exporttemplate/:id/run', P.Projects.View],
+  ['GET', '/api/v1/exportrun', P.Projects.View],
+  ['GET', '/api/v1/exportrun/:runId', P.Projects.View],
+  ['GET', '/api/v1/exportrun/:runId/file', P.Projects.View],
 ];
