@@ -142,7 +142,9 @@ export async function benchStatistics(deliveries = 10_000, itemCount = 100) {
     const seconds = (performance.now() - started) / 1000;
     figures[fileType] = seconds;
     const ok = seconds <= EXPORT_BUDGET_S ? `✓ under ${EXPORT_BUDGET_S} s` : `✗ budget ${EXPORT_BUDGET_S} s`;
-    console.log(`statistics: Result sheet export, ${written.toLocaleString('en')} rows to .${fileType}: ${seconds.toFixed(2)} s, ${(content.length / 1024).toFixed(0)} KB  ${ok}`);
+    console.log(
+      `statistics: Result sheet export, ${written.toLocaleString('en')} rows to .${fileType}: ${seconds.toFixed(2)} s, ${(content.length / 1024).toFixed(0)} KB  ${ok}`,
+    );
     if (fileType === 'xlsx') {
       // The file reads back: the header row in Hindi and as many data rows as results.
       const book = new ExcelJS.Workbook();
