@@ -7,6 +7,7 @@ import {
   itemWorkspaceStore,
   paperWorkspaceStore,
   projectTemplateStore,
+  resultStore,
   roleStore,
   sectionStore,
   setStore,
@@ -18,7 +19,8 @@ import {
  * The selection slices of spec §4 whose records a screen owns: the workspace's set-up records
  * (project templates, categories, category files, flows and item types; docs/decisions/0201),
  * the item open in the editor, the paper open in the builder, its section and set, the role and
- * the user being managed, the ticket open and the delivery being sat (docs/decisions/0204). Selecting or saving one
+ * the user being managed, the ticket open, the delivery being sat and the result open
+ * (docs/decisions/0204). Selecting or saving one
  * stores its payload; deleting the held one removes it; a save that fails resets the slice to
  * null (the spec's "a failure while storing"). A payload the store cannot keep also resets it.
  */
@@ -36,6 +38,7 @@ const stores = {
   user: userStore,
   ticket: ticketStore,
   delivery: deliveryStore,
+  result: resultStore,
 } as const;
 type Held = Record<string, unknown>;
 const field = (name: string) => (held: Held) => held[name] ?? null;
@@ -54,6 +57,7 @@ const idOf: Record<keyof typeof stores, (held: Held) => unknown> = {
   user: field('id'),
   ticket: field('ticketId'),
   delivery: field('deliveryId'),
+  result: field('resultId'),
 };
 export const sectionKey = (paperId: unknown, sectionId: unknown) => `${String(paperId)}:${String(sectionId)}`;
 export const setKey = (paperId: unknown, letter: unknown) => `${String(paperId)}:${String(letter)}`;

@@ -12,6 +12,7 @@ import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { myResultsApi, type ResultDetail } from './api/results-api.ts';
 import { answerText, keyText, plainText, variantOf } from './lib/answer-text.ts';
+import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 const cell = css({ px: '2', py: '1.5', textAlign: 'start', verticalAlign: 'top', borderBottomWidth: '1px', borderColor: 'border' });
 
@@ -83,6 +84,19 @@ function ReevaluationDialog({ result, onClose, onDone }: { result: ResultDetail;
   );
 }
 
+/** The result slice (spec §4, decision 0204): the result open, without its answer sheet. */
+const resultSlice = ({ resultId, examId, paperCode, status, total, maxTotal, grade, passed, publishedAt }: ResultDetail) => ({
+  resultId,
+  examId,
+  paperCode,
+  status,
+  total,
+  maxTotal,
+  grade,
+  passed,
+  publishedAt,
+});
+
 /** /results?result=7 — one published result: totals per section, grade, pass, the answer sheet, re-evaluation and history. */
 export function ResultView({ resultId }: { resultId: number }) {
   const { t } = useTranslation('delivery', { keyPrefix: 'results' });
@@ -94,7 +108,16 @@ export function ResultView({ resultId }: { resultId: number }) {
   const errorText = useErrorText(error);
   const load = useCallback(() => {
     setError(null);
-    myResultsApi.get(resultId).then(setResult, (failure: unknown) => setError(failure ?? new Error('failed')));
+    myResultsApi.get(resultId).then(
+      (answer) => {
+        setResult(answer);
+        storeRecord('result', resultSlice(answer));
+      },
+      (failure: unknown) => {
+        failRecord('result');
+        setError(failure ?? new Error('failed'));
+      },
+    );
   }, [resultId]);
   useEffect(load, [load]);
   if (error) return <ErrorState message={errorText} onRetry={load} />;
@@ -220,6 +243,7 @@ export function ResultView({ resultId }: { resultId: number }) {
             setAsking(false);
             setSent(true);
             setResult(updated);
+            storeRecord('result', resultSlice(updated));
           }}
         />
       ) : null}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions } from '#machines/permissions.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
+import { resultStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { MarkingTask, ResultDetail, ResultSummary } from '#src/features/results/api/results-api.ts';
 import { initI18n } from '#src/i18n/i18n.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
@@ -104,6 +104,14 @@ describe('My results', () => {
     expect(await screen.findByText('No result has been published for you yet.')).toBeInTheDocument();
   });
 
+  it('should reset the result slice when a result fails to load', async () => {
+    resultStore.trigger.select({ record: { resultId: 3 } });
+    mine.get.mockRejectedValueOnce(new Error('down'));
+    renderAt('/results?result=7', { '/results': <MyResultsPage /> });
+    await screen.findByRole('button', { name: /try again|retry/i });
+    expect(resultStore.getSnapshot().context.selected).toBeNull();
+  });
+
   it('should show an error with a retry that loads again', async () => {
     mine.list.mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce([summary]);
     const { user } = renderAt('/results', <MyResultsPage />);
@@ -118,6 +126,9 @@ describe('A result and its answer sheet', () => {
     renderAt('/results?result=7', { '/results': <MyResultsPage /> });
     const sheet = await screen.findByTestId('answer-sheet');
     expect(mine.get).toHaveBeenCalledWith(7);
+    // The result open is the result slice (spec §4), without its answer sheet.
+    expect(resultStore.getSnapshot().context.selected).toMatchObject({ resultId: 7, status: detail().status, total: detail().total });
+    expect(resultStore.getSnapshot().context.selected).not.toHaveProperty('answerSheet');
     const first = within(sheet).getByTestId('sheet-1');
     expect(first).toHaveTextContent('Which is prime?');
     expect(first).toHaveTextContent('Eight');
