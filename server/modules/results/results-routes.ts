@@ -19,6 +19,7 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace, type Workspace } from '#server/plugins/workspace-context.ts';
 import { insertHistory, insertTicket } from '#server/modules/tickets/tickets-repository.ts';
 import * as S from './results-schemas.ts';
+import { notify } from '#server/modules/notifications/notify.ts';
 import {
   applyResultEvent,
   examResultSettings,
@@ -876,7 +877,14 @@ export async function announcePublished(deps: Pick<ResultsDeps, 'db' | 'events' 
       [row.id],
     );
     const r = rows[0];
-    if (!r?.email) continue;
+    if (!r) continue;
+    // The notification center, and the e-mail only if the candidate wants it (issue 21, docs/decisions/0260).
+    const told = await notify(deps.db, row.candidateId, 'results.published', {
+      params: { examName: r.examName, paperTitle: r.paperTitle },
+      link: `/results?result=${row.id}`,
+      mail: false,
+    });
+    if (!r.email || (told && !told.email)) continue;
     deps.mail.dispatch(
       resultPublishedMail(candidateMailLanguage(r.preferredLanguage, r.medium), { email: r.email, name: r.firstName ?? '' }, r, deps.publicUrl),
     );
@@ -900,6 +908,8 @@ export async function reviseForTicket(deps: Pick<ResultsDeps, 'db' | 'clock'>, t
     if (!row || row.status !== 'ReevaluationRequested') return null;
     const rescored = await rescoreResult(tx, row, { event: 'result.reevaluated', actorId, at, details: { ticketId, items: row.reevaluationItems } });
     await applyResultEvent(tx, rescored.row, { type: 'result.revise', by: { agent: true }, at }, actorId, { details: { ticketId } });
+    const { rows: exams } = await tx.query<{ examName: string }>(`select name as "examName" from exams where id = $1`, [row.examId]);
+    await notify(tx, row.candidateId, 'reevaluation.outcome', { params: { examName: exams[0]?.examName ?? '' }, link: `/results?result=${row.id}` });
     return row.id;
   });
 }

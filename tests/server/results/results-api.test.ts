@@ -141,6 +141,11 @@ describeEachDatabase(
       const [mail] = await mailsTo(app, sat.candidate.email);
       expect(mail.subject).toMatch(/^Your result for .+ is published$/);
       expect(mail.text).toContain('http://exam-portal.test/results');
+      // …and told in the notification center, linked to the result (issue 21).
+      const told = (await call(app, sat.candidate, 'POST', '/api/v1/notification/search', { body: {} })).json() as {
+        data: Array<{ kind: string; link: string | null }>;
+      };
+      expect(told.data).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'results.published', link: `/results?result=${scored.id}` })]));
 
       // The candidate's result and answer sheet: each item, their answer, the key and the marks.
       const mine = (await call(app, sat.candidate, 'GET', '/api/v1/result/mine')).json() as Array<{ resultId: number; total: number; grade: string }>;
@@ -206,6 +211,8 @@ describeEachDatabase(
       expect(revised.status).toBe('Revised');
       expect(revised.history.map((h) => h.event)).toEqual(['result.publish', 'result.requestReevaluation', 'result.reevaluated', 'result.revise']);
       expect(revised.history[2].details).toMatchObject({ before: { total: 11 }, after: { total: 12.5 } });
+      const outcome = (await call(app, sat.candidate, 'POST', '/api/v1/notification/search', { body: {} })).json() as { data: Array<{ kind: string }> };
+      expect(outcome.data.map((n) => n.kind)).toContain('reevaluation.outcome');
     });
 
     it('should send two marks further apart than the threshold to the moderator, blind and independent', async () => {
