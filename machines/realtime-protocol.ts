@@ -1,5 +1,5 @@
 /** What a pushed event is about. */
-export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed' | 'notification.created' | 'notification.count';
+export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed' | 'notification.created' | 'notification.count' | 'delivery.changed';
 
 /**
  * The wire protocol of `/api/hubs/notifications` (docs/decisions/0050). JSON text frames.
@@ -112,6 +112,17 @@ export interface NotificationCountData {
   unreadCount: number;
 }
 
+/**
+ * The `data` of a `delivery.changed` event, to the candidate only: an invigilator admitted,
+ * paused, resumed, extended or terminated their delivery; the screen reads it again at once
+ * (issue 19, docs/decisions/0245).
+ */
+export interface DeliveryChangedData {
+  deliveryId: number;
+  event: string;
+  status: string;
+}
+
 export type ServerFrame =
   | EventFrame
   | { type: 'ready'; userId: string; cursor: number; expiresAt: string }
@@ -140,7 +151,8 @@ export const protocolDescription = [
   'The server answers `{"type":"ready","userId","cursor","expiresAt"}`, replays every event after `after` (if given) and then pushes live:',
   '`{"type":"event","cursor","kind","ticketId","data","at"}` with kind `chat.message` (data: a chat message as POST /api/supportchat answers it),',
   '`ticket.changed` (data: ticketId, change, statusId, previousStatusId, supportGroupId, assigneeId, actorId, at …), `chat.read` (your own read marker moved),',
-  '`notification.created` (data: notification, unreadCount — a notification for you) or `notification.count` (data: unreadCount — your unread count changed).',
+  '`notification.created` (data: notification, unreadCount — a notification for you) or `notification.count` (data: unreadCount — your unread count changed),',
+  'or `delivery.changed` (data: deliveryId, event, status — an invigilator acted on your delivery).',
   'Cursors only increase: keep the last one processed, ignore frames at or below it, and send it as `after` when reconnecting — nothing is lost or doubled.',
   '`{"type":"resync","cursor"}` means more was missed than a replay carries: reload the open views and continue from `cursor`.',
   '`{"type":"permissions.changed","permissions"}` when your roles, permissions or support groups change.',

@@ -103,10 +103,10 @@ describe('a candidate sits a paper in Chromium', { timeout: 300_000 }, () => {
     await expect(row.locator('td').nth(1).textContent()).resolves.toBe('In progress');
     await expectAccessible(desk, 'invigilator console');
 
-    // Pause: Kavya's screen says so and takes no answers; resume gives it back. Her screen asks
-    // the server every 30 s while running (every 3 s while paused): no push over the hub yet.
+    // Pause: Kavya's screen says so at once (the hub's push, decision 0245; her heartbeat asks only
+    // every 30 s) and takes no answers; resume gives it back.
     await row.locator('[data-testid^="console-pause-"]').click();
-    await page.getByTestId('delivery-paused').waitFor({ timeout: 45_000 });
+    await page.getByTestId('delivery-paused').waitFor({ timeout: 15_000 });
     await row.locator('[data-testid^="console-resume-"]').click();
     await page.getByTestId('delivery-paused').waitFor({ state: 'detached', timeout: 15_000 });
 

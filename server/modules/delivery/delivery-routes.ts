@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { P } from '#machines/permissions.ts';
+import type { DeliveryChangedData } from '#machines/realtime-protocol.ts';
 import {
   candidateContent,
   decideDelivery,
@@ -17,6 +18,7 @@ import { conflict, forbidden, notFound, ValidationFailure } from '#server/lib/er
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import { listSections } from '#server/modules/papers/papers-repository.ts';
+import { appendEvent } from '#server/modules/realtime/realtime-repository.ts';
 import { registrationActor } from '#server/modules/seasons/registrations-routes.ts';
 import * as S from './delivery-schemas.ts';
 import {
@@ -572,10 +574,14 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         const locked = await settleExpiry(tx, (await lockDelivery(tx, row.id))!, now);
         const at = eventTime(locked, now);
         const event = { type: b.event, by: actor, at, minutes: b.minutes ?? 0, reason: b.reason ?? '' } as DeliveryEvent;
-        return applyDeliveryEvent(tx, locked, event, p.userId, {
+        const applied = await applyDeliveryEvent(tx, locked, event, p.userId, {
           reason: b.reason ?? null,
           details: b.event === 'delivery.extend' ? { minutes: b.minutes } : {},
         });
+        // The candidate's screen follows at once over the hub (committed with the change).
+        const data: DeliveryChangedData = { deliveryId: applied.id, event: b.event, status: applied.status };
+        await appendEvent(tx, { tenantId: applied.tenantId, kind: 'delivery.changed', userId: applied.candidateId, payload: { ...data } });
+        return applied;
       });
       return consoleRow(updated, actor, now);
     },

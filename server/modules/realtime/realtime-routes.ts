@@ -36,6 +36,7 @@ const EventFrameSchema = Type.Object({
     Type.Literal('ticket.changed'),
     Type.Literal('notification.created'),
     Type.Literal('notification.count'),
+    Type.Literal('delivery.changed'),
   ]),
   ticketId: Type.Union([Type.Integer(), Type.Null()]),
   data: Type.Object({}, { additionalProperties: true }),

@@ -5,6 +5,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { fromPromise } from 'xstate';
 import { css, cx } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
+import type { DeliveryChangedData } from '#machines/realtime-protocol.ts';
 import type { ItemContent, ItemResponse } from '#machines/items/item-schema.ts';
 import {
   autosaveMachine,
@@ -31,6 +32,7 @@ import { PermissionGate } from '#src/features/users/index.ts';
 import { deliveryApi, type Delivery, type DeliveryItem, type Receipt, type Timing } from './api/delivery-api.ts';
 import { keepQueue, queuedSaves } from './lib/offline-queue.ts';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
+import { useRealtime } from '#src/app/realtime/use-realtime.ts';
 
 /**
  * The candidate's screen (issue 19, EXAMS.md §4, docs/decisions/0243): the CBT layout of national
@@ -280,23 +282,35 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     });
   }, [held, refresh, autosave, finish]);
 
+  // What the server says now: resume a held queue, or end (the heartbeat and the hub both ask).
+  const follow = useCallback(
+    (fresh: Timing) => {
+      setTiming(fresh);
+      if (fresh.status === 'Active' && autosave.getSnapshot().matches('held')) autosave.send({ type: 'resume' });
+      if (['Submitted', 'TimeUp', 'Terminated'].includes(fresh.status)) void finish(fresh.status === 'TimeUp');
+    },
+    [autosave, finish],
+  );
+  // An invigilator's pause, resume, extension or end reaches this screen at once over the hub
+  // (decision 0245), and after a resumed connection, when a push may have been missed.
+  useRealtime((notice) => {
+    const mine =
+      (notice.type === 'event' && notice.frame.kind === 'delivery.changed' && (notice.frame.data as unknown as DeliveryChangedData).deliveryId === id) ||
+      notice.type === 'resync' ||
+      (notice.type === 'connected' && notice.resumed);
+    if (mine) void refresh().then(follow, () => undefined);
+  });
+
   // While paused, and every half minute while running, ask the server (pause, extension, end).
   useEffect(() => {
     const timer = setInterval(
       () => {
-        void deliveryApi.telemetry(id, [{ kind: 'heartbeat' }]).then(
-          (fresh) => {
-            setTiming(fresh);
-            if (fresh.status === 'Active' && held) autosave.send({ type: 'resume' });
-            if (['Submitted', 'TimeUp', 'Terminated'].includes(fresh.status)) void finish(fresh.status === 'TimeUp');
-          },
-          () => undefined,
-        );
+        void deliveryApi.telemetry(id, [{ kind: 'heartbeat' }]).then(follow, () => undefined);
       },
       timing.status === 'Paused' ? 3_000 : 30_000,
     );
     return () => clearInterval(timer);
-  }, [id, timing.status, held, autosave, finish]);
+  }, [id, timing.status, follow]);
 
   const left = timeLeftOnScreen(timing.status === 'Active' ? timing.deadline : null, timing.remainingMs, offset, now);
   useEffect(() => {

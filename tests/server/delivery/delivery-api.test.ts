@@ -95,6 +95,18 @@ describeEachDatabase(
       expect(record.history.map((h) => h.event)).toEqual(['delivery.open', 'delivery.start', 'delivery.pause', 'delivery.extend', 'delivery.resume']);
       expect(record.history[3].reason).toBe('The power cut');
       expect((await projectCall(get().app, world, candidate, 'POST', `/api/v1/delivery/${id}/event`, { event: 'delivery.pause' })).statusCode).toBe(403);
+      // Each invigilator action reached the candidate over the hub, in order, and no one else.
+      const pushed = (await call(get().app, candidate, 'GET', '/api/hubs/notifications/missed?after=0')).json() as {
+        events: Array<{ kind: string; data: { deliveryId: number; event: string; status: string } }>;
+      };
+      expect(pushed.events.filter((e) => e.kind === 'delivery.changed').map((e) => [e.data.deliveryId, e.data.event, e.data.status])).toEqual([
+        [id, 'delivery.pause', 'Paused'],
+        [id, 'delivery.extend', 'Paused'],
+        [id, 'delivery.resume', 'Active'],
+      ]);
+      const { candidate: other } = await admittedCandidate(get().app, world);
+      const theirs = (await call(get().app, other, 'GET', '/api/hubs/notifications/missed?after=0')).json() as { events: Array<{ kind: string }> };
+      expect(theirs.events.filter((e) => e.kind === 'delivery.changed')).toEqual([]);
     });
 
     it('should store a retried save once, keep the highest sequence whatever the arrival order, and resume the answers', async () => {

@@ -8,6 +8,7 @@ import { allPermissions } from '#machines/permissions.ts';
 import { deliveryStore, userPermissionsStore } from '#src/app/stores/slices.ts';
 import type { Delivery, Timing } from '#src/features/delivery/api/delivery-api.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { offlineQueueStore } from '#src/features/delivery/lib/offline-queue.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
@@ -201,6 +202,48 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     // The size holds from question to question.
     await user.click(screen.getByRole('button', { name: 'Save & next' }));
     expect((await screen.findByTestId('question-2')).style.zoom).toBe('2');
+  });
+
+  it('should freeze at once when the invigilator pauses (a hub push), and go on when resumed', async () => {
+    api.get.mockResolvedValueOnce(delivery());
+    renderDelivery();
+    await screen.findByTestId('question-1');
+    expect(screen.queryByTestId('delivery-paused')).toBeNull();
+    const push = (status: string, cursor: number) =>
+      act(() =>
+        publishRealtime({
+          type: 'event',
+          frame: {
+            type: 'event',
+            cursor,
+            kind: 'delivery.changed',
+            ticketId: null,
+            data: { deliveryId: 41, event: 'delivery.pause', status },
+            at: new Date().toISOString(),
+          },
+        }),
+      );
+    // Another delivery's push changes nothing here.
+    api.get.mockResolvedValue(delivery({ timing: timing({ status: 'Paused', deadline: null, remainingMs: 20 * MIN }) }));
+    act(() =>
+      publishRealtime({
+        type: 'event',
+        frame: {
+          type: 'event',
+          cursor: 1,
+          kind: 'delivery.changed',
+          ticketId: null,
+          data: { deliveryId: 99, event: 'delivery.pause', status: 'Paused' },
+          at: '',
+        },
+      }),
+    );
+    expect(api.get).toHaveBeenCalledTimes(1);
+    push('Paused', 2);
+    expect(await screen.findByTestId('delivery-paused')).toHaveTextContent('The invigilator has paused the exam.');
+    api.get.mockResolvedValue(delivery());
+    push('Active', 3);
+    await waitFor(() => expect(screen.queryByTestId('delivery-paused')).toBeNull());
   });
 
   it('should keep an answer saved offline over a reload, show it, and send it with its own save id once back', async () => {
