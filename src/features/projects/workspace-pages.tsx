@@ -1,7 +1,7 @@
 import { ExportTemplatesPage } from '#src/features/results/index.ts';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
@@ -148,6 +148,9 @@ function SlicePlaceholder({ slice }: { slice: WorkspaceSlice }) {
  */
 const sliceScreens: Partial<Record<string, () => ReactNode>> = {
   exportTemplates: () => <ExportTemplatesPage />,
+  // The exam's results are the results console; a paper's delivery is the invigilator console.
+  results: () => <Navigate to="/results?view=console" replace />,
+  delivery: () => <Navigate to="/invigilate" replace />,
 };
 
 function SlicePlaceholderPage() {

@@ -36,10 +36,10 @@ export const workspaceSlices: readonly WorkspaceSlice[] = [
   { id: 'examPermissions', path: '/workspace/my-permissions', level: 'exam', available: true },
   { id: 'papers', path: '/workspace/papers', level: 'exam', available: true },
   { id: 'registrations', path: '/workspace/registrations', level: 'project', available: true },
-  { id: 'results', path: '/workspace/results', level: 'exam', available: false, issue: 20 },
+  { id: 'results', path: '/workspace/results', level: 'exam', available: true },
   { id: 'sections', path: '/workspace/sections', level: 'paper', available: true },
   { id: 'sets', path: '/workspace/sets', level: 'paper', available: true },
-  { id: 'delivery', path: '/workspace/delivery', level: 'paper', available: false, issue: 19 },
+  { id: 'delivery', path: '/workspace/delivery', level: 'paper', available: true },
   { id: 'templates', path: '/workspace/templates', level: 'tenant', available: true },
   { id: 'centers', path: '/workspace/centers', level: 'tenant', available: true },
 ];

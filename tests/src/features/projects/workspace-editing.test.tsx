@@ -636,23 +636,22 @@ describe('the workspace navigation', { timeout: 20_000 }, () => {
     renderAt('/workspace', { '/workspace': <pages.WorkspaceOverviewPage /> });
     await screen.findByRole('heading', { level: 1, name: 'Workspace of Medical mock' });
     for (const slice of workspaceSlices.filter((s) => s.id !== 'overview')) expect(screen.getByTestId(`tile-${slice.id}`)).toBeInTheDocument();
-    expect(screen.getByTestId('tile-results')).toHaveTextContent('Coming with issue 20');
+    expect(screen.getByTestId('tile-results')).not.toHaveTextContent('Coming with issue');
+    expect(screen.getByTestId('tile-delivery')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-exportTemplates')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-seasons')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-items')).not.toHaveTextContent('Coming with issue');
     expect(screen.getByTestId('tile-flows')).not.toHaveTextContent('Coming with issue');
   });
 
-  it('should ask for a project, then an exam, before saying a later slice is not available yet', async () => {
-    const { location } = renderAt('/workspace/results', { '/workspace/results': <pages.WorkspacePlaceholderPage /> });
-    await screen.findByText('No project selected');
-    act(() => selectProject(detail() as unknown as Record<string, unknown>));
-    await screen.findByTestId('choose-exam');
-    expect(screen.getByRole('link', { name: 'Choose an exam' })).toHaveAttribute('href', '/exams');
-    act(() => selectExam({ examId: 8, name: 'Physics' }));
-    expect(await screen.findByText('Results is not available yet')).toBeInTheDocument();
-    expect(screen.getByText(/This screen comes with issue 20/)).toBeInTheDocument();
-    expect(location.current()).toBe('/workspace/results');
+  it('should open the results console from the exam’s results slice, and the invigilator console from a paper’s delivery slice', async () => {
+    const results = renderAt('/workspace/results', { '/workspace/results': <pages.WorkspacePlaceholderPage />, '/results': <p>results console</p> });
+    await screen.findByText('results console');
+    expect(results.location.current()).toBe('/results?view=console');
+    cleanup();
+    const delivery = renderAt('/workspace/delivery', { '/workspace/delivery': <pages.WorkspacePlaceholderPage />, '/invigilate': <p>invigilator console</p> });
+    await screen.findByText('invigilator console');
+    expect(delivery.location.current()).toBe('/invigilate');
   });
 
   it("should show the caller's exam permissions on the selected exam, or say there are none", async () => {
