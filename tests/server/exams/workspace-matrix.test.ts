@@ -300,7 +300,9 @@ describeEachDatabase('exam workspace: route × role × grant matrix', (get) => {
   it('should cover every exam workspace route of the route matrix', () => {
     const workspaceRoutes = routeMatrix
       .map(([method, url]) => `${method} ${url}`)
-      .filter((key) => /\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(key.split(' ')[1]));
+      .filter((key) => /\/api\/v1\/(project|projecttemplate|exam|examgrant|itemtype|category|categoryfile|flow)(\/|$)/.test(key.split(' ')[1]))
+      // An exam's results and their publication are issue 20's: the route matrix and tests/server/results cover who may call them.
+      .filter((key) => !/\/results(\/|$)/.test(key.split(' ')[1]));
     expect(cells.map((c) => c.route).sort()).toEqual(workspaceRoutes.sort());
   });
 

@@ -190,7 +190,7 @@ describeEachDatabase(
         const code = codeIn((await mailsTo(app, user.email))[0]);
         const first = await enterCode(user.email.toUpperCase(), challenge.token, ` ${code.slice(0, 3)} ${code.slice(3)} `);
         expect(first.statusCode).toBe(200);
-        expect(Object.keys(first.json()).sort()).toEqual(['refreshToken', 'refreshTokenExpiryTime', 'token']);
+        expect(Object.keys(first.json()).sort()).toEqual(['preferredLanguage', 'refreshToken', 'refreshTokenExpiryTime', 'token']);
         const again = await enterCode(user.email, challenge.token, code);
         expect(again.statusCode).toBe(401);
         expect(again.json()).toMatchObject({ messages: ['This code has already been used. Please sign in again.'], reason: 'codeUsed' });

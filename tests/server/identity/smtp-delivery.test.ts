@@ -101,7 +101,7 @@ describeEachDatabase(
 
       const verified = await call(app, 'POST', '/api/tokens/verifyotp', { email: user.email, enteredOTP: code, token: challenge.json().token });
       expect(verified.statusCode).toBe(200);
-      expect(Object.keys(verified.json()).sort()).toEqual(['refreshToken', 'refreshTokenExpiryTime', 'token']);
+      expect(Object.keys(verified.json()).sort()).toEqual(['preferredLanguage', 'refreshToken', 'refreshTokenExpiryTime', 'token']);
       const outbox = await db.query(`select 1 from mail_outbox where lower(to_address) = lower($1)`, [user.email]);
       expect(outbox.rows).toHaveLength(0);
     });

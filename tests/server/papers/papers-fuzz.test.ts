@@ -16,7 +16,7 @@ describeEachDatabase('paper routes under generated input', (get) => {
     const { paper: locked } = await cleanPaper(app, db, world);
     await sendPaperEvent(app, world, world.setter, locked.paperId, 'paper.submit');
     await sendPaperEvent(app, world, world.moderator, locked.paperId, 'paper.lock');
-    expect(paperRoutes).toHaveLength(19);
+    expect(paperRoutes).toHaveLength(21);
     const ids = [draft.paperId, locked.paperId, draft.sections[0].sectionId, fixed[0].versionId, world.categories.geometry];
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
