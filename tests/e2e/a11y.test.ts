@@ -141,8 +141,9 @@ describe('keyboard', () => {
 
   it('should reach every control of the shell with Tab, each with a visible focus ring', async () => {
     const { page } = await dashboardPage();
-    const stops = await tabStops(page, 5);
-    expect(stops.map((s) => s.name)).toEqual(['Skip to main content', 'Dashboard', 'Close menu', 'Theme settings', 'Home']);
+    const stops = await tabStops(page, 6);
+    // The drawer lists what the signed-in user may open: the dashboard and (issue 20) results.
+    expect(stops.map((s) => s.name)).toEqual(['Skip to main content', 'Dashboard', 'Results', 'Close menu', 'Theme settings', 'Home']);
     expect(stops.filter((s) => !s.visible || !s.focusVisible)).toEqual([]);
     await page.context().close();
   });
