@@ -31,6 +31,8 @@ const line = (r: { ticketId: number; title: string; statusId: number; supportGro
   supportGroupName: r.supportGroupName,
   createdAt: iso(r.createdAt),
 });
+/** Tickets a card lists; its total counts them all (in the same statement). */
+const CARD_ROWS = 5;
 const lineColumns = `t.id::int as "ticketId", t.title, t.status_id::int as "statusId", g.name as "supportGroupName", t.created_at as "createdAt"`;
 
 /**
@@ -73,7 +75,7 @@ export async function dashboardRoutes(
       return {
         openCount: rows.length,
         unreadTotal: rows.reduce((n, r) => n + r.unreadCount, 0),
-        tickets: rows.slice(0, 5).map((r) => ({ ...line(r), unreadCount: r.unreadCount, updatedAt: iso(r.updatedAt) })),
+        tickets: rows.slice(0, CARD_ROWS).map((r) => ({ ...line(r), unreadCount: r.unreadCount, updatedAt: iso(r.updatedAt) })),
       };
     },
   );
@@ -108,15 +110,23 @@ export async function dashboardRoutes(
     },
     async (request) => {
       const p = requirePrincipal(request);
-      const { rows } = await db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string; waitingSince: string }>(
-        `select ${lineColumns}, coalesce(last.created_at, t.created_at) as "waitingSince"
+      const { rows } = await db.query<{
+        ticketId: number;
+        title: string;
+        statusId: number;
+        supportGroupName: string;
+        createdAt: string;
+        waitingSince: string;
+        total: number;
+      }>(
+        `select ${lineColumns}, coalesce(last.created_at, t.created_at) as "waitingSince", count(*) over ()::int as total
          from support_tickets t join support_groups g on g.id = t.support_group_id
            left join lateral (select m.from_user_id, m.created_at from chat_messages m where m.ticket_id = t.id order by m.seq desc limit 1) last on true
          where t.tenant_id = $1 and t.assignee_id = $2 and t.status_id = any($3) and (last.from_user_id is null or last.from_user_id <> $2)
-         order by "waitingSince", t.id`,
+         order by "waitingSince", t.id limit ${CARD_ROWS}`,
         [p.tenantId, p.userId, WAITING_ON_ASSIGNEE],
       );
-      return { total: rows.length, tickets: rows.slice(0, 5).map((r) => ({ ...line(r), waitingSince: iso(r.waitingSince) })) };
+      return { total: rows[0]?.total ?? 0, tickets: rows.map((r) => ({ ...line(r), waitingSince: iso(r.waitingSince) })) };
     },
   );
 
@@ -128,15 +138,15 @@ export async function dashboardRoutes(
     },
     async (request) => {
       const p = requirePrincipal(request);
-      const { rows } = await db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string }>(
-        `select ${lineColumns}
+      const { rows } = await db.query<{ ticketId: number; title: string; statusId: number; supportGroupName: string; createdAt: string; total: number }>(
+        `select ${lineColumns}, count(*) over ()::int as total
          from support_tickets t join support_groups g on g.id = t.support_group_id
-         where t.tenant_id = $1 and t.status_id = 1 and t.assignee_id is null
+         where t.tenant_id = $1 and t.status_id = $3 and t.assignee_id is null
            and exists (select 1 from support_group_members gm where gm.group_id = t.support_group_id and gm.user_id = $2)
-         order by t.created_at desc, t.id desc`,
-        [p.tenantId, p.userId],
+         order by t.created_at desc, t.id desc limit ${CARD_ROWS}`,
+        [p.tenantId, p.userId, ticketStatuses.Open],
       );
-      return { total: rows.length, tickets: rows.slice(0, 5).map(line) };
+      return { total: rows[0]?.total ?? 0, tickets: rows.map(line) };
     },
   );
 

@@ -7,12 +7,12 @@ import { Button } from '#src/components/ui/button.tsx';
 import { Link } from '#src/components/ui/link.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
-import { markingApi, type ExamOption, type MarkingTask } from './api/results-api.ts';
+import { ExamPicker, useExamChoice } from './components/exam-picker.tsx';
+import { markingApi, type MarkingTask } from './api/results-api.ts';
 
 /** One answer to mark: the question, the rubric, the answer (anonymised: the script id only), marks and a comment. */
 function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: string) => void }) {
@@ -95,15 +95,13 @@ function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: strin
 /** /results?view=marking — the evaluator's (and the moderator's third-mark) queue of an exam, anonymised (issue 20). */
 function MarkingPage() {
   const { t } = useTranslation('delivery', { keyPrefix: 'results' });
-  const [exams, setExams] = useState<ExamOption[] | null>(null);
-  const [examId, setExamId] = useState('');
+  const choice = useExamChoice();
+  const { examId } = choice;
   const [tasks, setTasks] = useState<MarkingTask[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const errorText = useErrorText(error);
-  useEffect(() => {
-    markingApi.exams().then(setExams, (failure: unknown) => setError(failure ?? new Error('failed')));
-  }, []);
+  const shownError = error ?? choice.failure;
+  const errorText = useErrorText(shownError);
   const load = useCallback(() => {
     if (!examId) return;
     setError(null);
@@ -116,22 +114,13 @@ function MarkingPage() {
   return (
     <section>
       <PageHeader title={t('marking.title')} description={t('marking.description')} actions={<Link to="/results?view=console">{t('console.title')}</Link>} />
-      <div className={css({ mb: '4', maxWidth: '24rem' })}>
-        <SelectField
-          label={t('exam')}
-          value={examId}
-          onValueChange={setExamId}
-          placeholder={t('chooseExam')}
-          options={(exams ?? []).map((e) => ({ value: String(e.examId), label: `${e.code} · ${e.name}` }))}
-          testId="marking-exam"
-        />
-      </div>
+      <ExamPicker choice={choice} testId="marking-exam" />
       {notice ? (
         <p role="status" className={css({ mb: '3' })}>
           {notice}
         </p>
       ) : null}
-      {error ? (
+      {shownError ? (
         <ErrorState message={errorText} onRetry={load} />
       ) : !examId ? (
         <EmptyState title={t('chooseExamFirst')} />

@@ -8,11 +8,11 @@ import { Dialog } from '#src/components/ui/dialog.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
 import { ChoiceGroup } from '#src/components/ui/radio-group.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { markingApi, type ExamOption, type ExamResults, type MarkingProgress } from './api/results-api.ts';
+import { ExamPicker, useExamChoice } from './components/exam-picker.tsx';
+import { markingApi, type ExamResults, type MarkingProgress } from './api/results-api.ts';
 
 const cell = css({ px: '2', py: '1.5', textAlign: 'start', borderBottomWidth: '1px', borderColor: 'border' });
 
@@ -101,18 +101,16 @@ function ModerateDialog({
 export function ResultsConsole() {
   const { t } = useTranslation('delivery', { keyPrefix: 'results' });
   const format = useFormat();
-  const [exams, setExams] = useState<ExamOption[] | null>(null);
-  const [examId, setExamId] = useState('');
+  const choice = useExamChoice();
+  const { examId } = choice;
   const [results, setResults] = useState<ExamResults | null>(null);
   const [progress, setProgress] = useState<MarkingProgress | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [moderating, setModerating] = useState<MarkingProgress['byEvaluator'][number] | null>(null);
   const [publishing, setPublishing] = useState(false);
-  const errorText = useErrorText(error);
-  useEffect(() => {
-    markingApi.exams().then(setExams, (failure: unknown) => setError(failure ?? new Error('failed')));
-  }, []);
+  const shownError = error ?? choice.failure;
+  const errorText = useErrorText(shownError);
   const load = useCallback(() => {
     if (!examId) return;
     setError(null);
@@ -160,22 +158,13 @@ export function ResultsConsole() {
           </>
         }
       />
-      <div className={css({ mb: '4', maxWidth: '24rem' })}>
-        <SelectField
-          label={t('exam')}
-          value={examId}
-          onValueChange={setExamId}
-          placeholder={t('chooseExam')}
-          options={(exams ?? []).map((e) => ({ value: String(e.examId), label: `${e.code} · ${e.name}` }))}
-          testId="console-exam"
-        />
-      </div>
+      <ExamPicker choice={choice} testId="console-exam" />
       {notice ? (
         <p role="status" className={css({ mb: '3' })}>
           {notice}
         </p>
       ) : null}
-      {error ? (
+      {shownError ? (
         <ErrorState message={errorText} onRetry={load} />
       ) : !examId ? (
         <EmptyState title={t('chooseExamFirst')} />

@@ -1,5 +1,5 @@
 import type { ExportColumn, ExportFileType, ExportFilters, ExportKind } from '#machines/results/export-catalogue.ts';
-import type { ItemFlag } from '#machines/results/statistics.ts';
+import type { ItemStatistics, PaperStatistics } from '#machines/results/statistics.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
 import { download } from '#src/lib/http/transfer.ts';
 
@@ -12,29 +12,13 @@ const results = () => serviceApi(SERVICE);
 const paperCall = { showErrors: false, workspace: 'paper' } as const;
 const projectCall = { showErrors: false, workspace: 'project' } as const;
 
-export interface DistractorCount {
-  optionId: string;
-  correct: boolean;
-  count: number;
-  upper: number;
-  lower: number;
-}
-
-export interface ItemStatisticsRecord {
+/** An item's figures as the route answers them: the machine's statistics with the item's place in the set. */
+export interface ItemStatisticsRecord extends ItemStatistics {
   number: number;
   versionId: string;
-  itemId: string;
   kind: string;
   maxScore: number;
   key: string[];
-  n: number;
-  facility: number | null;
-  pointBiserial: number | null;
-  restCorrelation: number | null;
-  upperLowerIndex: number | null;
-  omittedRate: number | null;
-  distractors: DistractorCount[];
-  flags: ItemFlag[];
 }
 
 export interface PaperStatisticsRecord {
@@ -44,20 +28,7 @@ export interface PaperStatisticsRecord {
   deliveries: number;
   awaitingMarking: number;
   computedAt: string;
-  paper: {
-    n: number;
-    items: number;
-    mean: number | null;
-    sd: number | null;
-    min: number | null;
-    max: number | null;
-    median: number | null;
-    reliability: number | null;
-    reliabilityKind: 'KR-20' | 'alpha';
-    sem: number | null;
-    maxTotal: number;
-    distribution: Array<{ from: number; to: number; count: number }>;
-  };
+  paper: PaperStatistics & { maxTotal: number };
   items: ItemStatisticsRecord[];
   flagged: number;
 }
