@@ -36,6 +36,8 @@ export interface WorkspaceProject {
   instituteId: string | null;
   resellerId: string | null;
   version: number;
+  /** The project's languages (its item variants), read with the reach so item calls need no second query. */
+  languages: string[];
 }
 
 export interface WorkspaceExam {
@@ -104,6 +106,7 @@ interface ReachRow {
   institute_id: string | null;
   reseller_id: string | null;
   version: number;
+  languages: string[];
   grants: WorkspaceGrant[] | null;
 }
 
@@ -114,7 +117,7 @@ interface ReachRow {
  */
 export async function reachProject(db: Queryable, principal: Principal, projectId: number): Promise<Omit<Workspace, 'exam' | 'paperId'> | undefined> {
   const { rows } = await db.query<ReachRow>(
-    `select p.id::int as id, p.tenant_id, p.code, p.name, p.status, p.institute_id, p.reseller_id, p.version,
+    `select p.id::int as id, p.tenant_id, p.code, p.name, p.status, p.institute_id, p.reseller_id, p.version, p.languages,
             (select json_agg(json_build_object('id', g.id::int, 'examId', g.exam_id::int, 'permission', g.permission) order by g.id)
                from exam_grants g where g.project_id = p.id and g.user_id = $3) as grants
      from projects p
@@ -122,6 +125,8 @@ export async function reachProject(db: Queryable, principal: Principal, projectI
        and ($4::uuid is null or p.institute_id = $4)
        and ($5::uuid is null or p.reseller_id = $5)`,
     [projectId, principal.tenantId, principal.userId, principal.instituteId, principal.resellerId],
+    // Every project-scoped request runs it: parsed and planned once per connection.
+    { name: 'workspace.reachProject' },
   );
   const row = rows[0];
   if (!row) return undefined;
@@ -141,6 +146,7 @@ export async function reachProject(db: Queryable, principal: Principal, projectI
       instituteId: row.institute_id,
       resellerId: row.reseller_id,
       version: row.version,
+      languages: row.languages ?? ['en'],
     },
     grants,
     tenantProjectManager,

@@ -12,7 +12,7 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import { XLSX_MIME } from '#server/modules/users/users-xlsx.ts';
 import { acceptImport, exportItems, findImport, importErrorFile, listImports, MAX_IMPORT_BYTES } from './items-import.ts';
-import { ITEM_NOT_FOUND, projectLanguages } from './items-repository.ts';
+import { ITEM_NOT_FOUND } from './items-repository.ts';
 import { assertAuthor, checkCategory } from './items-routes.ts';
 import { buildItemTemplate } from './items-xlsx.ts';
 
@@ -148,8 +148,7 @@ export async function itemImportRoutes(fastify: FastifyInstance, { db, pokeJobs 
         response: { 200: binary(XLSX_MIME, 'The template') },
       },
     },
-    async (request, reply) =>
-      sendFile(reply, XLSX_MIME, 'item-import-template.xlsx', await buildItemTemplate(await projectLanguages(db, requireWorkspace(request).project.id))),
+    async (request, reply) => sendFile(reply, XLSX_MIME, 'item-import-template.xlsx', await buildItemTemplate(requireWorkspace(request).project.languages)),
   );
 
   async function sendPackage(reply: FastifyReply, projectId: number, ids: number[], fileName: string) {

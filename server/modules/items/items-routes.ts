@@ -24,7 +24,6 @@ import {
   insertItem,
   itemFlow,
   ITEM_NOT_FOUND,
-  projectLanguages,
   refreshDuplicate,
   searchItems,
   toSummary,
@@ -96,7 +95,7 @@ export function reviewActions(workspace: Workspace, flow: ItemFlow | null, statu
 }
 
 export async function toRecord(db: Queryable, workspace: Workspace, row: ItemRow, languages?: readonly string[]): Promise<R.ItemRecord> {
-  const langs = languages ?? (await projectLanguages(db, workspace.project.id));
+  const langs = languages ?? workspace.project.languages;
   const flow = await itemFlow(db, workspace.project.id, row.flowId);
   const content = await versionContent(db, row.versionId);
   return {
@@ -255,7 +254,7 @@ export async function itemRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
     },
     async (request) => {
       const workspace = requireWorkspace(request);
-      const languages = await projectLanguages(db, workspace.project.id);
+      const languages = workspace.project.languages;
       const page = await searchItems(db, workspace.project.id, request.body);
       return { ...page, data: page.data.map((row) => toSummary(row, languages)) };
     },
@@ -283,7 +282,7 @@ export async function itemRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       await checkMedia(db, workspace.project.id, content);
       await checkCategory(db, workspace.project.id, body.categoryId);
       if (body.itemTypeId) await checkItemType(db, workspace.project.id, body.itemTypeId, content.kind);
-      const languages = await projectLanguages(db, workspace.project.id);
+      const languages = workspace.project.languages;
       const flow = await itemFlow(db, workspace.project.id, null);
       let id: number;
       try {
@@ -348,7 +347,7 @@ export async function itemRoutes(fastify: FastifyInstance, { db }: { db: Db }) {
       const content = body.content ? prepareContent(body.content) : undefined;
       if (content) await checkMedia(db, workspace.project.id, content);
       if (body.categoryId) await checkCategory(db, workspace.project.id, body.categoryId);
-      const languages = await projectLanguages(db, workspace.project.id);
+      const languages = workspace.project.languages;
       try {
         await db.transaction(async (tx) => {
           const row = await itemInProject(tx, workspace, request.params.id, true);
