@@ -388,6 +388,49 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
     },
   );
 
+  app.put(
+    '/v1/exam/:examId/result-settings',
+    {
+      config: consoleConfig,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Set the exam's result settings (exam manager): the answer sheet shown or not, the re-evaluation window, the double-marked share and the third-marker threshold",
+        description:
+          'A new double-marked share applies to scripts submitted from now on: answers already planned keep their rounds (docs/decisions/0259).',
+        ...projectCall,
+        params: S.ExamIdParams,
+        body: S.ResultSettingsBody,
+        response: { 200: S.ResultSettings },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { parties } = await examInReach(request, request.params.examId);
+      if (!parties.examManager) throw forbidden("Only the exam's manager may change its result settings.");
+      const body = request.body;
+      if (Math.round(body.doubleMarkPercent * 100) !== body.doubleMarkPercent * 100)
+        throw ValidationFailure.field('doubleMarkPercent', 'Give the double-marked share to at most two decimals.');
+      if (Math.round(body.thirdMarkThreshold * 100) !== body.thirdMarkThreshold * 100)
+        throw ValidationFailure.field('thirdMarkThreshold', 'Give the threshold to at most two decimals.');
+      const before = await examResultSettings(db, request.params.examId);
+      await db.transaction(async (tx) => {
+        await tx.query(`update exams set result_settings = $2, updated_by = $3, updated_at = now() where id = $1`, [
+          request.params.examId,
+          JSON.stringify(body),
+          p.userId,
+        ]);
+        await tx.query(`insert into exam_history (exam_id, event, actor_id, details) values ($1, 'exam.resultSettings', $2, $3)`, [
+          request.params.examId,
+          p.userId,
+          JSON.stringify({ before, after: body }),
+        ]);
+      });
+      return examResultSettings(db, request.params.examId);
+    },
+  );
+
   app.post(
     '/v1/exam/:examId/results/publish',
     {
