@@ -57,8 +57,7 @@ async function openMarking(page: Page) {
 }
 
 /** The queue's form for Isha's essay in a round (the queue shows no name: her answer is how the test knows it). */
-const ishaTask = (page: Page, round: string): Locator =>
-  page.locator('form[data-testid^="task-"]', { hasText: ISHA_ESSAY }).filter({ hasText: round });
+const ishaTask = (page: Page, round: string): Locator => page.locator('form[data-testid^="task-"]', { hasText: ISHA_ESSAY }).filter({ hasText: round });
 
 async function mark(page: Page, task: Locator, marks: string, comment: string) {
   await task.getByTestId('task-marks').fill(marks);
@@ -157,7 +156,10 @@ describe('marking, moderation, publication and re-evaluation in Chromium', { tim
     await settings.getByRole('button', { name: 'Cancel' }).click();
     await settings.waitFor({ state: 'detached' });
     await meera.page.getByTestId('publish-results').click();
-    await meera.page.getByRole('status').getByText(/^1 results published; 1 still being marked\.$/).waitFor();
+    await meera.page
+      .getByRole('status')
+      .getByText(/^1 results published; 1 still being marked\.$/)
+      .waitFor();
     await expect.poll(() => meera.page.getByTestId('publish-results').isDisabled()).toBe(true);
     expect(meera.errors).toEqual([]);
     await meera.close();

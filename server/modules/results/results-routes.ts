@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import { ticketPriorities, ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import { checkItemContent } from '#machines/items/item-validate.ts';
+import { answerText, keyText } from '#machines/results/answer-text.ts';
 import { adjustMark, distributionOf, settleMarks } from '#machines/results/marking.ts';
 import { decideResult, publishedResultStatuses, resultActions, type ResultActor, type ResultEvent } from '#machines/results/result.machine.ts';
 import type { PaperSnapshot } from '#machines/papers/paper-sets.ts';
@@ -397,8 +398,7 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
         security,
         summary:
           "Set the exam's result settings (exam manager): the answer sheet shown or not, the re-evaluation window, the double-marked share and the third-marker threshold",
-        description:
-          'A new double-marked share applies to scripts submitted from now on: answers already planned keep their rounds (docs/decisions/0259).',
+        description: 'A new double-marked share applies to scripts submitted from now on: answers already planned keep their rounds (docs/decisions/0259).',
         ...projectCall,
         params: S.ExamIdParams,
         body: S.ResultSettingsBody,
@@ -671,8 +671,9 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
           round: r.round,
           maxMarks: Number(r.maxMarks),
           stem: stripHtml(v?.stem ?? ''),
-          rubric: v?.rubric ? stripHtml(v.rubric) : null,
-          answer: typeof r.response === 'string' ? r.response : '',
+          // An item other than an essay set to be marked by a person has no rubric: its key is the marker's guide.
+          rubric: v?.rubric ? stripHtml(v.rubric) : content.kind === 'essay' ? null : keyText(content, r.medium),
+          answer: answerText(content, r.response, r.medium) ?? '',
           earlierMarks,
         });
       }

@@ -392,7 +392,9 @@ describeEachDatabase('demo data', (get) => {
       userName: '',
       roles: ['ExamStaff'],
     });
-    const secondQueue = (await call(app, vikramEvaluator, 'GET', `/api/v1/marking/queue?examId=${mathExam}`, { project: board })).json() as Array<{ round: number }>;
+    const secondQueue = (await call(app, vikramEvaluator, 'GET', `/api/v1/marking/queue?examId=${mathExam}`, { project: board })).json() as Array<{
+      round: number;
+    }>;
     expect(secondQueue.map((t) => t.round).sort()).toEqual([1, 1, 2]);
   });
 });

@@ -113,7 +113,13 @@ export function ResultSettingsDialog({
       }
     >
       <div className={css({ display: 'grid', gap: '3' })}>
-        <Switch label={t('settings.answerSheet')} hint={t('settings.answerSheetHint')} checked={answerSheet} onChange={setAnswerSheet} testId="settings-answerSheet" />
+        <Switch
+          label={t('settings.answerSheet')}
+          hint={t('settings.answerSheetHint')}
+          checked={answerSheet}
+          onChange={setAnswerSheet}
+          testId="settings-answerSheet"
+        />
         {number('reevaluationDays', t('settings.reevaluationDays'), t('settings.reevaluationDaysHint'), '1')}
         {number('doubleMarkPercent', t('settings.doubleMarkPercent'), t('settings.doubleMarkPercentHint'), '0.01')}
         {number('thirdMarkThreshold', t('settings.thirdMarkThreshold'), t('settings.thirdMarkThresholdHint'), '0.25')}

@@ -6,7 +6,16 @@ import { initI18n } from '#src/i18n/i18n.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
 
-const marking = vi.hoisted(() => ({ exams: vi.fn(), queue: vi.fn(), mark: vi.fn(), progress: vi.fn(), results: vi.fn(), moderate: vi.fn(), publish: vi.fn(), saveSettings: vi.fn() }));
+const marking = vi.hoisted(() => ({
+  exams: vi.fn(),
+  queue: vi.fn(),
+  mark: vi.fn(),
+  progress: vi.fn(),
+  results: vi.fn(),
+  moderate: vi.fn(),
+  publish: vi.fn(),
+  saveSettings: vi.fn(),
+}));
 vi.mock('#src/features/results/api/results-api.ts', () => ({ myResultsApi: {}, markingApi: marking }));
 
 const { default: MyResultsPage } = await import('#src/features/results/results-page.tsx');
