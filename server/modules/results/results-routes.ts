@@ -397,8 +397,7 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
         tags,
         security,
         summary:
-          "Set the exam's result settings (exam manager): the answer sheet shown or not, the re-evaluation window, the double-marked share and the third-marker threshold",
-        description: 'A new double-marked share applies to scripts submitted from now on: answers already planned keep their rounds (docs/decisions/0259).',
+          "Set the exam's result settings (exam manager): the answer sheet shown or not, the re-evaluation window, the double-marked share (for scripts scored from now on) and the third-marker threshold",
         ...projectCall,
         params: S.ExamIdParams,
         body: S.ResultSettingsBody,
