@@ -56,6 +56,12 @@ export const Marking = Type.Object(
     correct: Type.Number({ exclusiveMinimum: 0, maximum: ITEM_LIMITS.marks, description: 'Marks for a correct answer (the maximum).' }),
     wrong: Marks('Marks for a wrong answer: 0, or negative for negative marking (e.g. -1 with +4).', -ITEM_LIMITS.marks, 0),
     unanswered: Marks('Marks when nothing is answered (usually 0).', -ITEM_LIMITS.marks, 0),
+    byPerson: Type.Optional(
+      Type.Boolean({
+        description:
+          'Marked by a person from the marking queue (0 … correct) instead of automatically; essays always are. An unanswered item still scores `unanswered`.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -179,6 +179,11 @@ export function score(item: ItemContent, response: ItemResponse | undefined): Sc
     return { score: null, maxScore, minScore, outcome: 'awaitingMarking', needsHumanMarking: true, template, parts: [], words };
   }
 
+  // "Human marking" (issue 20): an answered item set to be marked by a person waits for the marking queue.
+  if (marking.byPerson && !unanswered) {
+    return { score: null, maxScore, minScore, outcome: 'awaitingMarking', needsHumanMarking: true, template, parts: [] };
+  }
+
   const value = round(run(responses));
   const outcome: Outcome = unanswered ? 'unanswered' : value >= maxScore ? 'correct' : value > 0 ? 'partial' : 'wrong';
   return { score: value, maxScore, minScore, outcome, needsHumanMarking: false, template, parts: partsOf(item, key, responses) };

@@ -45,7 +45,7 @@ const demoUsers: DemoUser[] = [
   { key: 'meera.iyer', firstName: 'Meera', lastName: 'Iyer', role: 'ExamManager', job: 'Controller of examinations (manages every project)' },
   { key: 'arjun.shah', firstName: 'Arjun', lastName: 'Shah', role: 'ExamStaff', job: 'ProjectAdmin of the board project' },
   { key: 'priya.nair', firstName: 'Priya', lastName: 'Nair', role: 'ExamStaff', job: 'ItemAuthor (Mathematics and Science)' },
-  { key: 'vikram.rao', firstName: 'Vikram', lastName: 'Rao', role: 'ExamStaff', job: 'ItemReviewer' },
+  { key: 'vikram.rao', firstName: 'Vikram', lastName: 'Rao', role: 'ExamStaff', job: 'ItemReviewer; second evaluator of the unit test essays' },
   { key: 'kavita.desai', firstName: 'Kavita', lastName: 'Desai', role: 'ExamStaff', job: 'PaperSetter, Mathematics' },
   { key: 'fatima.khan', firstName: 'Fatima', lastName: 'Khan', role: 'ExamStaff', job: 'Moderator, Mathematics' },
   { key: 'rohan.das', firstName: 'Rohan', lastName: 'Das', role: 'ExamStaff', job: 'Evaluator, Science and Mathematics (marks the unit test essays)' },
@@ -153,6 +153,8 @@ const boardGrants: Array<[key: string, permission: ExamPermission, exam: 'MATH-1
   ['fatima.khan', 'Moderator', 'MATH-10'],
   ['rohan.das', 'Evaluator', 'SCI-10'],
   ['rohan.das', 'Evaluator', 'MATH-10'],
+  // The second, blind marker of the double-marked unit test essay (docs/decisions/0259).
+  ['vikram.rao', 'Evaluator', 'MATH-10'],
   ['sunita.patel', 'Invigilator', null],
   ['sunita.patel', 'CenterManager', null],
 ];

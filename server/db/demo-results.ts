@@ -12,7 +12,8 @@ import type { Queryable } from './client.ts';
  * both: her results are published (the objective one with negative marks, the written one marked
  * by Rohan Das), so /results shows them with their answer sheets and re-evaluation is open. Isha
  * Trivedi and Aarav Mehta sat the written paper: their essays wait in Rohan's marking queue
- * (/marking), and the exam manager's /results-console shows the progress.
+ * (/results?view=marking), Isha's double-marked blind with Vikram Rao as the second evaluator, and
+ * the exam manager's /results?view=console shows the progress.
  */
 export interface DemoResultsInput {
   tenantId: string;
@@ -280,8 +281,15 @@ export async function seedDemoResults(tx: Queryable, input: DemoResultsInput, ce
     `update marking_tasks set marker_id = $2, marks = 7, comment = 'Congruence shown; the figure is missing.', marked_at = $3 where result_id = $1 and round = 1`,
     [kavyaWritten, input.evaluator, at],
   );
-  // The demo keeps double marking off for Kavya's script so the published marks are Rohan's.
-  await tx.query(`delete from marking_tasks where result_id = $1 and round = 2`, [kavyaWritten]);
+  // Which scripts are double-marked depends on their random script ids (docs/decisions/0251), so the
+  // demo fixes it: Kavya's published marks are Rohan's alone; Isha's essay is double-marked blind
+  // (Rohan and Vikram Rao), Aarav's is not (docs/decisions/0259).
+  await tx.query(`delete from marking_tasks where result_id = any($1) and round = 2`, [[kavyaWritten, results.get('aarav:written')!]]);
+  await tx.query(
+    `insert into marking_tasks (result_id, exam_id, item_number, round, created_at)
+     select result_id, exam_id, item_number, 2, created_at from marking_tasks where result_id = $1 and round = 1 on conflict do nothing`,
+    [results.get('isha:written')!],
+  );
   await rescoreResult(tx, (await lockResult(tx, kavyaWritten))!, { event: 'result.markGiven', actorId: input.evaluator, at, details: { round: 1 } });
   for (const id of [results.get('kavya:objective')!, kavyaWritten]) {
     await applyResultEvent(tx, (await lockResult(tx, id))!, { type: 'result.publish', by: { moderator: true }, at }, input.moderator);

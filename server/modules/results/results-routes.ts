@@ -4,6 +4,7 @@ import { Type, type Static } from 'typebox';
 import { ticketPriorities, ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import { checkItemContent } from '#machines/items/item-validate.ts';
+import { answerText, keyText } from '#machines/results/answer-text.ts';
 import { adjustMark, distributionOf, settleMarks } from '#machines/results/marking.ts';
 import { decideResult, publishedResultStatuses, resultActions, type ResultActor, type ResultEvent } from '#machines/results/result.machine.ts';
 import type { PaperSnapshot } from '#machines/papers/paper-sets.ts';
@@ -388,6 +389,47 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
     },
   );
 
+  app.put(
+    '/v1/exam/:examId/result-settings',
+    {
+      config: consoleConfig,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Set the exam's result settings (exam manager): the answer sheet shown or not, the re-evaluation window, the double-marked share (for scripts scored from now on) and the third-marker threshold",
+        ...projectCall,
+        params: S.ExamIdParams,
+        body: S.ResultSettingsBody,
+        response: { 200: S.ResultSettings },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { parties } = await examInReach(request, request.params.examId);
+      if (!parties.examManager) throw forbidden("Only the exam's manager may change its result settings.");
+      const body = request.body;
+      if (Math.round(body.doubleMarkPercent * 100) !== body.doubleMarkPercent * 100)
+        throw ValidationFailure.field('doubleMarkPercent', 'Give the double-marked share to at most two decimals.');
+      if (Math.round(body.thirdMarkThreshold * 100) !== body.thirdMarkThreshold * 100)
+        throw ValidationFailure.field('thirdMarkThreshold', 'Give the threshold to at most two decimals.');
+      const before = await examResultSettings(db, request.params.examId);
+      await db.transaction(async (tx) => {
+        await tx.query(`update exams set result_settings = $2, updated_by = $3, updated_at = now() where id = $1`, [
+          request.params.examId,
+          JSON.stringify(body),
+          p.userId,
+        ]);
+        await tx.query(`insert into exam_history (exam_id, event, actor_id, details) values ($1, 'exam.resultSettings', $2, $3)`, [
+          request.params.examId,
+          p.userId,
+          JSON.stringify({ before, after: body }),
+        ]);
+      });
+      return examResultSettings(db, request.params.examId);
+    },
+  );
+
   app.post(
     '/v1/exam/:examId/results/publish',
     {
@@ -628,8 +670,9 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
           round: r.round,
           maxMarks: Number(r.maxMarks),
           stem: stripHtml(v?.stem ?? ''),
-          rubric: v?.rubric ? stripHtml(v.rubric) : null,
-          answer: typeof r.response === 'string' ? r.response : '',
+          // An item other than an essay set to be marked by a person has no rubric: its key is the marker's guide.
+          rubric: v?.rubric ? stripHtml(v.rubric) : content.kind === 'essay' ? null : keyText(content, r.medium),
+          answer: answerText(content, r.response, r.medium) ?? '',
           earlierMarks,
         });
       }

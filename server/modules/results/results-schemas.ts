@@ -113,17 +113,31 @@ export const ConsoleResult = Type.Object(
   { additionalProperties: false },
 );
 
+export const ResultSettings = Type.Object({
+  answerSheet: Type.Boolean(),
+  reevaluationDays: Type.Integer(),
+  doubleMarkPercent: Type.Number(),
+  thirdMarkThreshold: Type.Number(),
+});
+
+/** The exam's result settings as the exam manager sets them (grade bands and the pass mark are the exam's rules: PUT /v1/exam/:id). */
+export const ResultSettingsBody = Type.Object(
+  {
+    answerSheet: Type.Boolean({ description: 'Whether candidates see their answer sheet: each item, their answer, the key and the marks.' }),
+    reevaluationDays: Type.Integer({ minimum: 0, maximum: 365, description: 'Days after publication a candidate may ask for re-evaluation; 0 = not offered.' }),
+    doubleMarkPercent: Type.Number({ minimum: 0, maximum: 100, description: 'Share of human-marked answers marked twice, blind, from now on.' }),
+    thirdMarkThreshold: Type.Number({ minimum: 0, maximum: 1000, description: 'Two marks further apart than this go to a third marker (a Moderator).' }),
+  },
+  { additionalProperties: false },
+);
+export type ResultSettingsBody = Static<typeof ResultSettingsBody>;
+
 export const ExamResults = Type.Object(
   {
     examId: RecordId,
     counts: Type.Record(Type.String(), Type.Integer()),
     results: Type.Array(ConsoleResult),
-    settings: Type.Object({
-      answerSheet: Type.Boolean(),
-      reevaluationDays: Type.Integer(),
-      doubleMarkPercent: Type.Number(),
-      thirdMarkThreshold: Type.Number(),
-    }),
+    settings: ResultSettings,
   },
   { additionalProperties: false },
 );

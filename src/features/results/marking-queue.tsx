@@ -29,7 +29,7 @@ function MarkForm({ task, onDone }: { task: MarkingTask; onDone: (message: strin
     <form
       className={`${card} ${css({ p: '4', display: 'grid', gap: '3' })}`}
       data-testid={`task-${task.taskId}`}
-      aria-label={t('marking.taskLabel', { script: task.scriptId.slice(0, 8), number: task.itemNumber })}
+      aria-label={t('marking.taskLabel', { script: task.scriptId.slice(0, 8), number: task.itemNumber, round: t(`marking.round${task.round}`) })}
       onSubmit={(e) => {
         e.preventDefault();
         if (!valid) return;

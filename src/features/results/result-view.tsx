@@ -11,7 +11,7 @@ import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { myResultsApi, type ResultDetail } from './api/results-api.ts';
-import { answerText, keyText, plainText, variantOf } from './lib/answer-text.ts';
+import { answerText, keyText, plainText, variantOf } from '#machines/results/answer-text.ts';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 
 const cell = css({ px: '2', py: '1.5', textAlign: 'start', verticalAlign: 'top', borderBottomWidth: '1px', borderColor: 'border' });

@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { ExamPicker, useExamChoice } from './components/exam-picker.tsx';
+import { ResultSettingsDialog } from './components/result-settings-dialog.tsx';
 import { markingApi, type ExamResults, type MarkingProgress } from './api/results-api.ts';
 
 const cell = css({ px: '2', py: '1.5', textAlign: 'start', borderBottomWidth: '1px', borderColor: 'border' });
@@ -109,6 +110,7 @@ export function ResultsConsole() {
   const [notice, setNotice] = useState<string | null>(null);
   const [moderating, setModerating] = useState<MarkingProgress['byEvaluator'][number] | null>(null);
   const [publishing, setPublishing] = useState(false);
+  const [editingSettings, setEditingSettings] = useState(false);
   const shownError = error ?? choice.failure;
   const errorText = useErrorText(shownError);
   const load = useCallback(() => {
@@ -136,6 +138,11 @@ export function ResultsConsole() {
         actions={
           <>
             <Link to="/results?view=marking">{t('marking.title')}</Link>
+            {results ? (
+              <Button variant="outline" onClick={() => setEditingSettings(true)} data-testid="result-settings-open">
+                {t('settings.title')}
+              </Button>
+            ) : null}
             {results ? (
               <Button
                 loading={publishing}
@@ -244,6 +251,18 @@ export function ResultsConsole() {
           </div>
         </div>
       )}
+      {editingSettings && results ? (
+        <ResultSettingsDialog
+          examId={Number(examId)}
+          settings={results.settings}
+          onClose={() => setEditingSettings(false)}
+          onSaved={(settings) => {
+            setEditingSettings(false);
+            setResults({ ...results, settings });
+            setNotice(t('settings.saved'));
+          }}
+        />
+      ) : null}
       {moderating && progress ? (
         <ModerateDialog
           examId={Number(examId)}

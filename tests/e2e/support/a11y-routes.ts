@@ -4,6 +4,7 @@ import type { AxeCheckOptions } from './axe.ts';
 import type { RunningServer } from './server.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { signInContext } from './signed-in-page.ts';
+import { chooseOption } from './select.ts';
 import { signInInBrowser } from './sign-in.ts';
 
 /**
@@ -670,6 +671,37 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByTestId('template-column-1').waitFor();
     }),
   },
+  // Issue 20's staff screens with no scored delivery (the marking, the console and the candidate's
+  // result with data are audited in every theme by tests/e2e/results.test.ts on the demo data).
+  {
+    name: 'marking queue (no exam chosen)',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/results?view=marking');
+      await heading('Marking')(page);
+      await page.getByText('Choose an exam to begin.').waitFor();
+    }),
+  },
+  ...([false, true] as const).map((dialog): AuditedScreen => ({
+    name: dialog ? 'result settings dialog' : 'results console (an exam without results)',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withProjects,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/results?view=console');
+      await heading('Results and moderation')(page);
+      await chooseOption(page, page, 'Exam', 'A11Y-EX · A11y exam');
+      await page.getByText('No result yet: results appear when candidates submit.').waitFor();
+      if (dialog) {
+        await page.getByTestId('result-settings-open').click();
+        await page.getByRole('dialog', { name: 'Result settings' }).waitFor();
+      }
+    }),
+  })),
   { name: 'my registrations (none)', path: '/registrations/mine', prepare: asAdmin, ready: heading('My registrations') },
   {
     name: 'register for an exam (none open)',

@@ -149,6 +149,32 @@ describe('scoreScript: partial credit, essays and the pass rules', () => {
     expect(s.items[0]).toMatchObject({ marks: 0, outcome: 'unanswered' });
   });
 
+  it('should send an answered item set to human marking to a person, and score it unanswered when it is not answered', () => {
+    const byPerson: ItemContent = { ...singleChoice, marking: { ...singleChoice.marking, byPerson: true } };
+    const { snapshot, set } = paper([
+      {
+        id: 's1',
+        items: [
+          ['v1', singleChoice, 4],
+          ['h1', byPerson, 4],
+          ['h2', byPerson, 4],
+        ],
+      },
+    ]);
+    // Question 2 is answered wrongly: no automatic −1, it waits; question 3 is left: 0 as the bank says.
+    const waiting = scoreScript(snapshot, set, answers({ 1: 'A', 2: 'B' }), rules);
+    expect(waiting.awaitingMarking).toEqual([2]);
+    expect(waiting.items.map((i) => [i.marks, i.outcome, i.needsHumanMarking])).toEqual([
+      [4, 'correct', false],
+      [null, 'awaitingMarking', true],
+      [0, 'unanswered', false],
+    ]);
+    expect(waiting.total).toBe(4);
+    const marked = scoreScript(snapshot, set, answers({ 1: 'A', 2: 'B' }), rules, new Map([[2, 3]]));
+    expect(marked.items[1]).toMatchObject({ marks: 3, outcome: 'partial' });
+    expect(marked.total).toBe(7);
+  });
+
   it('should fail a candidate below the section minimum even above the pass mark', () => {
     const { snapshot, set } = paper([
       {

@@ -381,5 +381,20 @@ describeEachDatabase('demo data', (get) => {
     }>;
     expect(queue.filter((t) => t.round === 1)).toHaveLength(2);
     expect(JSON.stringify(queue)).not.toMatch(/Isha|Aarav|UT1AHM/);
+    // Isha's essay (and only hers) is double-marked blind; Vikram Rao is the second evaluator.
+    expect(queue.filter((t) => t.round === 2).map((t) => t.answer)).toEqual([expect.stringContaining('Join OA, OB and OP')]);
+    const vikramEvaluator = await signInDirect(app, {
+      id: await userId('vikram.rao'),
+      email: '',
+      password: '',
+      firstName: 'Vikram',
+      lastName: 'Rao',
+      userName: '',
+      roles: ['ExamStaff'],
+    });
+    const secondQueue = (await call(app, vikramEvaluator, 'GET', `/api/v1/marking/queue?examId=${mathExam}`, { project: board })).json() as Array<{
+      round: number;
+    }>;
+    expect(secondQueue.map((t) => t.round).sort()).toEqual([1, 1, 2]);
   });
 });

@@ -16,7 +16,7 @@ describeEachDatabase('exam workspace routes under generated input', (get) => {
     const project = await createProject(app, admin);
     const exam = await createExam(app, admin, project);
     const category = (await call(app, admin, 'POST', '/api/v1/category', { project, body: { name: 'Physics' } })).json() as { categoryId: number };
-    expect(workspaceRoutes).toHaveLength(38);
+    expect(workspaceRoutes).toHaveLength(39);
     const value = fc.oneof(
       fc.string({ maxLength: 30 }),
       fc.integer(),

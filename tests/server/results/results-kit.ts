@@ -36,12 +36,21 @@ const day = 24 * 60 * 60 * 1000;
  * bank); B, one essay at 10 marks: 22 in all. Scheduled online at SITTING; two evaluators of
  * the exam; the paper world's moderator holds Moderator on the exam.
  */
-export async function resultsWorld(app: FastifyInstance, db: Db, settings: Record<string, unknown> = {}): Promise<ResultsWorld> {
+export async function resultsWorld(
+  app: FastifyInstance,
+  db: Db,
+  settings: Record<string, unknown> = {},
+  /** Choice items (by index, 0–2) set to be marked by a person (marking.byPerson). */
+  byPerson: number[] = [],
+): Promise<ResultsWorld> {
   const world = await paperWorld(app);
   await activateProject(app, world.manager, world.projectId);
   const mcqVersions: number[] = [];
-  for (let i = 0; i < 3; i += 1)
-    mcqVersions.push((await insertItem(db, world, { categoryId: world.categories.algebra, difficulty: 'easy', content: mcq(i, ['en']) })).versionId);
+  for (let i = 0; i < 3; i += 1) {
+    const content = mcq(i, ['en']);
+    if (byPerson.includes(i)) content.marking = { ...content.marking, byPerson: true };
+    mcqVersions.push((await insertItem(db, world, { categoryId: world.categories.algebra, difficulty: 'easy', content })).versionId);
+  }
   const essayVersion = (await insertItem(db, world, { categoryId: world.categories.algebra, difficulty: 'hard', content: essayItem })).versionId;
   const paper = await createPaper(app, world, { totalMarks: 22, durationMinutes: 60 });
   await addSection(app, world, paper.paperId, { title: 'A: Choice', marksPerItem: 4, rule: { kind: 'fixed', items: mcqVersions } });

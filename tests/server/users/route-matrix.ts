@@ -287,6 +287,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['POST', '/api/v1/result/mine/:id/reevaluation', P.Dashboard.View],
   ['GET', '/api/v1/exam/:examId/results', P.Exams.View],
   ['POST', '/api/v1/exam/:examId/results/publish', P.Exams.View],
+  ['PUT', '/api/v1/exam/:examId/result-settings', P.Exams.View],
   ['POST', '/api/v1/result/:id/event', P.Exams.View],
   ['POST', '/api/v1/paper/:id/answer-key', P.Exams.View],
   ['GET', '/api/v1/marking/queue', P.Exams.View],

@@ -598,6 +598,20 @@ export function KindFields(props: KindFieldsProps) {
             testId="marks-unanswered"
           />
         </div>
+        {/* Essays always go to the marking queue; any other kind may be set to go there too (issue 20). */}
+        {content.kind === 'essay' ? null : (
+          <Switch
+            label={t('kind.byPerson')}
+            hint={t('kind.byPersonHint')}
+            checked={marking.byPerson === true}
+            onChange={(byPerson) => {
+              if (readOnly) return;
+              const { byPerson: _previous, ...rest } = marking;
+              onChange({ ...content, marking: byPerson ? { ...rest, byPerson: true } : rest });
+            }}
+            testId="marks-by-person"
+          />
+        )}
       </Section>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import type { ResultStatus } from '#machines/results/result.machine.ts';
 import { serviceApi } from '#src/lib/http/api.ts';
+import type { ResultSettings } from '#machines/results/marking.ts';
 
 /**
  * Results and marking calls (server/modules/results, docs/decisions/0250–0254). The candidate's
@@ -78,9 +79,13 @@ export interface MarkingProgress {
   overall: { mean: number; sd: number; count: number };
 }
 
+/** The exam's result settings (docs/decisions/0259). */
+export type { ResultSettings };
+
 export interface ExamResults {
   examId: number;
   counts: Record<string, number>;
+  settings: ResultSettings;
   results: Array<{
     resultId: number;
     scriptId: string;
@@ -114,6 +119,7 @@ export const markingApi = {
   results: (examId: number) => api().get<ExamResults>(`/v1/exam/${examId}/results`, project),
   moderate: (body: { examId: number; markerId: string; kind: 'shift' | 'scale'; value: number; reason: string }) =>
     api().post<{ adjusted: number; results: number }>('/v1/marking/moderate', body, project),
+  saveSettings: (examId: number, settings: ResultSettings) => api().put<ResultSettings>(`/v1/exam/${examId}/result-settings`, settings, project),
   publish: (examId: number) =>
     api().post<{ published: number; stillMarking: number; withheld: number }>(`/v1/exam/${examId}/results/publish`, undefined, project),
 };

@@ -327,6 +327,24 @@ describe('the item editor', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('variant-missing-fr')).toBeInTheDocument();
   });
 
+  it('should let a choice item be set to human marking and save it in its marking rules (an essay always is)', async () => {
+    items.get.mockResolvedValue(record(singleChoice()));
+    items.edit.mockImplementation(async (_id: number, body: { content: ItemContent }) => record(body.content, { version: 2 }));
+    const { user } = renderAt('/items/9', { '/items/:itemId': <ItemEditorPage /> });
+    await screen.findByTestId('kind-fields-singleChoice');
+    const byPerson = screen.getByRole('switch', { name: 'Marked by a person' });
+    expect(byPerson).not.toBeChecked();
+    await user.click(byPerson);
+    expect(byPerson).toBeChecked();
+    await user.click(screen.getByTestId('save-item'));
+    await waitFor(() =>
+      expect(items.edit).toHaveBeenCalledWith(
+        9,
+        expect.objectContaining({ content: expect.objectContaining({ marking: { correct: 1, wrong: 0, unanswered: 0, byPerson: true } }) }),
+      ),
+    );
+  });
+
   it('should keep the author’s input after a 409 and say someone else saved first', async () => {
     items.get.mockResolvedValue(record(singleChoice()));
     items.edit.mockRejectedValue({ status: 409, title: 'The item was changed by Vikram Rao.' });
