@@ -54,9 +54,11 @@ export const connectionMachine = setup({
     }),
   },
   delays: {
-    heartbeat: ({ context }) => (context.paused ? PAUSED_HEARTBEAT_MS : HEARTBEAT_MS),
+    heartbeat: HEARTBEAT_MS,
+    pausedHeartbeat: PAUSED_HEARTBEAT_MS,
     retry: CONNECTION_RETRY_MS,
   },
+  guards: { isPaused: ({ context }) => context.paused },
   actions: {
     queue: assign({ reports: ({ context, event }) => (event.type === 'report' ? [...context.reports, { kind: event.kind }] : context.reports) }),
     setPaused: assign({ paused: ({ context, event }) => (event.type === 'status' ? event.paused : context.paused) }),
@@ -93,12 +95,18 @@ export const connectionMachine = setup({
   states: {
     idle: {
       tags: ['online'],
-      after: { heartbeat: 'sending' },
+      initial: 'choosing',
+      states: {
+        choosing: { always: [{ guard: 'isPaused', target: 'paused' }, { target: 'running' }] },
+        running: { after: { heartbeat: '#deliveryConnection.sending' } },
+        /** A paused delivery beats faster, so the resume shows at once. */
+        paused: { after: { pausedHeartbeat: '#deliveryConnection.sending' } },
+      },
       on: {
         report: { actions: 'queue', target: 'sending' },
         offline: { actions: 'wentDown', target: 'offline' },
         // A pause or a resume sets the next heartbeat's delay anew.
-        status: { actions: 'setPaused', target: 'idle', reenter: true },
+        status: { actions: 'setPaused', target: '.choosing' },
       },
     },
     sending: {
@@ -106,6 +114,7 @@ export const connectionMachine = setup({
       entry: 'takeBatch',
       on: { report: { actions: 'queue' } },
       invoke: {
+        id: 'sendTelemetry',
         src: 'sendTelemetry',
         input: ({ context }) => ({ events: context.sending }),
         onDone: {

@@ -63,6 +63,12 @@ export const countdownMachine = setup({
   guards: {
     isRunning: ({ context }) => context.running && context.leftMs > 0,
     isOut: ({ context }) => context.running && context.leftMs === 0,
+    runsOn: ({ context, event }) => {
+      const next = learned(event.timing, event.receivedAt, context.now);
+      return next.running && next.leftMs > 0;
+    },
+    isOutOn: ({ context, event }) => learned(event.timing, event.receivedAt, context.now).running,
+    hasTimeAfterTick: ({ context }) => countdownLeft(context, context.now()) > 0,
   },
   actions: {
     learn: assign(({ context, event }) => learned(event.timing, event.receivedAt, context.now)),
@@ -74,13 +80,25 @@ export const countdownMachine = setup({
     const now = input.now ?? (() => Date.now());
     return { ...learned(input.timing, input.receivedAt, now), now };
   },
-  initial: 'deciding',
-  on: { timing: { target: '.deciding', actions: 'learn' } },
+  /** Where the clock opens follows the first answer (a reload mid-sitting opens it running). */
+  initial: 'opening',
+  on: {
+    timing: [
+      { guard: 'runsOn', target: '.running', reenter: true, actions: 'learn' },
+      { guard: 'isOutOn', target: '.expired', actions: 'learn' },
+      { target: '.stopped', actions: 'learn' },
+    ],
+  },
   states: {
-    deciding: { always: [{ guard: 'isRunning', target: 'running' }, { guard: 'isOut', target: 'expired' }, { target: 'stopped' }] },
+    opening: { always: [{ guard: 'isRunning', target: 'running' }, { guard: 'isOut', target: 'expired' }, { target: 'stopped' }] },
     running: {
       tags: ['running'],
-      after: { tick: { target: 'deciding', actions: 'tick' } },
+      after: {
+        tick: [
+          { guard: 'hasTimeAfterTick', target: 'running', reenter: true, actions: 'tick' },
+          { target: 'expired', actions: 'tick' },
+        ],
+      },
     },
     /** Paused, or not started: the server's time left, not counting. */
     stopped: { tags: ['stopped'] },
