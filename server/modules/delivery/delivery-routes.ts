@@ -433,6 +433,19 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       const now = clock.now();
       const row = await db.transaction(async (tx) => {
         const found = await mineLocked(tx, request, request.params.id, now);
+        // The browser cannot see its own address change; the server sees it from the request
+        // (decision 0246): the first call from a new address raises an alert for the console.
+        const last = await tx.query<{ ip: string }>(`select ip from delivery_telemetry where delivery_id = $1 and ip is not null order by id desc limit 1`, [
+          found.id,
+        ]);
+        const previousIp = last.rows[0]?.ip;
+        if (previousIp !== undefined && previousIp !== request.ip)
+          await tx.query(`insert into delivery_telemetry (delivery_id, kind, details, ip, received_at) values ($1, 'ipChanged', $2, $3, $4)`, [
+            found.id,
+            JSON.stringify({ from: previousIp, to: request.ip }),
+            request.ip,
+            now,
+          ]);
         for (const e of request.body.events) {
           await tx.query(`insert into delivery_telemetry (delivery_id, kind, details, ip, received_at) values ($1, $2, $3, $4, $5)`, [
             found.id,
@@ -463,7 +476,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
     const { rows } = await db.query<{ rollNumber: string | null; name: string; lastHeartbeat: string | null; alerts: number; answered: number }>(
       `select r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name,
          (select max(received_at) from delivery_telemetry t where t.delivery_id = $2 and t.kind = 'heartbeat') as "lastHeartbeat",
-         (select count(*)::int from delivery_telemetry t where t.delivery_id = $2 and t.kind in ('focusLost', 'fullscreenExited')) as alerts,
+         (select count(*)::int from delivery_telemetry t where t.delivery_id = $2 and t.kind in ('focusLost', 'fullscreenExited', 'ipChanged')) as alerts,
          (select count(*)::int from delivery_answers a where a.delivery_id = $2 and a.response is not null and a.response <> 'null'::jsonb) as answered
        from registrations r join users u on u.id = r.candidate_id where r.id = $1`,
       [row.registrationId, row.id],

@@ -175,7 +175,8 @@ export const TelemetryBody = Type.Object(
             Type.Literal('fullscreenExited'),
             Type.Literal('reconnected'),
           ]),
-          details: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]))),
+          // Numbers first: the request coercion would otherwise turn every number into a string.
+          details: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.Number(), Type.Boolean(), Type.String({ maxLength: 500 })]))),
         },
         { additionalProperties: false },
       ),

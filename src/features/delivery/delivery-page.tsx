@@ -12,11 +12,14 @@ import {
   autosaveStatus,
   isAnswered,
   paletteState,
-  timeLeftOnScreen,
+  type AutosaveActor,
   type PaletteState,
   type QueuedSave,
   type SaveBatchAnswer,
 } from '#machines/delivery-autosave.machine.ts';
+import { connectionMachine, type ConnectionActor, type TelemetryReport } from '#machines/delivery-connection.machine.ts';
+import type { CountdownActor, CountdownTiming } from '#machines/delivery-countdown.machine.ts';
+import { sittingMachine, type SittingActor } from '#machines/delivery-sitting.machine.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
@@ -89,6 +92,17 @@ function useNow(intervalMs = 1000) {
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
+}
+
+/**
+ * A child of the sitting, kept after the sitting ended: the screen still reads the last
+ * state of the queue and the clock while it turns into the receipt.
+ */
+function useChild<T>(sitting: SittingActor, id: 'autosave' | 'connection' | 'countdown'): T {
+  const last = useRef<T | null>(null);
+  const child = useSelector(sitting, (s) => s.children[id] as T | undefined);
+  if (child) last.current = child;
+  return last.current!;
 }
 
 function failureStatus(error: unknown): number | null {
@@ -185,7 +199,6 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const { t, i18n } = useTranslation('delivery');
   const items = useMemo(() => delivery.sections.flatMap((s) => s.items), [delivery]);
   const [timing, setTiming] = useState(delivery.timing);
-  const [offset, setOffset] = useState(initialOffset);
   const [current, setCurrent] = useState(() => items[0]?.number ?? 1);
   const [visited, setVisited] = useState<Set<number>>(() => new Set([...delivery.answers.map((a) => a.itemNumber), items[0]?.number ?? 1]));
   // Saves this browser kept while offline (decision 0244) show over the stored answers they follow.
@@ -205,31 +218,51 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const ended = useRef(false);
-  const now = useNow(500);
   const id = delivery.deliveryId;
+  // Every server answer's timing: the screen's state, and the sitting's clock and line (a ref, as
+  // the actor's own calls answer through it).
+  const learnRef = useRef<(timing: Timing, receivedAt: number) => void>(() => undefined);
 
-  const autosave = useActorRef(
-    autosaveMachine.provide({
+  const sitting = useActorRef(
+    sittingMachine.provide({
       actors: {
-        saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => {
-          try {
-            const answer = await deliveryApi.save(id, input.saves);
-            const receivedAt = Date.now();
-            setTiming(answer.timing);
-            setOffset(offsetOf(answer.timing, receivedAt));
-            return {
-              acknowledged: answer.results.map((r) => r.saveId),
-              // Another device stored a higher sequence: this one's next change goes above it.
-              stored: answer.results.filter((r) => !r.applied).map((r) => ({ itemNumber: r.itemNumber, storedSequence: r.storedSequence })),
-            };
-          } catch (error) {
-            throw { status: failureStatus(error) };
-          }
+        autosave: autosaveMachine.provide({
+          actors: {
+            saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => {
+              try {
+                const answer = await deliveryApi.save(id, input.saves);
+                learnRef.current(answer.timing, Date.now());
+                return {
+                  acknowledged: answer.results.map((r) => r.saveId),
+                  // Another device stored a higher sequence: this one's next change goes above it.
+                  stored: answer.results.filter((r) => !r.applied).map((r) => ({ itemNumber: r.itemNumber, storedSequence: r.storedSequence })),
+                };
+              } catch (error) {
+                throw { status: failureStatus(error) };
+              }
+            }),
+          },
+        }),
+        connection: connectionMachine.provide({
+          actors: { sendTelemetry: fromPromise<CountdownTiming, { events: TelemetryReport[] }>(({ input }) => deliveryApi.telemetry(id, input.events)) },
         }),
       },
     }),
-    { input: { sequences: Object.fromEntries(delivery.answers.map((a) => [a.itemNumber, a.sequence])), queued, newId: () => crypto.randomUUID() } },
+    {
+      input: {
+        autosave: { sequences: Object.fromEntries(delivery.answers.map((a) => [a.itemNumber, a.sequence])), queued, newId: () => crypto.randomUUID() },
+        timing: delivery.timing,
+        receivedAt: Date.parse(delivery.timing.serverNow) - initialOffset,
+      },
+    },
   );
+  const autosave = useChild<AutosaveActor>(sitting, 'autosave');
+  const connection = useChild<ConnectionActor>(sitting, 'connection');
+  const countdown = useChild<CountdownActor>(sitting, 'countdown');
+  learnRef.current = (fresh, receivedAt) => {
+    setTiming(fresh);
+    sitting.send({ type: 'timing', timing: fresh, receivedAt });
+  };
   // Every unacknowledged save is kept, encrypted, until the server has it (a reload while offline loses none).
   useEffect(() => {
     let last = autosave.getSnapshot().context.pending;
@@ -243,21 +276,35 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const indicator = useSelector(autosave, autosaveStatus, (a, b) => a.state === b.state && a.waiting === b.waiting);
   const held = useSelector(autosave, (s) => s.matches('held'));
 
+  // The browser's own signals go to the sitting: the network to the queue and the line, and
+  // what the invigilator should know of (focus, fullscreen) to the line as telemetry.
   useEffect(() => {
-    const online = () => autosave.send({ type: 'online' });
-    const offline = () => autosave.send({ type: 'offline' });
+    const online = () => sitting.send({ type: 'online' });
+    const offline = () => sitting.send({ type: 'offline' });
+    const blur = () => sitting.send({ type: 'report', kind: 'focusLost' });
+    const focus = () => sitting.send({ type: 'report', kind: 'focusRegained' });
+    let wasFullscreen = document.fullscreenElement != null;
+    const fullscreen = () => {
+      if (wasFullscreen && document.fullscreenElement == null) sitting.send({ type: 'report', kind: 'fullscreenExited' });
+      wasFullscreen = document.fullscreenElement != null;
+    };
     window.addEventListener('online', online);
     window.addEventListener('offline', offline);
+    window.addEventListener('blur', blur);
+    window.addEventListener('focus', focus);
+    document.addEventListener('fullscreenchange', fullscreen);
     return () => {
       window.removeEventListener('online', online);
       window.removeEventListener('offline', offline);
+      window.removeEventListener('blur', blur);
+      window.removeEventListener('focus', focus);
+      document.removeEventListener('fullscreenchange', fullscreen);
     };
-  }, [autosave]);
+  }, [sitting]);
 
   const refresh = useCallback(async () => {
     const fresh = await deliveryApi.get(id);
-    setOffset(offsetOf(fresh.timing, Date.now()));
-    setTiming(fresh.timing);
+    learnRef.current(fresh.timing, Date.now());
     return fresh.timing;
   }, [id]);
 
@@ -265,12 +312,13 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     async (timeUp: boolean) => {
       if (ended.current) return;
       ended.current = true;
+      sitting.send({ type: 'end' });
       // After the end the server takes no answer: what is still queued is dropped here.
       keepQueue(id, []);
       const receipt = timeUp ? await deliveryApi.receipt(id) : await deliveryApi.submit(id).catch(() => deliveryApi.receipt(id));
       onEnded(receipt, timeUp || receipt.status === 'TimeUp');
     },
-    [id, onEnded],
+    [id, onEnded, sitting],
   );
 
   // A refused save (paused or ended): read the delivery again and follow the server.
@@ -285,7 +333,6 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   // What the server says now: resume a held queue, or end (the heartbeat and the hub both ask).
   const follow = useCallback(
     (fresh: Timing) => {
-      setTiming(fresh);
       if (fresh.status === 'Active' && autosave.getSnapshot().matches('held')) autosave.send({ type: 'resume' });
       if (['Submitted', 'TimeUp', 'Terminated'].includes(fresh.status)) void finish(fresh.status === 'TimeUp');
     },
@@ -301,27 +348,26 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     if (mine) void refresh().then(follow, () => undefined);
   });
 
-  // While paused, and every half minute while running, ask the server (pause, extension, end).
+  // The line's heartbeats answer what the server says now (pause, extension, end).
   useEffect(() => {
-    const timer = setInterval(
-      () => {
-        void deliveryApi.telemetry(id, [{ kind: 'heartbeat' }]).then(follow, () => undefined);
-      },
-      timing.status === 'Paused' ? 3_000 : 30_000,
-    );
-    return () => clearInterval(timer);
-  }, [id, timing.status, follow]);
+    const subscription = connection.on('timing', ({ timing: fresh, receivedAt }) => {
+      learnRef.current(fresh as Timing, receivedAt);
+      follow(fresh as Timing);
+    });
+    return () => subscription.unsubscribe();
+  }, [connection, follow]);
 
-  const left = timeLeftOnScreen(timing.status === 'Active' ? timing.deadline : null, timing.remainingMs, offset, now);
+  const left = useSelector(countdown, (s) => s.context.leftMs);
+  const expired = useSelector(countdown, (s) => s.hasTag('expired'));
   useEffect(() => {
-    if (timing.status === 'Active' && left === 0 && !ended.current) {
+    if (expired && !ended.current) {
       autosave.send({ type: 'flush' });
       // The server ends the delivery at its deadline; reading it settles it.
       void refresh().then((fresh) => {
         if (fresh.status !== 'Active') void finish(true);
       });
     }
-  }, [left, timing.status, autosave, refresh, finish]);
+  }, [expired, autosave, refresh, finish]);
 
   const item = items.find((i) => i.number === current) ?? items[0];
   const sectionOf = (n: number) => delivery.sections.find((s) => s.items.some((i) => i.number === n))!;

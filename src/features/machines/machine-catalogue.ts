@@ -138,6 +138,36 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'deliverySitting',
+    file: 'machines/delivery-sitting.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/delivery-sitting.machine.ts')).sittingMachine,
+      paths: (await import('#machines/delivery-sitting.model.ts')).sittingTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'deliveryAutosave',
+    file: 'machines/delivery-autosave.machine.ts',
+    // The queue's own tests walk it by hand (tests/machines/delivery-autosave.machine.test.ts); no model yet.
+    load: async () => ({ machine: (await import('#machines/delivery-autosave.machine.ts')).autosaveMachine }),
+  },
+  {
+    id: 'deliveryConnection',
+    file: 'machines/delivery-connection.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/delivery-connection.machine.ts')).connectionMachine,
+      paths: (await import('#machines/delivery-connection.model.ts')).connectionTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'deliveryCountdown',
+    file: 'machines/delivery-countdown.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/delivery-countdown.machine.ts')).countdownMachine,
+      paths: (await import('#machines/delivery-countdown.model.ts')).countdownTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'result',
     file: 'machines/results/result.machine.ts',
     load: async () => ({

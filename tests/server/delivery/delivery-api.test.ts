@@ -3,7 +3,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
 import { expireDeliveries } from '#server/modules/delivery/delivery-module.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
-import type { TestUser } from '#tests/setup/test-users.ts';
+import { as, type TestUser } from '#tests/setup/test-users.ts';
 import { call } from '../exams/workspace-kit.ts';
 import { projectCall } from '../seasons/seasons-kit.ts';
 import { admittedCandidate, deliveryWorld, openDelivery, SITTING, type DeliveryAnswer, type DeliveryWorld } from './delivery-kit.ts';
@@ -190,6 +190,48 @@ describeEachDatabase(
       expect(submit.statusCode).toBe(409);
       expect(submit.json().messages[0]).toMatch(/submitted automatically/);
       expect(((await mine(candidate, 'GET', `/${id}`)).json() as DeliveryAnswer).timing).toMatchObject({ status: 'TimeUp', remainingMs: 0 });
+    });
+
+    it("should keep the browser's reports with the delivery and raise focus, fullscreen and a new address as the console's alerts", async () => {
+      const { candidate, delivery } = await sitting();
+      const id = delivery.deliveryId;
+      setClock(at(0));
+      await mine(candidate, 'POST', `/${id}/start`, { declaration: true });
+      const report = (remoteAddress: string, events: unknown[]) =>
+        get().app.inject({
+          method: 'POST',
+          url: `/api/v1/delivery/mine/${id}/telemetry`,
+          headers: as(candidate),
+          payload: { events },
+          remoteAddress,
+        });
+      expect((await report('10.0.0.1', [{ kind: 'heartbeat' }])).statusCode).toBe(200);
+      expect((await report('10.0.0.1', [{ kind: 'focusLost' }, { kind: 'focusRegained' }])).statusCode).toBe(200);
+      // The school's network drops; the phone's hotspot carries the sitting on.
+      const back = await report('10.0.0.2', [{ kind: 'reconnected', details: { offlineMs: 42_000 } }, { kind: 'fullscreenExited' }]);
+      expect(back.statusCode, back.body).toBe(200);
+      expect(back.json()).toMatchObject({ status: 'Active' });
+      expect((await report('10.0.0.2', [{ kind: 'heartbeat' }])).statusCode).toBe(200);
+      const kept = await get().db.query<{ kind: string; details: Record<string, unknown>; ip: string }>(
+        `select kind, details, ip from delivery_telemetry where delivery_id = $1 order by id`,
+        [id],
+      );
+      expect(kept.rows.map((r) => [r.kind, r.ip])).toEqual([
+        ['heartbeat', '10.0.0.1'],
+        ['focusLost', '10.0.0.1'],
+        ['focusRegained', '10.0.0.1'],
+        ['ipChanged', '10.0.0.2'],
+        ['reconnected', '10.0.0.2'],
+        ['fullscreenExited', '10.0.0.2'],
+        ['heartbeat', '10.0.0.2'],
+      ]);
+      expect(kept.rows[3].details).toEqual({ from: '10.0.0.1', to: '10.0.0.2' });
+      expect(kept.rows[4].details).toEqual({ offlineMs: 42_000 });
+      const room = await projectCall(get().app, world, world.invigilator, 'GET', `/api/v1/delivery?seasonPaperId=${world.seasonPaperId}`);
+      const row = (room.json() as Array<{ deliveryId: number; alerts: number }>).find((r) => r.deliveryId === id)!;
+      expect(row.alerts, 'focus lost, fullscreen exited, the new address').toBe(3);
+      // A kind the browser may not claim (the server raises ipChanged itself) is refused, not stored.
+      expect((await report('10.0.0.3', [{ kind: 'ipChanged' }])).statusCode).toBe(400);
     });
   },
   { deliveryClock: clock },

@@ -117,6 +117,37 @@ function renderDelivery() {
 }
 
 describe('the candidate screen', { timeout: 30_000 }, () => {
+  it('should tell the server at once when the window loses and regains focus, leaves fullscreen, and reconnects', async () => {
+    api.get.mockResolvedValue(delivery());
+    renderDelivery();
+    await screen.findByTestId('question-1');
+    expect(api.telemetry).not.toHaveBeenCalled();
+    act(() => void window.dispatchEvent(new Event('blur')));
+    await waitFor(() => expect(api.telemetry).toHaveBeenCalledWith(41, [{ kind: 'focusLost' }]));
+    act(() => void window.dispatchEvent(new Event('focus')));
+    await waitFor(() => expect(api.telemetry).toHaveBeenLastCalledWith(41, [{ kind: 'focusRegained' }]));
+
+    // Leaving fullscreen is reported; entering it is not.
+    // jsdom has no Fullscreen API: the document says what a browser would.
+    let inFullscreen: Element | null = document.body;
+    Object.defineProperty(document, 'fullscreenElement', { configurable: true, get: () => inFullscreen });
+    act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+    inFullscreen = null;
+    act(() => void document.dispatchEvent(new Event('fullscreenchange')));
+    await waitFor(() => expect(api.telemetry).toHaveBeenLastCalledWith(41, [{ kind: 'fullscreenExited' }]));
+    expect(api.telemetry).toHaveBeenCalledTimes(3);
+
+    // Offline, the report waits; back online it goes with the reconnect.
+    act(() => void window.dispatchEvent(new Event('offline')));
+    act(() => void window.dispatchEvent(new Event('blur')));
+    expect(api.telemetry).toHaveBeenCalledTimes(3);
+    act(() => void window.dispatchEvent(new Event('online')));
+    await waitFor(() =>
+      expect(api.telemetry).toHaveBeenLastCalledWith(41, [{ kind: 'reconnected', details: { offlineMs: expect.any(Number) } }, { kind: 'focusLost' }]),
+    );
+    delete (document as { fullscreenElement?: unknown }).fullscreenElement;
+  });
+
   it('should wait for the declaration before starting, and count down to the start on the server clock', async () => {
     api.get.mockResolvedValue(
       delivery({ timing: timing({ status: 'Waiting', deadline: null, startsAt: new Date(Date.now() + SKEW + 2 * MIN).toISOString() }) }),

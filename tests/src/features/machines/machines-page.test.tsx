@@ -103,6 +103,10 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'season',
       'registration',
       'delivery',
+      'deliverySitting',
+      'deliveryAutosave',
+      'deliveryConnection',
+      'deliveryCountdown',
       'result',
       'paperFlow',
     ]);
