@@ -265,6 +265,8 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/dashboard/exams/papers', P.Projects.View],
   ['GET', '/api/v1/dashboard/exams/centers', P.Projects.View],
   ['GET', '/api/v1/dashboard/exams/deliveries', P.Projects.View],
+  ['GET', '/api/v1/dashboard/exams/marking', P.Exams.View],
+  ['GET', '/api/v1/dashboard/results/mine', P.Dashboard.View],
   ['GET', '/api/v1/dashboard/admin/users', P.Users.View],
   ['GET', '/api/v1/dashboard/admin/jobs', P.Users.Import],
   ['GET', '/api/v1/dashboard/admin/directory', P.DirectoryUsers.Search],
