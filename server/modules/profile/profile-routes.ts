@@ -213,7 +213,7 @@ export async function profileRoutes(fastify: FastifyInstance, deps: { db: Db; cl
     async (request, reply) => {
       const p = requirePrincipal(request);
       const { rows } = await db.query<{ mime: string; content: Uint8Array }>('select mime, content from user_photos where user_id = $1', [p.userId]);
-      if (!rows[0]) return reply.status(204).send();
+      if (!rows[0]) return reply.status(204).send(null);
       return reply
         .header('content-type', rows[0].mime)
         .header('x-content-type-options', 'nosniff')
@@ -261,7 +261,7 @@ export async function profileRoutes(fastify: FastifyInstance, deps: { db: Db; cl
     async (request, reply) => {
       const p = requirePrincipal(request);
       await db.query('delete from user_photos where user_id = $1', [p.userId]);
-      return reply.status(204).send();
+      return reply.status(204).send(null);
     },
   );
 

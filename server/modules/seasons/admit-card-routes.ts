@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { P } from '#machines/permissions.ts';
-import { AppError, conflict, forbidden, notFound } from '#server/lib/errors.ts';
+import { AppError, conflict, forbidden, notFound, ValidationFailure } from '#server/lib/errors.ts';
 import { oneFile } from '#server/lib/one-file.ts';
 import { attachmentDisposition, cleanFileName, detectFileType } from '#server/lib/file-types.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
