@@ -29,7 +29,10 @@ const en: NotificationTexts = {
     'admitcard.issued': (p) => `Your admit card for ${s(p, 'examName')} is ready`,
     'results.published': (p) => `Results of ${s(p, 'examName')} are published`,
     'reevaluation.outcome': (p) => `The re-evaluation of ${s(p, 'examName')} is complete`,
-    'bulkjob.finished': (p) => `Your bulk upload ${s(p, 'fileName')} has finished`,
+    'bulkjob.finished': (p) =>
+      p.job === 'admitCards'
+        ? `Admit cards for ${s(p, 'seasonName')}: ${s(p, 'issued')} issued, ${s(p, 'failed')} failed`
+        : `Your bulk upload ${s(p, 'fileName')} has finished`,
   },
   open: 'Open',
   settings: 'You get this e-mail because of your notification settings. Change them in your profile.',
@@ -49,7 +52,10 @@ const catalogs: Record<MailLanguage, NotificationTexts> = {
       'admitcard.issued': (p) => `Votre convocation pour ${s(p, 'examName')} est prête`,
       'results.published': (p) => `Les résultats de ${s(p, 'examName')} sont publiés`,
       'reevaluation.outcome': (p) => `La réévaluation de ${s(p, 'examName')} est terminée`,
-      'bulkjob.finished': (p) => `Votre import en masse ${s(p, 'fileName')} est terminé`,
+      'bulkjob.finished': (p) =>
+        p.job === 'admitCards'
+          ? `Convocations pour ${s(p, 'seasonName')} : ${s(p, 'issued')} émises, ${s(p, 'failed')} en échec`
+          : `Votre import en masse ${s(p, 'fileName')} est terminé`,
     },
     open: 'Ouvrir',
     settings: 'Vous recevez cet e-mail selon vos préférences de notification. Modifiez-les dans votre profil.',
@@ -65,7 +71,10 @@ const catalogs: Record<MailLanguage, NotificationTexts> = {
       'admitcard.issued': (p) => `Su tarjeta de admisión para ${s(p, 'examName')} está lista`,
       'results.published': (p) => `Se publicaron los resultados de ${s(p, 'examName')}`,
       'reevaluation.outcome': (p) => `La reevaluación de ${s(p, 'examName')} ha terminado`,
-      'bulkjob.finished': (p) => `Su carga masiva ${s(p, 'fileName')} ha terminado`,
+      'bulkjob.finished': (p) =>
+        p.job === 'admitCards'
+          ? `Credenciales de examen de ${s(p, 'seasonName')}: ${s(p, 'issued')} emitidas, ${s(p, 'failed')} con error`
+          : `Su carga masiva ${s(p, 'fileName')} ha terminado`,
     },
     open: 'Abrir',
     settings: 'Recibe este correo por sus preferencias de notificación. Cámbielas en su perfil.',
@@ -81,7 +90,10 @@ const catalogs: Record<MailLanguage, NotificationTexts> = {
       'admitcard.issued': (p) => `${s(p, 'examName')} के लिए आपका प्रवेश पत्र तैयार है`,
       'results.published': (p) => `${s(p, 'examName')} के परिणाम प्रकाशित हुए`,
       'reevaluation.outcome': (p) => `${s(p, 'examName')} का पुनर्मूल्यांकन पूरा हुआ`,
-      'bulkjob.finished': (p) => `आपका बल्क अपलोड ${s(p, 'fileName')} पूरा हुआ`,
+      'bulkjob.finished': (p) =>
+        p.job === 'admitCards'
+          ? `${s(p, 'seasonName')} के प्रवेश पत्र: ${s(p, 'issued')} जारी, ${s(p, 'failed')} विफल`
+          : `आपका बल्क अपलोड ${s(p, 'fileName')} पूरा हुआ`,
     },
     open: 'खोलें',
     settings: 'आपको यह ई-मेल आपकी सूचना सेटिंग के कारण मिला है। इन्हें अपनी प्रोफ़ाइल में बदलें।',
@@ -97,7 +109,10 @@ const catalogs: Record<MailLanguage, NotificationTexts> = {
       'admitcard.issued': (p) => `${s(p, 'examName')} માટે તમારું પ્રવેશપત્ર તૈયાર છે`,
       'results.published': (p) => `${s(p, 'examName')} ના પરિણામ પ્રકાશિત થયા`,
       'reevaluation.outcome': (p) => `${s(p, 'examName')} નું પુનર્મૂલ્યાંકન પૂર્ણ થયું`,
-      'bulkjob.finished': (p) => `તમારું બલ્ક અપલોડ ${s(p, 'fileName')} પૂર્ણ થયું`,
+      'bulkjob.finished': (p) =>
+        p.job === 'admitCards'
+          ? `${s(p, 'seasonName')} નાં પ્રવેશપત્રો: ${s(p, 'issued')} જારી, ${s(p, 'failed')} નિષ્ફળ`
+          : `તમારું બલ્ક અપલોડ ${s(p, 'fileName')} પૂર્ણ થયું`,
     },
     open: 'ખોલો',
     settings: 'તમારી સૂચના સેટિંગને કારણે તમને આ ઈ-મેલ મળ્યો છે. તેને તમારી પ્રોફાઇલમાં બદલો.',

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { P } from '#machines/permissions.ts';
+import { publishedResultStatuses } from '#machines/results/result.machine.ts';
 import { ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
@@ -325,6 +326,68 @@ export async function dashboardRoutes(
         [project.id],
       );
       return rows;
+    },
+  );
+
+  app.get(
+    '/v1/dashboard/exams/marking',
+    {
+      config: { access: P.Exams.View, workspace: 'project' as const },
+      schema: {
+        tags,
+        security,
+        ...projectCall,
+        summary: "Marking progress of the project's exams: scripts marked of all, marking tasks done, evaluators at work",
+        response: { 200: S.MarkingProgress },
+      },
+    },
+    async (request) => {
+      const { project } = requireWorkspace(request);
+      const { rows } = await db.query<S.MarkingProgress[number]>(
+        `select * from (select e.id::int as "examId", e.name as "examName", count(r.id)::int as scripts,
+           count(r.id) filter (where not exists (select 1 from marking_tasks t where t.result_id = r.id and t.marked_at is null))::int as "scriptsMarked",
+           (select count(*)::int from marking_tasks t where t.exam_id = e.id) as tasks,
+           (select count(*)::int from marking_tasks t where t.exam_id = e.id and t.marked_at is not null) as "tasksMarked",
+           (select count(distinct t.marker_id)::int from marking_tasks t where t.exam_id = e.id and t.marked_at is not null) as evaluators
+         from exams e join results r on r.exam_id = e.id where e.project_id = $1 group by e.id, e.name) progress
+         order by scripts - "scriptsMarked" desc, "examId" desc limit 10`,
+        [project.id],
+      );
+      return rows;
+    },
+  );
+
+  // ---- the candidate's results ---------------------------------------------------------------
+
+  app.get(
+    '/v1/dashboard/results/mine',
+    {
+      config: { access: P.Dashboard.View },
+      schema: { tags, security, summary: 'Your published results: how many, and the five latest', response: { 200: S.MyResults } },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<S.MyResults['results'][number] & { total: number }>(
+        `select r.id::int as "resultId", e.name as "examName", pa.title as "paperTitle", r.status, r.percent::float8 as percent, r.grade, r.passed,
+           r.published_at as "publishedAt", count(*) over ()::int as total
+         from results r join exams e on e.id = r.exam_id join papers pa on pa.id = r.paper_id
+         where r.candidate_id = $1 and r.tenant_id = $2 and r.status = any($3)
+         order by r.published_at desc nulls last, r.id desc limit ${CARD_ROWS}`,
+        [p.userId, p.tenantId, publishedResultStatuses],
+      );
+      return {
+        total: rows[0]?.total ?? 0,
+        results: rows.map((r) => ({
+          resultId: r.resultId,
+          examName: r.examName,
+          paperTitle: r.paperTitle,
+          status: r.status,
+          percent: r.percent,
+          grade: r.grade,
+          passed: r.passed,
+          publishedAt: r.publishedAt ? iso(r.publishedAt) : null,
+        })),
+      };
     },
   );
 

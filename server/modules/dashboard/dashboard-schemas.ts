@@ -191,3 +191,44 @@ export const SignInFailures = Type.Object(
   { additionalProperties: false },
 );
 export type SignInFailures = Static<typeof SignInFailures>;
+
+export const MyResults = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'All your published results.' }),
+    results: Type.Array(
+      Type.Object(
+        {
+          resultId: Type.Integer(),
+          examName: Type.String(),
+          paperTitle: Type.String(),
+          status: Type.String({ description: 'Published, ReevaluationRequested or Revised.' }),
+          percent: Type.Number(),
+          grade: Type.Union([Type.String(), Type.Null()]),
+          passed: Type.Boolean(),
+          publishedAt: Type.Union([Iso, Type.Null()]),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The five most recently published.' },
+    ),
+  },
+  { additionalProperties: false },
+);
+export type MyResults = Static<typeof MyResults>;
+
+export const MarkingProgress = Type.Array(
+  Type.Object(
+    {
+      examId: Type.Integer(),
+      examName: Type.String(),
+      scripts: Type.Integer({ minimum: 0, description: "The exam's scripts (one per submitted delivery)." }),
+      scriptsMarked: Type.Integer({ minimum: 0, description: 'Scripts with no marking task left open (a script marked by the machine alone counts).' }),
+      tasks: Type.Integer({ minimum: 0, description: 'Marking tasks of the exam, every round.' }),
+      tasksMarked: Type.Integer({ minimum: 0 }),
+      evaluators: Type.Integer({ minimum: 0, description: 'Evaluators who have marked at least one task.' }),
+    },
+    { additionalProperties: false },
+  ),
+  { description: "The selected project's exams with scripts, those with the most left to mark first (at most 10)." },
+);
+export type MarkingProgress = Static<typeof MarkingProgress>;

@@ -3,7 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { supportedLocales } from '#server/config.ts';
 import type { Db } from '#server/db/client.ts';
-import { notFound, unauthorized, ValidationFailure } from '#server/lib/errors.ts';
+import { AppError, notFound, unauthorized, ValidationFailure } from '#server/lib/errors.ts';
+import { cleanFileName, detectFileType } from '#server/lib/file-types.ts';
+import { oneFile } from '#server/lib/one-file.ts';
 import { paged, pageWindow, searchRequestProperties } from '#server/lib/paging.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { requestMeta } from '#server/modules/identity/identity-context.ts';
@@ -31,7 +33,10 @@ const Profile = Type.Object({
   languages: Type.Array(Type.String(), { description: 'The language codes the user works in (user languages)' }),
   roles: Type.Array(Type.String()),
   editable: Type.Array(Type.String(), { description: 'The fields PUT /v1/profile accepts from you' }),
+  hasPhoto: Type.Boolean({ description: 'Whether you uploaded a photo (GET /v1/profile/photo); without one the avatar shows your initials' }),
 });
+
+const PhotoInfo = Type.Object({ mime: Type.String(), sizeBytes: Type.Integer(), updatedOn: Iso });
 
 const ProfileBody = Type.Object(
   {
@@ -64,6 +69,10 @@ const HistoryEntry = Type.Object({
   ipAddress: Nullable(Type.String()),
   device: Device,
 });
+
+/** A profile photo: an avatar needs no more (the upload guards of SECURITY.md: size, then content). */
+export const MAX_PHOTO_BYTES = 1024 * 1024;
+const PHOTO_KINDS = new Set(['png', 'jpeg', 'webp']);
 
 /** What a person may change about themselves (docs/decisions/0261): e-mail and user name are how they sign in, so an administrator changes them. */
 export const SELF_EDITABLE = ['firstName', 'lastName', 'phoneNumber', 'dateOfBirth'] as const;
@@ -114,16 +123,17 @@ export async function profileRoutes(fastify: FastifyInstance, deps: { db: Db; cl
     );
     const row = rows[0];
     if (!row) throw notFound('User not found.');
-    const { rows: languages } = await db.query<{ code: string }>(
-      'select language_code as code from user_languages where user_id = $1 order by created_at, language_code',
-      [userId],
-    );
+    const [{ rows: languages }, { rows: photo }] = await Promise.all([
+      db.query<{ code: string }>('select language_code as code from user_languages where user_id = $1 order by created_at, language_code', [userId]),
+      db.query('select 1 from user_photos where user_id = $1', [userId]),
+    ]);
     return {
       ...row,
       dateOfBirth: dateOnly(row.dateOfBirth),
       languages: languages.map((l) => l.code),
       roles: [...roles],
       editable: [...SELF_EDITABLE],
+      hasPhoto: photo.length > 0,
     };
   };
 
@@ -186,6 +196,72 @@ export async function profileRoutes(fastify: FastifyInstance, deps: { db: Db; cl
       if (Object.keys(errors).length) throw new ValidationFailure(errors);
       if (sets.length) await db.query(`update users set ${sets.join(', ')}, updated_at = now() where id = $1`, params);
       return load(p.userId, p.roles);
+    },
+  );
+
+  app.get(
+    '/v1/profile/photo',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        security,
+        summary: 'Your photo (PNG, JPEG or WebP); 204 when you have none (the avatar then shows your initials)',
+        response: { 200: Type.Unknown({ description: 'The image' }), 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const p = requirePrincipal(request);
+      const { rows } = await db.query<{ mime: string; content: Uint8Array }>('select mime, content from user_photos where user_id = $1', [p.userId]);
+      if (!rows[0]) return reply.status(204).send(null);
+      return reply
+        .header('content-type', rows[0].mime)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(rows[0].content));
+    },
+  );
+
+  app.put(
+    '/v1/profile/photo',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags,
+        security,
+        summary: 'Upload your photo (multipart, field "file": PNG, JPEG or WebP, at most 1 MB); replaces the one before',
+        description: 'The type is read from the content, never from the file name or its Content-Type: anything else is refused with 415.',
+        consumes: ['multipart/form-data'],
+        response: { 200: PhotoInfo },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const file = await oneFile(request, MAX_PHOTO_BYTES, 'The photo must be at most 1 MB.');
+      const name = cleanFileName(file.fileName, 'photo');
+      if (file.content.length === 0) throw new AppError(400, `${name} is empty.`);
+      const type = detectFileType(file.content);
+      if (!type || !PHOTO_KINDS.has(type.kind)) throw new AppError(415, `${name} is not a PNG, JPEG or WebP image.`);
+      const { rows } = await db.query<{ updatedOn: Date }>(
+        `insert into user_photos (user_id, mime, size_bytes, content, updated_at) values ($1, $2, $3, $4, $5)
+         on conflict (user_id) do update set mime = excluded.mime, size_bytes = excluded.size_bytes, content = excluded.content, updated_at = excluded.updated_at
+         returning updated_at as "updatedOn"`,
+        [p.userId, type.mime, file.content.length, file.content, deps.clock.now()],
+      );
+      return { mime: type.mime, sizeBytes: file.content.length, updatedOn: new Date(rows[0].updatedOn).toISOString() };
+    },
+  );
+
+  app.delete(
+    '/v1/profile/photo',
+    {
+      config: { access: 'authenticated' },
+      schema: { tags, security, summary: 'Remove your photo: the avatar shows your initials again', response: { 204: Type.Null() } },
+    },
+    async (request, reply) => {
+      const p = requirePrincipal(request);
+      await db.query('delete from user_photos where user_id = $1', [p.userId]);
+      return reply.status(204).send(null);
     },
   );
 

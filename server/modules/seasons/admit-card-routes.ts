@@ -1,10 +1,10 @@
-import type { MultipartFile } from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { P } from '#machines/permissions.ts';
-import { AppError, badRequest, conflict, forbidden, notFound, ValidationFailure } from '#server/lib/errors.ts';
+import { AppError, conflict, forbidden, notFound, ValidationFailure } from '#server/lib/errors.ts';
+import { oneFile } from '#server/lib/one-file.ts';
 import { attachmentDisposition, cleanFileName, detectFileType } from '#server/lib/file-types.ts';
 import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
@@ -40,27 +40,6 @@ function sendFile(reply: FastifyReply, mime: string, fileName: string, body: Buf
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .send(body);
-}
-
-async function oneFile(request: FastifyRequest, maxBytes: number, tooLarge: string) {
-  if (!request.isMultipart()) throw new AppError(415, 'Send the file as multipart/form-data with the field "file".');
-  let file: { fileName: string | undefined; content: Buffer } | undefined;
-  try {
-    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 5 } })) {
-      if (part.type === 'file') {
-        const upload = part as MultipartFile;
-        file = { fileName: upload.filename, content: await upload.toBuffer() };
-      }
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, tooLarge);
-    if (code === 'FST_FILES_LIMIT') throw ValidationFailure.field('file', 'Upload one file at a time.');
-    if (code?.startsWith('FST_')) throw badRequest('The upload could not be read as multipart/form-data.');
-    throw error;
-  }
-  if (!file) throw ValidationFailure.field('file', 'Choose the file to upload.');
-  return file;
 }
 
 export async function admitCardRoutes(fastify: FastifyInstance, deps: AdmitCardDeps) {

@@ -298,4 +298,24 @@ export async function runAdmitCardBatch(deps: AdmitCardDeps, job: Job<{ batchId:
     batch.id,
     `Issued ${d.issued} admit cards (${rate} per second); ${d.failed} failed.`,
   ]);
+  await tellBatchCreator(db, batch);
+}
+
+/**
+ * Whoever queued the batch hears that it is over, with its counts (issue 21, kind
+ * `bulkjob.finished`): it may run for minutes, and they need not keep the season open meanwhile.
+ */
+async function tellBatchCreator(db: Db, batch: { id: number; seasonId: number; createdBy: string | null }) {
+  if (!batch.createdBy) return;
+  const { rows } = await db.query<{ seasonName: string; state: string; total: number; issued: number; failed: number }>(
+    `select s.name as "seasonName", b.state, b.total, b.issued, b.failed from admit_card_batches b join seasons s on s.id = b.season_id where b.id = $1`,
+    [batch.id],
+  );
+  const b = rows[0];
+  if (!b) return;
+  await notify(db, batch.createdBy, 'bulkjob.finished', {
+    params: { job: 'admitCards', seasonName: b.seasonName, state: b.state, total: b.total, issued: b.issued, failed: b.failed },
+    titleKey: 'kinds.bulkjob.admitCards',
+    link: `/workspace/seasons/${batch.seasonId}`,
+  });
 }

@@ -6,6 +6,7 @@ import { cleanFileName, detectFileType } from '#server/lib/file-types.ts';
 import { enqueueJob, JOB_LEASE_SECONDS, type Job } from '#server/lib/jobs.ts';
 import { orderByClause, paged, pageWindow } from '#server/lib/paging.ts';
 import { checkUncompressedSize, MAX_UPLOAD_BYTES, readFirstSheet, SpreadsheetRefused, streamWorkbook } from '#server/modules/users/users-xlsx.ts';
+import { notify } from '#server/modules/notifications/notify.ts';
 import { mailCandidate, type AdmitCardDeps } from './admit-cards.ts';
 
 /**
@@ -221,8 +222,10 @@ export async function runRegistrationUpload(deps: Pick<AdmitCardDeps, 'db' | 'ma
   const upload = rows[0];
   if (!upload || upload.state === 'finished' || upload.state === 'failed') return;
   await db.query(`update registration_uploads set state = 'running', started_at = coalesce(started_at, now()) where id = $1`, [upload.id]);
-  const fail = (message: string) =>
-    db.query(`update registration_uploads set state = 'failed', message = $2, finished_at = now() where id = $1`, [upload.id, message]);
+  const fail = async (message: string) => {
+    await db.query(`update registration_uploads set state = 'failed', message = $2, finished_at = now() where id = $1`, [upload.id, message]);
+    await tellUploader(db, upload);
+  };
   const { rows: season } = await db.query<{ status: string }>(`select status from seasons where id = $1`, [upload.seasonId]);
   if (!['RegistrationOpen', 'RegistrationClosed'].includes(season[0]?.status ?? '')) {
     await fail(`The season is ${season[0]?.status ?? 'gone'}: registrations are taken only while it is open or just closed.`);
@@ -337,6 +340,22 @@ export async function runRegistrationUpload(deps: Pick<AdmitCardDeps, 'db' | 'ma
     upload.id,
     `Registered ${c.created} of ${c.total} rows; ${c.failed} rows failed.`,
   ]);
+  await tellUploader(db, upload);
+}
+
+/** The uploader hears that the job is over, finished or failed, with its counts (issue 21, kind `bulkjob.finished`). */
+async function tellUploader(db: Db, upload: Pick<UploadRow, 'id' | 'uploadedBy'>) {
+  if (!upload.uploadedBy) return;
+  const { rows } = await db.query<{ fileName: string; state: string; created: number; failed: number; total: number }>(
+    `select file_name as "fileName", state, created_count as created, failed_count as failed, total_rows as total from registration_uploads where id = $1`,
+    [upload.id],
+  );
+  const u = rows[0];
+  if (!u) return;
+  await notify(db, upload.uploadedBy, 'bulkjob.finished', {
+    params: { job: 'registrations', fileName: u.fileName, state: u.state, created: u.created, failed: u.failed, total: u.total },
+    link: '/workspace/registrations',
+  });
 }
 
 interface UploadStatusRow {

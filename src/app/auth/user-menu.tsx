@@ -7,6 +7,7 @@ import { Avatar } from '#src/components/ui/avatar.tsx';
 import { MenuContent, MenuItem, MenuRoot, MenuTrigger } from '#src/components/ui/menu.tsx';
 import { signOut } from './auth-session-loader.ts';
 import { authUserStore } from './auth-user-store.ts';
+import { useProfilePhoto } from './profile-photo.ts';
 import { NotificationBell } from '../shell/notification-bell.tsx';
 
 const trigger = css({
@@ -29,6 +30,7 @@ export function UserMenu() {
   const { t, ready } = useTranslation('auth', { useSuspense: false });
   const user = useStoreValue(authUserStore, (s) => s.context.user);
   const [leaving, setLeaving] = useState(false);
+  const photo = useProfilePhoto(user?.user_id);
 
   if (!ready) return null;
   if (!user) {
@@ -45,7 +47,7 @@ export function UserMenu() {
       <NotificationBell />
       <MenuRoot lazyMount unmountOnExit positioning={{ placement: 'bottom-end' }}>
         <MenuTrigger className={trigger} data-testid="user-menu">
-          <Avatar name={name} />
+          <Avatar name={name} src={photo} />
           <span className={css({ maxWidth: '12rem', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>{name}</span>
         </MenuTrigger>
         <MenuContent aria-label={name}>

@@ -16,7 +16,7 @@ import { EmptyState, ErrorState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 import { usersApi, type UserLanguage } from './api/users-api.ts';
 import { languageName } from '#src/lib/language-name.ts';
-import { ActiveSessions, NotificationPreferences, PreferredLanguage, ProfileDetails, RecentSignIns } from './profile-sections.tsx';
+import { ActiveSessions, NotificationPreferences, PreferredLanguage, ProfileDetails, ProfilePhoto, RecentSignIns } from './profile-sections.tsx';
 
 /** Same shape the server accepts (docs/decisions/0045): a BCP 47 tag such as en-IN, hi, gu. */
 export const LANGUAGE_TAG = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
@@ -215,6 +215,7 @@ function Profile() {
         }
       />
       <ProfileDetails />
+      <ProfilePhoto />
       <PreferredLanguage />
       <UserLanguages />
       <NotificationPreferences />

@@ -2,10 +2,13 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { signOut } from '#src/app/auth/auth-session-loader.ts';
+import { authUserStore } from '#src/app/auth/auth-user-store.ts';
+import { showProfilePhoto, useProfilePhoto } from '#src/app/auth/profile-photo.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { chooseAndSaveLanguage } from '#src/app/settings/server-language.ts';
 import { Avatar } from '#src/components/ui/avatar.tsx';
 import { Button } from '#src/components/ui/button.tsx';
+import { FileUpload } from '#src/components/ui/file-upload.tsx';
 import { fieldError, TextField } from '#src/components/ui/field.tsx';
 import { card } from '#src/components/ui/page-header.tsx';
 import { SelectField } from '#src/components/ui/select.tsx';
@@ -16,7 +19,8 @@ import { locales, type Locale } from '#src/lib/config.ts';
 import { useFormat } from '#src/lib/format.ts';
 import { languageName } from '#src/lib/language-name.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { profileApi, type Device, type Profile, type ProfileSession, type SignInEntry } from './api/profile-api.ts';
+import { useStoreValue } from '#src/lib/use-store-value.ts';
+import { MAX_PHOTO_BYTES, PHOTO_TYPES, profileApi, type Device, type Profile, type ProfileSession, type SignInEntry } from './api/profile-api.ts';
 
 const section = css({ display: 'flex', flexDirection: 'column', gap: '3', p: '4' });
 const heading = css({ fontSize: 'md', fontWeight: 'semibold' });
@@ -70,6 +74,7 @@ export function ProfileDetails() {
   const [errors, setErrors] = useState<Record<string, string[]> | null>(null);
   const [busy, setBusy] = useState(false);
   const errorText = useErrorText(error);
+  const photo = useProfilePhoto(profile?.id);
   if (error) return <ErrorState message={errorText ?? undefined} onRetry={reload} />;
   if (!profile) return <ListSkeleton columns={2} rows={3} label={t('profile.loading')} testId="profile-loading" />;
   const value = (field: 'firstName' | 'lastName' | 'phoneNumber' | 'dateOfBirth') => (draft[field] ?? profile[field] ?? '') as string;
@@ -102,7 +107,7 @@ export function ProfileDetails() {
   return (
     <form className={`${card} ${section}`} onSubmit={save} aria-labelledby="profile-details-title" noValidate>
       <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
-        <Avatar name={fullName} size="md" />
+        <Avatar name={fullName} size="md" src={photo} />
         <div>
           <h2 id="profile-details-title" className={heading}>
             {fullName}
@@ -151,6 +156,70 @@ export function ProfileDetails() {
         {t('profile.save')}
       </Button>
     </form>
+  );
+}
+
+/** The photo shown as the avatar (docs/decisions/0264): upload one, or remove it for the initials. */
+export function ProfilePhoto() {
+  const { t } = useTranslation('users');
+  const user = useStoreValue(authUserStore, (s) => s.context.user);
+  const userId = user?.user_id ?? null;
+  const photo = useProfilePhoto(userId);
+  const [files, setFiles] = useState<File[]>([]);
+  const [busy, setBusy] = useState<'upload' | 'remove' | null>(null);
+  const name = [user?.name, user?.surname].filter((part) => typeof part === 'string' && part).join(' ') || String(user?.emailaddress ?? '');
+  const run = async (kind: 'upload' | 'remove') => {
+    if (!userId) return;
+    setBusy(kind);
+    try {
+      if (kind === 'upload') {
+        await profileApi.uploadPhoto(files[0]);
+        showProfilePhoto(userId, files[0]);
+        setFiles([]);
+        void notify.success(t('profile.photoSaved'));
+      } else {
+        await profileApi.removePhoto();
+        showProfilePhoto(userId, null);
+        void notify.success(t('profile.photoRemoved'));
+      }
+    } catch (failure) {
+      void notify.error(failure);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <section className={`${card} ${section}`} aria-labelledby="profile-photo-title" data-testid="profile-photo">
+      <h2 id="profile-photo-title" className={heading}>
+        {t('profile.photoTitle')}
+      </h2>
+      <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })}>
+        <Avatar name={name} size="md" src={photo} />
+        <p className={muted} data-testid="profile-photo-state">
+          {photo ? t('profile.photoShown') : t('profile.photoNone')}
+        </p>
+      </div>
+      <FileUpload
+        label={t('profile.photoChoose')}
+        hint={t('profile.photoHint')}
+        files={files}
+        onChange={setFiles}
+        maxFiles={1}
+        maxBytes={MAX_PHOTO_BYTES}
+        accept={PHOTO_TYPES}
+        disabled={busy !== null}
+      />
+      <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+        <Button disabled={!files.length || busy !== null} loading={busy === 'upload'} onClick={() => void run('upload')}>
+          {t('profile.photoUpload')}
+        </Button>
+        {photo ? (
+          <Button variant="outline" disabled={busy !== null} loading={busy === 'remove'} onClick={() => void run('remove')}>
+            {t('profile.photoRemove')}
+          </Button>
+        ) : null}
+      </div>
+    </section>
   );
 }
 

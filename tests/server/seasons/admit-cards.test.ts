@@ -40,6 +40,14 @@ describeEachDatabase('admit cards, mails, documents, bulk registration', (get) =
     created_by: null,
   });
   const candidate = () => createSignedInUser(get().app, { roles: ['Candidate'] });
+  /** The notification center's rows of a user (issue 21), newest first. */
+  const notificationsOf = async (userId: string) =>
+    (
+      await get().db.query<{ kind: string; titleKey: string; params: Record<string, unknown>; link: string | null }>(
+        `select kind, title_key as "titleKey", params, link from notifications where user_id = $1 order by id desc`,
+        [userId],
+      )
+    ).rows;
   const admin = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) => projectCall(get().app, world, world.manager, method, url, body);
   const register = async (user: TestUser, over: Record<string, unknown> = {}) => {
     const res = await call(get().app, user, 'POST', '/api/v1/registration', {
@@ -98,6 +106,15 @@ describeEachDatabase('admit cards, mails, documents, bulk registration', (get) =
     }>;
     expect(done).toMatchObject({ state: 'finished', issued: 4, failed: 0 });
     expect(done.cardsPerSecond).toBeGreaterThan(0);
+    // The manager who queued it is told in the notification center, with the counts.
+    expect((await notificationsOf(world.manager.id)).filter((n) => n.kind === 'bulkjob.finished')).toEqual([
+      {
+        kind: 'bulkjob.finished',
+        titleKey: 'kinds.bulkjob.admitCards',
+        params: { job: 'admitCards', seasonName: expect.any(String), state: 'finished', total: 4, issued: 4, failed: 0 },
+        link: `/workspace/seasons/${season.seasonId}`,
+      },
+    ]);
     await app.accountMail.settled();
     const [issuedMail] = await mailsTo(app, users[0].email);
     expect(issuedMail.subject).toBe(`${exam.name} के लिए आपका प्रवेश पत्र तैयार है`);
@@ -195,6 +212,12 @@ describeEachDatabase('admit cards, mails, documents, bulk registration', (get) =
       data: Array<{ jobId: number; state: string; totalRows: number; createdCount: number; failedCount: number; hasErrorFile: boolean }>;
     };
     expect(jobs.data.find((j) => j.jobId === jobId)).toMatchObject({ state: 'finished', totalRows: 4, createdCount: 1, failedCount: 3, hasErrorFile: true });
+    expect((await notificationsOf(world.manager.id)).find((n) => n.params.job === 'registrations')).toEqual({
+      kind: 'bulkjob.finished',
+      titleKey: 'kinds.bulkjob.finished',
+      params: { job: 'registrations', fileName: 'march.xlsx', state: 'finished', created: 1, failed: 3, total: 4 },
+      link: '/workspace/registrations',
+    });
     const mine = (await call(app, known, 'GET', '/api/v1/registration/mine')).json() as Array<{ status: string; accommodationStatus: string }>;
     expect(mine).toMatchObject([{ status: 'Approved', accommodationStatus: 'requested' }]);
 

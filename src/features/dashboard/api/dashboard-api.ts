@@ -71,6 +71,28 @@ export type LiveDeliveries = Array<{
   paused: number;
   finished: number;
 }>;
+export type MarkingProgress = Array<{
+  examId: number;
+  examName: string;
+  scripts: number;
+  scriptsMarked: number;
+  tasks: number;
+  tasksMarked: number;
+  evaluators: number;
+}>;
+export interface MyResults {
+  total: number;
+  results: Array<{
+    resultId: number;
+    examName: string;
+    paperTitle: string;
+    status: string;
+    percent: number;
+    grade: string | null;
+    passed: boolean;
+    publishedAt: string | null;
+  }>;
+}
 
 export interface UsersOverview {
   total: number;
@@ -103,6 +125,8 @@ export const dashboardApi = {
   papers: () => api().get<PapersOverview>('/v1/dashboard/exams/papers', project),
   centers: () => api().get<CenterLoad>('/v1/dashboard/exams/centers', project),
   deliveries: () => api().get<LiveDeliveries>('/v1/dashboard/exams/deliveries', project),
+  marking: () => api().get<MarkingProgress>('/v1/dashboard/exams/marking', project),
+  myResults: () => api().get<MyResults>('/v1/dashboard/results/mine', global),
   users: () => api().get<UsersOverview>('/v1/dashboard/admin/users', global),
   bulkJobs: () => api().get<BulkJobs>('/v1/dashboard/admin/jobs', global),
   directory: () => api().get<DirectoryStatus>('/v1/dashboard/admin/directory', global),

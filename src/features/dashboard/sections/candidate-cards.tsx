@@ -42,7 +42,7 @@ function Countdown({ startsAt }: { startsAt: string }) {
   );
 }
 
-/** A candidate's dashboard (issue 21): the papers the server lets them sit (finished ones left out), registrations, and their tickets with unread replies. */
+/** A candidate's dashboard (issue 21): the papers the server lets them sit (finished ones left out), registrations, published results, and their tickets with unread replies. */
 export default function CandidateCards() {
   const { t } = useTranslation('dashboard');
   const format = useFormat();
@@ -84,6 +84,32 @@ export default function CandidateCards() {
         load={registrationsApi.mine}
       >
         {(rows) => (rows.length ? <DashboardRegistrations rows={rows} /> : <p className={muted}>{t('candidate.registrations.none')}</p>)}
+      </DashboardCard>
+      <DashboardCard id="results" title={t('candidate.results.title')} to="/results" linkLabel={t('candidate.results.all')} load={dashboardApi.myResults}>
+        {(mine) =>
+          mine.results.length ? (
+            <div className={css({ display: 'grid', gap: '2' })}>
+              <p className={muted} data-testid="my-results-summary">
+                {t('candidate.results.summary', { count: mine.total })}
+              </p>
+              <ul className={cardList}>
+                {mine.results.map((r) => (
+                  <li key={r.resultId} className={cardRow} data-testid="my-result">
+                    <Link to={`/results?result=${r.resultId}`} className={css({ fontWeight: 'medium', color: 'primary.main' })}>
+                      {r.paperTitle}
+                    </Link>
+                    <span className={muted}>{r.examName}</span>
+                    <span>{t('candidate.results.score', { percent: format.number(r.percent, { maximumFractionDigits: 1 }), grade: r.grade ?? '—' })}</span>
+                    <Badge tone={r.passed ? 'success' : 'warning'}>{t(r.passed ? 'candidate.results.passed' : 'candidate.results.failed')}</Badge>
+                    {r.status !== 'Published' ? <Badge tone="info">{t(`candidate.results.status.${r.status}`)}</Badge> : null}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : (
+            <p className={muted}>{t('candidate.results.none')}</p>
+          )
+        }
       </DashboardCard>
       <DashboardCard
         id="my-tickets"

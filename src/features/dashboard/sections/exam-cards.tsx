@@ -23,8 +23,8 @@ function Meter({ value, max }: { value: number; max: number }) {
 
 /**
  * The exam manager's and project admin's dashboard (issue 21): the selected project's items by
- * status and language coverage, papers by status, registrations per center against capacity, and
- * the sittings under way. Without a selected project it asks for one.
+ * status and language coverage, papers by status, registrations per center against capacity,
+ * the sittings under way, and the marking progress of its exams. Without a selected project it asks for one.
  */
 export default function ExamCards() {
   const { t, i18n } = useTranslation('dashboard');
@@ -110,6 +110,26 @@ export default function ExamCards() {
             </ul>
           ) : (
             <p className={muted}>{t('exams.deliveries.none')}</p>
+          )
+        }
+      </DashboardCard>
+      <DashboardCard id="marking" title={t('exams.marking.title')} to="/results?view=marking" linkLabel={t('exams.marking.all')} load={dashboardApi.marking}>
+        {(exams) =>
+          exams.length ? (
+            <ul className={cardList}>
+              {exams.map((e) => (
+                <li key={e.examId} className={cardRow} data-testid={`marking-${e.examId}`}>
+                  <span className={css({ fontWeight: 'medium', minWidth: '32' })}>{e.examName}</span>
+                  <Meter value={e.scriptsMarked} max={e.scripts} />
+                  <span className={muted} data-testid={`marking-${e.examId}-scripts`}>
+                    {t('exams.marking.scripts', { marked: e.scriptsMarked, count: e.scripts })}
+                  </span>
+                  <span className={muted}>{t('exams.marking.tasks', { marked: e.tasksMarked, count: e.tasks, evaluators: e.evaluators })}</span>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className={muted}>{t('exams.marking.none')}</p>
           )
         }
       </DashboardCard>

@@ -80,6 +80,31 @@ describe('the candidate dashboard', () => {
       { registrationId: 7, examName: 'Certificate in Accounting', seasonName: 'Summer 2027', status: 'AdmitCardIssued', rollNumber: 'ACC27-0001' },
       { registrationId: 8, examName: 'Diploma in Statistics', seasonName: 'Summer 2027', status: 'Submitted', rollNumber: null },
     ]);
+    answer('/v1/dashboard/results/mine', {
+      total: 3,
+      results: [
+        {
+          resultId: 17,
+          examName: 'Certificate in Accounting',
+          paperTitle: 'Accounting basics',
+          status: 'Published',
+          percent: 72.5,
+          grade: 'B',
+          passed: true,
+          publishedAt: '2026-11-30T10:00:00Z',
+        },
+        {
+          resultId: 12,
+          examName: 'Diploma in Statistics',
+          paperTitle: 'Probability',
+          status: 'Revised',
+          percent: 38,
+          grade: null,
+          passed: false,
+          publishedAt: '2026-11-20T10:00:00Z',
+        },
+      ],
+    });
     answer('/v1/dashboard/tickets/mine', {
       openCount: 2,
       unreadTotal: 2,
@@ -130,6 +155,20 @@ describe('the candidate dashboard', () => {
     expect(http.calls).not.toContain('/v1/dashboard/support/queue');
   });
 
+  it('should show her published results with score, grade and outcome, each opening the result, and link to all of them', async () => {
+    signIn('Candidate');
+    renderAt('/', <DashboardCardsPage />);
+    const results = await screen.findByTestId('card-results-content');
+    expect(within(results).getByTestId('my-results-summary')).toHaveTextContent('3 published results');
+    const rows = within(results).getAllByTestId('my-result');
+    expect(rows.map((li) => li.textContent)).toEqual([
+      'Accounting basicsCertificate in Accounting72.5 %, grade BPassed',
+      'ProbabilityDiploma in Statistics38 %, grade —Not passedRevised',
+    ]);
+    expect(within(rows[0]).getByRole('link', { name: 'Accounting basics' })).toHaveAttribute('href', '/results?result=17');
+    expect(within(screen.getByTestId('card-results')).getByRole('link', { name: 'All my results' })).toHaveAttribute('href', '/results');
+  });
+
   it('should show a skeleton per card while it loads, and an error with a retry on the card that failed only', async () => {
     let failTickets = true;
     let release: () => void = () => {};
@@ -157,9 +196,11 @@ describe('the candidate dashboard', () => {
     answer('/v1/delivery/mine', []);
     answer('/v1/registration/mine', []);
     answer('/v1/dashboard/tickets/mine', { openCount: 0, unreadTotal: 0, tickets: [] });
+    answer('/v1/dashboard/results/mine', { total: 0, results: [] });
     signIn('Candidate');
     renderAt('/', <DashboardCardsPage />);
     expect(await screen.findByText('No paper to sit yet.')).toBeInTheDocument();
+    expect(await screen.findByText('No result has been published for you yet.')).toBeInTheDocument();
     expect(await screen.findByText('You have not registered for an exam yet.')).toBeInTheDocument();
     expect(await screen.findByTestId('my-tickets-summary')).toHaveTextContent('0 open tickets, 0 unread replies');
   });
@@ -315,6 +356,10 @@ describe('the exam manager dashboard', () => {
     answer('/v1/dashboard/exams/deliveries', [
       { seasonPaperId: 5, seasonName: 'Online mock test', paperTitle: 'Mathematics unit test 1', waiting: 1, active: 3, paused: 1, finished: 2 },
     ]);
+    answer('/v1/dashboard/exams/marking', [
+      { examId: 3, examName: 'Class 10 Board Examination', scripts: 40, scriptsMarked: 25, tasks: 44, tasksMarked: 29, evaluators: 2 },
+      { examId: 4, examName: 'Mathematics unit test', scripts: 1, scriptsMarked: 1, tasks: 0, tasksMarked: 0, evaluators: 0 },
+    ]);
   });
 
   it('should ask for a project when none is selected, and call nothing', async () => {
@@ -346,8 +391,26 @@ describe('the exam manager dashboard', () => {
     const live = await screen.findByTestId('card-deliveries-content');
     expect(within(live).getByTestId('live-5')).toHaveTextContent('Active: 3');
     expect(within(screen.getByTestId('card-deliveries')).getByRole('link', { name: 'Invigilator console' })).toHaveAttribute('href', '/invigilate');
+    const marking = await screen.findByTestId('card-marking-content');
+    expect(within(marking).getByTestId('marking-3')).toHaveTextContent('Class 10 Board Examination');
+    expect(within(marking).getByTestId('marking-3-scripts')).toHaveTextContent('25 of 40 scripts marked');
+    expect(within(marking).getByTestId('marking-3')).toHaveTextContent('29 of 44 marking tasks done, 2 evaluators at work');
+    expect(within(marking).getByTestId('marking-4-scripts')).toHaveTextContent('1 of 1 script marked');
+    expect(within(screen.getByTestId('card-marking')).getByRole('link', { name: 'Marking queue' })).toHaveAttribute('href', '/results?view=marking');
     // No candidate cards for an exam manager.
     expect(screen.queryByTestId('dashboard-candidate')).toBeNull();
+  });
+
+  it('should show the marking card failing on its own, and say so when no exam has scripts', async () => {
+    http.answers.set('/v1/dashboard/exams/marking', () => Promise.reject(new Error('Network Error')));
+    signIn('ExamManager', 'Meera');
+    projectStore.trigger.select({ record: { projectId: 5, code: 'BOARD10-2027', name: 'Class 10 Board Examination 2027' } });
+    const { user } = renderAt('/', <DashboardCardsPage />);
+    const error = await screen.findByTestId('card-marking-error');
+    expect(await screen.findByTestId('card-papers-content')).toBeInTheDocument();
+    answer('/v1/dashboard/exams/marking', []);
+    await user.click(within(error).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('card-marking-content')).toHaveTextContent('No exam of this project has scripts yet.');
   });
 });
 

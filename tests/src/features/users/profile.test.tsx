@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
@@ -10,8 +10,16 @@ const profileApi = vi.hoisted(() => ({
   revoke: vi.fn(),
   revokeOthers: vi.fn(),
   signIns: vi.fn(),
+  uploadPhoto: vi.fn(),
+  removePhoto: vi.fn(),
 }));
-vi.mock('#src/features/users/api/profile-api.ts', () => ({ profileApi }));
+vi.mock('#src/features/users/api/profile-api.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('#src/features/users/api/profile-api.ts')>()),
+  profileApi,
+}));
+
+const transfer = vi.hoisted(() => ({ download: vi.fn(), upload: vi.fn() }));
+vi.mock('#src/lib/http/transfer.ts', () => transfer);
 
 const inbox = vi.hoisted(() => ({ preferences: vi.fn(), savePreferences: vi.fn() }));
 vi.mock('#src/features/inbox/index.ts', () => ({ inboxApi: inbox }));
@@ -19,7 +27,9 @@ vi.mock('#src/features/inbox/index.ts', () => ({ inboxApi: inbox }));
 const signOut = vi.hoisted(() => vi.fn(async () => {}));
 vi.mock('#src/app/auth/auth-session-loader.ts', () => ({ signOut }));
 
-import { ActiveSessions, NotificationPreferences, ProfileDetails, RecentSignIns } from '#src/features/users/profile-sections.tsx';
+import { authUserStore, emptyAuthUser } from '#src/app/auth/auth-user-store.ts';
+import { resetProfilePhoto } from '#src/app/auth/profile-photo.ts';
+import { ActiveSessions, NotificationPreferences, ProfileDetails, ProfilePhoto, RecentSignIns } from '#src/features/users/profile-sections.tsx';
 
 beforeAll(async () => {
   await initI18n('en-US');
@@ -43,6 +53,7 @@ const profile = {
 beforeEach(() => {
   vi.clearAllMocks();
   profileApi.get.mockResolvedValue(profile);
+  resetProfilePhoto();
 });
 
 describe('the profile', () => {
@@ -139,5 +150,65 @@ describe('the profile', () => {
     await user.click(within(reply).getByRole('combobox'));
     await user.click(await screen.findByRole('option', { name: 'None' }));
     expect(inbox.savePreferences).toHaveBeenCalledWith([{ kind: 'ticket.reply', channel: 'none' }]);
+  });
+});
+
+describe('the profile photo', () => {
+  let urls = 0;
+  beforeEach(() => {
+    urls = 0;
+    // jsdom has no object URLs: each blob gets a numbered one.
+    URL.createObjectURL = vi.fn(() => `blob:photo-${++urls}`);
+    URL.revokeObjectURL = vi.fn();
+    authUserStore.trigger.set({
+      session: { ...emptyAuthUser, isLoggedIn: true, authenticated: true, token: 't', user: { user_id: 'u1', name: 'Asha', surname: 'Rao' } },
+    });
+  });
+
+  const photoOf = (section: HTMLElement) => section.querySelector('img')?.getAttribute('src') ?? null;
+
+  it('should show the initials without a photo, upload a chosen photo as the avatar, and remove it again', async () => {
+    transfer.download.mockResolvedValue({ blob: new Blob([]), filename: null, contentType: null });
+    profileApi.uploadPhoto.mockResolvedValue({ mime: 'image/png', sizeBytes: 3, updatedOn: '2026-12-02T10:00:00Z' });
+    profileApi.removePhoto.mockResolvedValue(undefined);
+    const { user } = renderAt('/account', <ProfilePhoto />);
+    const section = await screen.findByTestId('profile-photo');
+    await waitFor(() => expect(transfer.download).toHaveBeenCalledWith('userService', expect.objectContaining({ url: '/v1/profile/photo', method: 'GET' })));
+    expect(within(section).getByTestId('profile-photo-state')).toHaveTextContent('No photo: your initials are your avatar.');
+    expect(within(section).getByTestId('avatar')).toHaveTextContent('AR');
+    expect(photoOf(section)).toBeNull();
+    expect(within(section).queryByRole('button', { name: 'Remove photo' })).toBeNull();
+    expect(within(section).getByRole('button', { name: 'Upload photo' })).toBeDisabled();
+
+    const file = new File([new Uint8Array([137, 80, 78])], 'me.png', { type: 'image/png' });
+    await user.upload(section.querySelector('input[type=file]') as HTMLInputElement, file);
+    await user.click(within(section).getByRole('button', { name: 'Upload photo' }));
+    expect(profileApi.uploadPhoto).toHaveBeenCalledWith(file);
+    await waitFor(() => expect(within(section).getByTestId('profile-photo-state')).toHaveTextContent('This photo is your avatar.'));
+    expect(photoOf(section)).toBe('blob:photo-1');
+
+    await user.click(within(section).getByRole('button', { name: 'Remove photo' }));
+    expect(profileApi.removePhoto).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(within(section).getByTestId('profile-photo-state')).toHaveTextContent('No photo: your initials are your avatar.'));
+    expect(photoOf(section)).toBeNull();
+    expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:photo-1');
+  });
+
+  it('should show the saved photo, refuse a file over 1 MB on the spot, and keep the photo when the upload fails', async () => {
+    transfer.download.mockResolvedValue({ blob: new Blob(['png'], { type: 'image/png' }), filename: null, contentType: 'image/png' });
+    profileApi.uploadPhoto.mockRejectedValue({ messages: ['me.png is not a PNG, JPEG or WebP image.'], statusCode: 415 });
+    const { user } = renderAt('/account', <ProfilePhoto />);
+    const section = await screen.findByTestId('profile-photo');
+    await waitFor(() => expect(photoOf(section)).toBe('blob:photo-1'));
+    const input = section.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, new File([new Uint8Array(1024 * 1024 + 1)], 'huge.png', { type: 'image/png' }));
+    expect(await within(section).findByText(/huge\.png/)).toBeInTheDocument();
+    expect(within(section).getByRole('button', { name: 'Upload photo' })).toBeDisabled();
+
+    await user.upload(input, new File(['<svg/>'], 'me.png', { type: 'image/png' }));
+    await user.click(within(section).getByRole('button', { name: 'Upload photo' }));
+    await waitFor(() => expect(profileApi.uploadPhoto).toHaveBeenCalledTimes(1));
+    expect(photoOf(section)).toBe('blob:photo-1');
+    expect(within(section).getByTestId('profile-photo-state')).toHaveTextContent('This photo is your avatar.');
   });
 });
