@@ -4,6 +4,7 @@ import type { Clock } from '#server/lib/clock.ts';
 import type { PeriodicTask } from '#server/lib/scheduler.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
 import { expireDeliveries } from './delivery-service.ts';
+import { roomOf, roomPushFor } from './room-push.ts';
 
 export { expireDeliveries };
 
@@ -18,5 +19,6 @@ export async function deliveryModule(api: FastifyInstance, deps: { db: Db; clock
  * bounds how late an abandoned delivery shows as ended.
  */
 export function deliveryTasks(db: Db, clock: Clock): PeriodicTask[] {
-  return [{ name: 'delivery.expire', intervalMs: 10_000, run: () => expireDeliveries(db, clock) }];
+  const push = roomPushFor(db);
+  return [{ name: 'delivery.expire', intervalMs: 10_000, run: () => expireDeliveries(db, clock, 500, (row) => push.changed(roomOf(row), 'delivery.timeUp')) }];
 }

@@ -21,6 +21,7 @@ import { listSections } from '#server/modules/papers/papers-repository.ts';
 import { appendEvent } from '#server/modules/realtime/realtime-repository.ts';
 import { registrationActor } from '#server/modules/seasons/registrations-routes.ts';
 import * as S from './delivery-schemas.ts';
+import { roomOf, roomPushFor } from './room-push.ts';
 import {
   answeredCount,
   applyDeliveryEvent,
@@ -53,6 +54,10 @@ export interface DeliveryDeps {
 
 export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: DeliveryDeps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const push = roomPushFor(db);
+  push.log = fastify.log;
+  /** After the commit: the invigilators of the room see it live (docs/decisions/0248). */
+  const roomChanged = (row: DeliveryRow, cause: string) => push.changed(roomOf(row), cause);
 
   /** The candidate's delivery, locked, with an expired Active one settled first. */
   async function mineLocked(tx: Queryable, request: FastifyRequest, id: number, now: Date): Promise<DeliveryRow> {
@@ -275,6 +280,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         ]);
         return (await lockDelivery(tx, again[0].id))!;
       });
+      roomChanged(row, 'delivery.open');
       return reply.status(201).send(await view(row, now));
     },
   );
@@ -318,6 +324,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         const found = await mineLocked(tx, request, request.params.id, now);
         return applyDeliveryEvent(tx, found, { type: 'delivery.start', by: { candidate: true }, at: eventTime(found, now) }, p.userId, { declare: true });
       });
+      roomChanged(row, 'delivery.start');
       return timingOf(row, now);
     },
   );
@@ -348,7 +355,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
             request.ip,
             now,
           ]);
-          return { late: row, row, results: [] };
+          return { late: row, row, results: [] as Awaited<ReturnType<typeof storeSaves>> };
         }
         const total = await itemCount(tx, row);
         const outside = saves.find((s) => s.itemNumber > total);
@@ -356,6 +363,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         assertSave(row, now);
         return { row, late: null, results: await storeSaves(tx, row.id, saves, now) };
       });
+      if (outcome.results.some((r) => r.applied)) roomChanged(outcome.row, 'delivery.save');
       if (outcome.late)
         throw conflict(`This delivery is ${outcome.late.status}: answers are no longer accepted. The save was kept as a record, not as an answer.`, {
           currentStatus: outcome.late.status,
@@ -387,6 +395,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         if (found.status === 'TimeUp') return found;
         return applyDeliveryEvent(tx, found, { type: 'delivery.submit', by: { candidate: true }, at: eventTime(found, now) }, p.userId);
       });
+      roomChanged(row, row.status === 'TimeUp' ? 'delivery.timeUp' : 'delivery.submit');
       if (row.status === 'TimeUp') throw conflict('Time ran out: your answers were submitted automatically.', { currentStatus: row.status });
       return receipt(row);
     },
@@ -444,6 +453,8 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         }
         return found;
       });
+      const alert = request.body.events.find((e) => e.kind === 'focusLost' || e.kind === 'fullscreenExited');
+      roomChanged(row, alert ? `telemetry.${alert.kind}` : 'telemetry.heartbeat');
       return timingOf(row, now);
     },
   );
@@ -583,6 +594,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         await appendEvent(tx, { tenantId: applied.tenantId, kind: 'delivery.changed', userId: applied.candidateId, payload: { ...data } });
         return applied;
       });
+      roomChanged(updated, b.event);
       return consoleRow(updated, actor, now);
     },
   );

@@ -116,7 +116,8 @@ const project = { showErrors: false, workspace: 'project' } as const;
 
 /** The invigilator's console calls: project calls (ProjectId). */
 export const consoleApi = {
-  room: (seasonPaperId: number) => api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}`, project),
+  room: (seasonPaperId: number, centerId?: number) =>
+    api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}${centerId === undefined ? '' : `&centerId=${centerId}`}`, project),
   act: (deliveryId: number, event: InvigilatorEvent, extra: { minutes?: number; reason?: string } = {}) =>
     api().post<ConsoleRow>(`/v1/delivery/${deliveryId}/event`, { event, ...extra }, project),
 };
