@@ -19,7 +19,7 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import { listSections } from '#server/modules/papers/papers-repository.ts';
 import { appendEvent } from '#server/modules/realtime/realtime-repository.ts';
-import { registrationActor } from '#server/modules/seasons/registrations-routes.ts';
+import { registrationActor, verifyAdmitCard } from '#server/modules/seasons/registrations-routes.ts';
 import * as S from './delivery-schemas.ts';
 import { roomOf, roomPushFor } from './room-push.ts';
 import {
@@ -521,6 +521,68 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         out.push(await consoleRow(row, { invigilator: true }, now));
       }
       return out;
+    },
+  );
+
+  app.post(
+    '/v1/delivery/verify',
+    {
+      config: consoleConfig,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Invigilator: check an admit card's QR token at the door: valid for this paper (and center), forged, revoked or elsewhere; the candidate and their delivery to admit",
+        ...projectCall,
+        body: S.ConsoleVerifyBody,
+        response: { 200: S.ConsoleVerdict },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const workspace = requireWorkspace(request);
+      const b = request.body;
+      const { rows: papers } = await db.query<{ examId: number }>(
+        `select sp.exam_id::int as "examId" from season_papers sp join seasons s on s.id = sp.season_id where sp.id = $1 and s.project_id = $2`,
+        [b.seasonPaperId, workspace.project.id],
+      );
+      if (!papers[0]) throw ValidationFailure.field('seasonPaperId', 'This paper is not scheduled in a season of this project.');
+      const parties = registrationActor(workspace, papers[0].examId);
+      if (!parties.invigilator && !parties.registrar) throw forbidden('Only an invigilator of the exam may check admit cards at its sittings.');
+      const checked = await verifyAdmitCard(db, p.tenantId, b.token);
+      const reg = checked.registration;
+      const none = { candidate: null, registrationId: null, delivery: null };
+      if (!reg) return { verdict: checked.verdict, message: checked.message, ...none };
+      const candidate = { name: reg.candidateName, rollNumber: reg.rollNumber!, examName: reg.examName, center: reg.centerName!, seatNumber: reg.seatNumber! };
+      const elsewhere = (message: string) => ({ verdict: 'elsewhere' as const, message, candidate, registrationId: null, delivery: null });
+      if (reg.projectId !== workspace.project.id) return elsewhere('This admit card is genuine but for another project.');
+      if (!reg.seasonPaperIds.includes(b.seasonPaperId)) return elsewhere(`${reg.candidateName} is not registered for this paper.`);
+      if (b.centerId !== undefined && reg.centerId !== b.centerId) return elsewhere(`${reg.candidateName} sits at another center: ${reg.centerName}.`);
+      const { rows: found } = await db.query<{ id: number }>(`select id::int as id from deliveries where registration_id = $1 and season_paper_id = $2`, [
+        reg.registrationId,
+        b.seasonPaperId,
+      ]);
+      const now = clock.now();
+      let delivery = null;
+      if (found[0]) {
+        const settled = await db.transaction(async (tx) => {
+          const row = await settleExpiry(tx, (await lockDelivery(tx, found[0].id))!, now);
+          // The check at the door is part of the sitting's record, beside the admit it may lead to.
+          await tx.query(
+            `insert into delivery_history (delivery_id, event, from_status, to_status, actor_id, details, created_at) values ($1, 'admitCard.verified', $2, $2, $3, '{}', $4)`,
+            [row.id, row.status, p.userId, eventTime(row, now)],
+          );
+          return row;
+        });
+        delivery = await consoleRow(settled, { invigilator: true }, now);
+      }
+      return {
+        verdict: 'valid' as const,
+        message: delivery ? checked.message : `${checked.message} The candidate has not opened the paper yet.`,
+        candidate,
+        registrationId: reg.registrationId,
+        delivery,
+      };
     },
   );
 

@@ -15,6 +15,7 @@ import { useErrorText } from '#src/lib/use-error-text.ts';
 import { seasonsApi, type Season, type SeasonCenter } from '#src/features/seasons/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { consoleApi, type ConsoleRow, type InvigilatorEvent } from './api/delivery-api.ts';
+import { AdmitCheck } from './console-verify.tsx';
 
 /**
  * The invigilator's console (issue 19, EXAMS.md §4): a season paper's deliveries at one center
@@ -179,6 +180,7 @@ function ConsolePage() {
           testId="console-center"
         />
       </div>
+      {seasonPaperId ? <AdmitCheck seasonPaperId={Number(seasonPaperId)} centerId={center} onAdmitted={load} /> : null}
       {error ? (
         <ErrorState message={errorText} onRetry={() => setError(null)} />
       ) : !seasonPaperId ? (

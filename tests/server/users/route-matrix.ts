@@ -278,6 +278,7 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/delivery/mine/:id/receipt', P.Dashboard.View],
   ['POST', '/api/v1/delivery/mine/:id/telemetry', P.Dashboard.View],
   ['GET', '/api/v1/delivery', P.Exams.View],
+  ['POST', '/api/v1/delivery/verify', P.Exams.View],
   ['GET', '/api/v1/delivery/:id', P.Exams.View],
   ['POST', '/api/v1/delivery/:id/event', P.Exams.View],
   // results and marking (issue 20, decisions 0250–0254): the candidate's own results (global

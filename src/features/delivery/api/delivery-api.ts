@@ -120,4 +120,15 @@ export const consoleApi = {
     api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}${centerId === undefined ? '' : `&centerId=${centerId}`}`, project),
   act: (deliveryId: number, event: InvigilatorEvent, extra: { minutes?: number; reason?: string } = {}) =>
     api().post<ConsoleRow>(`/v1/delivery/${deliveryId}/event`, { event, ...extra }, project),
+  verify: (token: string, seasonPaperId: number, centerId?: number) =>
+    api().post<ConsoleVerdict>('/v1/delivery/verify', { token: token.trim(), seasonPaperId, ...(centerId === undefined ? {} : { centerId }) }, project),
 };
+
+/** The console's admit card check (POST /v1/delivery/verify, docs/decisions/0249). */
+export interface ConsoleVerdict {
+  verdict: 'valid' | 'forged' | 'revoked' | 'elsewhere';
+  message: string;
+  candidate: { name: string; rollNumber: string; examName: string; center: string; seatNumber: number } | null;
+  registrationId: number | null;
+  delivery: ConsoleRow | null;
+}

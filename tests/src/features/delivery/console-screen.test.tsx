@@ -13,7 +13,7 @@ import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
-const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn() }));
+const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn(), verify: vi.fn() }));
 const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn(), centers: vi.fn() }));
 vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ consoleApi, deliveryApi: {} }));
 vi.mock('#src/features/seasons/api/seasons-api.ts', () => ({ seasonsApi, registrationsApi: {}, centersApi: {} }));
@@ -172,5 +172,43 @@ describe('the invigilator console', { timeout: 30_000 }, () => {
     const cells = within(screen.getByTestId('console-row-41')).getAllByRole('cell');
     expect(cells[1]).toHaveTextContent('Paused');
     expect(cells[5]).toHaveTextContent('2');
+  });
+
+  it('should check an admit card’s code for this paper and admit a valid one', async () => {
+    consoleApi.room.mockResolvedValue([row({ timing: { ...row().timing, status: 'Waiting', deadline: null }, actions: ['delivery.admit'] })]);
+    consoleApi.act.mockResolvedValue(row());
+    const user = userEvent.setup();
+    renderConsole();
+    await chooseOption(user, within(await screen.findByTestId('console-season')).getByRole('combobox'), 'Online mock test');
+    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    await screen.findByTestId('console-row-41');
+
+    consoleApi.verify.mockResolvedValueOnce({ verdict: 'forged', message: 'forged', candidate: null, registrationId: null, delivery: null });
+    const code = screen.getByLabelText(/Admit card code/);
+    await user.type(code, 'tampered.code{Enter}');
+    expect(await within(screen.getByTestId('admit-check-result')).findByText('Not valid: the code is forged or altered')).toBeInTheDocument();
+    expect(consoleApi.verify).toHaveBeenLastCalledWith('tampered.code', 9, undefined);
+    expect(screen.queryByTestId('admit-check-admit')).toBeNull();
+
+    consoleApi.verify.mockResolvedValueOnce({
+      verdict: 'valid',
+      message: 'Kavya Shah, roll number MOCK0001.',
+      candidate: { name: 'Kavya Shah', rollNumber: 'MOCK0001', examName: 'Maths', center: 'Navrangpura School', seatNumber: 12 },
+      registrationId: 3,
+      delivery: row({ timing: { ...row().timing, status: 'Waiting', deadline: null }, actions: ['delivery.admit'] }),
+    });
+    await user.clear(code);
+    await user.type(code, 'eyJ0.sig');
+    await user.click(screen.getByTestId('admit-check-verify'));
+    const result = screen.getByTestId('admit-check-result');
+    expect(await within(result).findByText('Valid for this paper')).toBeInTheDocument();
+    expect(result).toHaveTextContent('Kavya Shah, roll number MOCK0001, Navrangpura School, seat 12');
+    expect(result).toHaveTextContent('Their exam: Not started');
+    const calls = consoleApi.room.mock.calls.length;
+    await user.click(within(result).getByRole('button', { name: 'Admit Kavya Shah' }));
+    expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.admit');
+    expect(await within(result).findByText('Admitted: the candidate may start now.')).toBeInTheDocument();
+    expect(consoleApi.room.mock.calls.length).toBeGreaterThan(calls);
+    expect(screen.queryByTestId('admit-check-admit')).toBeNull();
   });
 });
