@@ -3,6 +3,7 @@ import type { Db } from '#server/db/client.ts';
 import type { Clock } from '#server/lib/clock.ts';
 import type { PeriodicTask } from '#server/lib/scheduler.ts';
 import { deliveryRoutes } from './delivery-routes.ts';
+import { paperRoutes } from './paper-routes.ts';
 import { expireDeliveries } from './delivery-service.ts';
 import { roomOf, roomPushFor } from './room-push.ts';
 
@@ -11,6 +12,7 @@ export { expireDeliveries };
 /** Issue 19: candidates sit their papers in the browser; invigilators run the room (under /api). */
 export async function deliveryModule(api: FastifyInstance, deps: { db: Db; clock: Clock }) {
   await api.register(deliveryRoutes, deps);
+  await api.register(paperRoutes, deps);
 }
 
 /**
