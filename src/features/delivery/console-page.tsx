@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
 import type { DeliveryRoomData } from '#machines/realtime-protocol.ts';
@@ -150,6 +151,9 @@ function ConsolePage() {
   return (
     <section>
       <PageHeader title={t('console.title')} description={t('console.description')} />
+      <p className={css({ mb: '3' })}>
+        <Link to="/invigilate/paper">{t('paper.fromConsole')}</Link>
+      </p>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4' })}>
         <SelectField
           label={t('console.season')}

@@ -132,3 +132,32 @@ export interface ConsoleVerdict {
   registrationId: number | null;
   delivery: ConsoleRow | null;
 }
+
+/** A paper sitting's sheet (GET /v1/paper-sitting, docs/decisions/0249). */
+export interface PaperSheetRow {
+  registrationId: number;
+  rollNumber: string | null;
+  candidateName: string;
+  centerId: number | null;
+  attendance: 'AdmitCardIssued' | 'Attended' | 'Absent';
+  registrationVersion: number;
+  setLetter: string;
+  deliveryId: number | null;
+  marks: Record<string, number>;
+  total: number | null;
+  resultStatus: string | null;
+}
+
+export interface PaperSheet {
+  seasonPaperId: number;
+  paperCode: string;
+  sets: Record<string, Array<{ number: number; maxMarks: number }>>;
+  candidates: PaperSheetRow[];
+}
+
+export const paperApi = {
+  sheet: (seasonPaperId: number, centerId?: number) =>
+    api().get<PaperSheet>(`/v1/paper-sitting?seasonPaperId=${seasonPaperId}${centerId === undefined ? '' : `&centerId=${centerId}`}`, project),
+  enter: (seasonPaperId: number, registrationId: number, marks: Array<{ itemNumber: number; marks: number }>) =>
+    api().put<PaperSheetRow>('/v1/paper-sitting/marks', { seasonPaperId, registrationId, marks }, project),
+};
