@@ -125,11 +125,7 @@ export async function findRegistration(db: Queryable, id: number, scope: { proje
  * The one admit card verifier (decision 0154): the verify screen and the invigilator console
  * (docs/decisions/0249) both ask it. `registration` is set only for a valid card.
  */
-export async function verifyAdmitCard(
-  db: Db,
-  tenantId: string,
-  token: string,
-): Promise<S.AdmitVerdictAnswer & { registration: RegistrationRow | null }> {
+export async function verifyAdmitCard(db: Db, tenantId: string, token: string): Promise<S.AdmitVerdictAnswer & { registration: RegistrationRow | null }> {
   const claims = readAdmitToken(await admitCardKey(db), token);
   if (!claims || claims.t !== tenantId)
     return { verdict: 'forged', message: 'This admit card was not issued by this portal: its code is forged or altered.', candidate: null, registration: null };
