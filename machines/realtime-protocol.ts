@@ -1,5 +1,6 @@
 /** What a pushed event is about. */
-export type RealtimeKind = 'chat.message' | 'chat.read' | 'ticket.changed' | 'notification.created' | 'notification.count' | 'delivery.changed';
+export type RealtimeKind =
+  'chat.message' | 'chat.read' | 'ticket.changed' | 'notification.created' | 'notification.count' | 'delivery.changed' | 'delivery.room';
 
 /**
  * The wire protocol of `/api/hubs/notifications` (docs/decisions/0050). JSON text frames.
@@ -123,6 +124,18 @@ export interface DeliveryChangedData {
   status: string;
 }
 
+/**
+ * The `data` of a `delivery.room` event, to the invigilators of the exam (docs/decisions/0248):
+ * a delivery of this season paper at this center started, saved, beat, raised an alert, was
+ * acted on or ended. Pushes are coalesced per room, so the console reads the room again.
+ */
+export interface DeliveryRoomData {
+  seasonPaperId: number;
+  centerId: number | null;
+  deliveryId: number;
+  cause: string;
+}
+
 export type ServerFrame =
   | EventFrame
   | { type: 'ready'; userId: string; cursor: number; expiresAt: string }
@@ -152,7 +165,8 @@ export const protocolDescription = [
   '`{"type":"event","cursor","kind","ticketId","data","at"}` with kind `chat.message` (data: a chat message as POST /api/supportchat answers it),',
   '`ticket.changed` (data: ticketId, change, statusId, previousStatusId, supportGroupId, assigneeId, actorId, at …), `chat.read` (your own read marker moved),',
   '`notification.created` (data: notification, unreadCount — a notification for you) or `notification.count` (data: unreadCount — your unread count changed),',
-  'or `delivery.changed` (data: deliveryId, event, status — an invigilator acted on your delivery).',
+  'or `delivery.changed` (data: deliveryId, event, status — an invigilator acted on your delivery),',
+  'or `delivery.room` (data: seasonPaperId, centerId, deliveryId, cause — to the invigilators of the exam: a delivery of that room changed).',
   'Cursors only increase: keep the last one processed, ignore frames at or below it, and send it as `after` when reconnecting — nothing is lost or doubled.',
   '`{"type":"resync","cursor"}` means more was missed than a replay carries: reload the open views and continue from `cursor`.',
   '`{"type":"permissions.changed","permissions"}` when your roles, permissions or support groups change.',

@@ -76,6 +76,8 @@ export function scoreScript(
   rules: ExamRules,
   humanMarks: ReadonlyMap<number, number> = new Map(),
   keys: Readonly<Record<string, ItemContent>> = {},
+  /** A paper sat on paper: every question's marks are entered by a person (docs/decisions/0249). */
+  everyItemMarked = false,
 ): ScriptScore {
   const attemptAnyOf = new Map(snapshot.sections.map((s) => [s.id, s.attemptAny]));
   const items: ItemScore[] = [];
@@ -97,7 +99,8 @@ export function scoreScript(
       }
       const scale = result.maxScore > 0 ? item.marks / result.maxScore : 0;
       let marks: number | null = result.score === null ? null : round(result.score * scale);
-      if (result.needsHumanMarking) {
+      const byPerson = result.needsHumanMarking || everyItemMarked;
+      if (byPerson) {
         const given = humanMarks.get(item.number);
         marks = given === undefined ? null : round(Math.min(item.marks, Math.max(0, given)));
         if (marks === null) awaitingMarking.push(item.number);
@@ -107,11 +110,11 @@ export function scoreScript(
         sectionId: section.sectionId,
         versionId: item.versionId,
         kind: content.kind,
-        outcome: result.needsHumanMarking && marks !== null ? (marks >= item.marks ? 'correct' : marks > 0 ? 'partial' : 'wrong') : result.outcome,
+        outcome: byPerson && marks !== null ? (marks >= item.marks ? 'correct' : marks > 0 ? 'partial' : 'wrong') : result.outcome,
         maxMarks: item.marks,
         marks,
         counted: true,
-        needsHumanMarking: result.needsHumanMarking,
+        needsHumanMarking: byPerson,
       });
     }
     const n = attemptAnyOf.get(section.sectionId) ?? null;

@@ -19,8 +19,9 @@ import { requirePrincipal } from '#server/plugins/access.ts';
 import { requireWorkspace } from '#server/plugins/workspace-context.ts';
 import { listSections } from '#server/modules/papers/papers-repository.ts';
 import { appendEvent } from '#server/modules/realtime/realtime-repository.ts';
-import { registrationActor } from '#server/modules/seasons/registrations-routes.ts';
+import { registrationActor, verifyAdmitCard } from '#server/modules/seasons/registrations-routes.ts';
 import * as S from './delivery-schemas.ts';
+import { roomOf, roomPushFor } from './room-push.ts';
 import {
   answeredCount,
   applyDeliveryEvent,
@@ -53,6 +54,10 @@ export interface DeliveryDeps {
 
 export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: DeliveryDeps) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const push = roomPushFor(db);
+  push.log = fastify.log;
+  /** After the commit: the invigilators of the room see it live (docs/decisions/0248). */
+  const roomChanged = (row: DeliveryRow, cause: string) => push.changed(roomOf(row), cause);
 
   /** The candidate's delivery, locked, with an expired Active one settled first. */
   async function mineLocked(tx: Queryable, request: FastifyRequest, id: number, now: Date): Promise<DeliveryRow> {
@@ -275,6 +280,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         ]);
         return (await lockDelivery(tx, again[0].id))!;
       });
+      roomChanged(row, 'delivery.open');
       return reply.status(201).send(await view(row, now));
     },
   );
@@ -318,6 +324,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         const found = await mineLocked(tx, request, request.params.id, now);
         return applyDeliveryEvent(tx, found, { type: 'delivery.start', by: { candidate: true }, at: eventTime(found, now) }, p.userId, { declare: true });
       });
+      roomChanged(row, 'delivery.start');
       return timingOf(row, now);
     },
   );
@@ -348,7 +355,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
             request.ip,
             now,
           ]);
-          return { late: row, row, results: [] };
+          return { late: row, row, results: [] as Awaited<ReturnType<typeof storeSaves>> };
         }
         const total = await itemCount(tx, row);
         const outside = saves.find((s) => s.itemNumber > total);
@@ -356,6 +363,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         assertSave(row, now);
         return { row, late: null, results: await storeSaves(tx, row.id, saves, now) };
       });
+      if (outcome.results.some((r) => r.applied)) roomChanged(outcome.row, 'delivery.save');
       if (outcome.late)
         throw conflict(`This delivery is ${outcome.late.status}: answers are no longer accepted. The save was kept as a record, not as an answer.`, {
           currentStatus: outcome.late.status,
@@ -387,6 +395,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         if (found.status === 'TimeUp') return found;
         return applyDeliveryEvent(tx, found, { type: 'delivery.submit', by: { candidate: true }, at: eventTime(found, now) }, p.userId);
       });
+      roomChanged(row, row.status === 'TimeUp' ? 'delivery.timeUp' : 'delivery.submit');
       if (row.status === 'TimeUp') throw conflict('Time ran out: your answers were submitted automatically.', { currentStatus: row.status });
       return receipt(row);
     },
@@ -457,6 +466,8 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         }
         return found;
       });
+      const alert = request.body.events.find((e) => e.kind === 'focusLost' || e.kind === 'fullscreenExited');
+      roomChanged(row, alert ? `telemetry.${alert.kind}` : 'telemetry.heartbeat');
       return timingOf(row, now);
     },
   );
@@ -523,6 +534,68 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         out.push(await consoleRow(row, { invigilator: true }, now));
       }
       return out;
+    },
+  );
+
+  app.post(
+    '/v1/delivery/verify',
+    {
+      config: consoleConfig,
+      schema: {
+        tags,
+        security,
+        summary:
+          "Invigilator: check an admit card's QR token at the door: valid for this paper (and center), forged, revoked or elsewhere; the candidate and their delivery to admit",
+        ...projectCall,
+        body: S.ConsoleVerifyBody,
+        response: { 200: S.ConsoleVerdict },
+      },
+    },
+    async (request) => {
+      const p = requirePrincipal(request);
+      const workspace = requireWorkspace(request);
+      const b = request.body;
+      const { rows: papers } = await db.query<{ examId: number }>(
+        `select sp.exam_id::int as "examId" from season_papers sp join seasons s on s.id = sp.season_id where sp.id = $1 and s.project_id = $2`,
+        [b.seasonPaperId, workspace.project.id],
+      );
+      if (!papers[0]) throw ValidationFailure.field('seasonPaperId', 'This paper is not scheduled in a season of this project.');
+      const parties = registrationActor(workspace, papers[0].examId);
+      if (!parties.invigilator && !parties.registrar) throw forbidden('Only an invigilator of the exam may check admit cards at its sittings.');
+      const checked = await verifyAdmitCard(db, p.tenantId, b.token);
+      const reg = checked.registration;
+      const none = { candidate: null, registrationId: null, delivery: null };
+      if (!reg) return { verdict: checked.verdict, message: checked.message, ...none };
+      const candidate = { name: reg.candidateName, rollNumber: reg.rollNumber!, examName: reg.examName, center: reg.centerName!, seatNumber: reg.seatNumber! };
+      const elsewhere = (message: string) => ({ verdict: 'elsewhere' as const, message, candidate, registrationId: null, delivery: null });
+      if (reg.projectId !== workspace.project.id) return elsewhere('This admit card is genuine but for another project.');
+      if (!reg.seasonPaperIds.includes(b.seasonPaperId)) return elsewhere(`${reg.candidateName} is not registered for this paper.`);
+      if (b.centerId !== undefined && reg.centerId !== b.centerId) return elsewhere(`${reg.candidateName} sits at another center: ${reg.centerName}.`);
+      const { rows: found } = await db.query<{ id: number }>(`select id::int as id from deliveries where registration_id = $1 and season_paper_id = $2`, [
+        reg.registrationId,
+        b.seasonPaperId,
+      ]);
+      const now = clock.now();
+      let delivery = null;
+      if (found[0]) {
+        const settled = await db.transaction(async (tx) => {
+          const row = await settleExpiry(tx, (await lockDelivery(tx, found[0].id))!, now);
+          // The check at the door is part of the sitting's record, beside the admit it may lead to.
+          await tx.query(
+            `insert into delivery_history (delivery_id, event, from_status, to_status, actor_id, details, created_at) values ($1, 'admitCard.verified', $2, $2, $3, '{}', $4)`,
+            [row.id, row.status, p.userId, eventTime(row, now)],
+          );
+          return row;
+        });
+        delivery = await consoleRow(settled, { invigilator: true }, now);
+      }
+      return {
+        verdict: 'valid' as const,
+        message: delivery ? checked.message : `${checked.message} The candidate has not opened the paper yet.`,
+        candidate,
+        registrationId: reg.registrationId,
+        delivery,
+      };
     },
   );
 
@@ -596,6 +669,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         await appendEvent(tx, { tenantId: applied.tenantId, kind: 'delivery.changed', userId: applied.candidateId, payload: { ...data } });
         return applied;
       });
+      roomChanged(updated, b.event);
       return consoleRow(updated, actor, now);
     },
   );

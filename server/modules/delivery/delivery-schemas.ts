@@ -239,3 +239,39 @@ export const DeliveryRecord = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ConsoleVerifyBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 2000, description: "What the admit card's QR code carries (scanned or typed)." }),
+    seasonPaperId: RecordId,
+    centerId: Type.Optional(RecordId),
+  },
+  { additionalProperties: false },
+);
+
+export const ConsoleVerdict = Type.Object(
+  {
+    verdict: Type.Union([Type.Literal('valid'), Type.Literal('forged'), Type.Literal('revoked'), Type.Literal('elsewhere')], {
+      description: 'elsewhere: a genuine card, but not for this project, this paper or this center.',
+    }),
+    message: Type.String(),
+    candidate: Type.Union([
+      Type.Object(
+        {
+          name: Type.String(),
+          rollNumber: Type.String(),
+          examName: Type.String(),
+          center: Type.String(),
+          seatNumber: Type.Integer(),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ]),
+    registrationId: Type.Union([RecordId, Type.Null()]),
+    delivery: Type.Union([ConsoleRow, Type.Null()], {
+      description: 'The candidate’s delivery of this paper once opened, with the actions (admit) open to you.',
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -173,7 +173,7 @@ export async function settleExpiry(tx: Queryable, row: DeliveryRow, now: Date): 
 }
 
 /** The expiry job: auto-submits (TimeUp) every Active delivery past its deadline, browser open or not. */
-export async function expireDeliveries(db: Db, clock: Clock, limit = 500): Promise<{ expired: number }> {
+export async function expireDeliveries(db: Db, clock: Clock, limit = 500, onExpired: (row: DeliveryRow) => void = () => {}): Promise<{ expired: number }> {
   const now = clock.now();
   const { rows } = await db.query<{ id: number }>(
     `select id::int as id from deliveries where status = 'Active' and deadline_at <= $1 order by deadline_at limit ${limit}`,
@@ -181,12 +181,16 @@ export async function expireDeliveries(db: Db, clock: Clock, limit = 500): Promi
   );
   let expired = 0;
   for (const { id } of rows) {
-    await db.transaction(async (tx) => {
+    const ended = await db.transaction(async (tx) => {
       const row = await lockDelivery(tx, id);
-      if (!row) return;
+      if (!row) return null;
       const after = await settleExpiry(tx, row, now);
-      if (after.status === 'TimeUp' && row.status !== 'TimeUp') expired++;
+      return after.status === 'TimeUp' && row.status !== 'TimeUp' ? after : null;
     });
+    if (ended) {
+      expired++;
+      onExpired(ended);
+    }
   }
   return { expired };
 }

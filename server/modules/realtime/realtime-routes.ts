@@ -37,6 +37,7 @@ const EventFrameSchema = Type.Object({
     Type.Literal('notification.created'),
     Type.Literal('notification.count'),
     Type.Literal('delivery.changed'),
+    Type.Literal('delivery.room'),
   ]),
   ticketId: Type.Union([Type.Integer(), Type.Null()]),
   data: Type.Object({}, { additionalProperties: true }),

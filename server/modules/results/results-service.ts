@@ -107,6 +107,17 @@ async function answersOf(db: Queryable, deliveryId: number): Promise<Map<number,
   return new Map(rows.map((r) => [r.itemNumber, r.response]));
 }
 
+/** A paper sitting's delivery (docs/decisions/0249): its marks entered per question, or null for an online one. */
+async function paperMarksOf(db: Queryable, deliveryId: number): Promise<Map<number, number> | null> {
+  const { rows } = await db.query<{ mode: string }>(`select mode from deliveries where id = $1`, [deliveryId]);
+  if (rows[0]?.mode !== 'paper') return null;
+  const marks = await db.query<{ itemNumber: number; marks: number }>(
+    `select item_number as "itemNumber", marks::float8 as marks from paper_marks where delivery_id = $1`,
+    [deliveryId],
+  );
+  return new Map(marks.rows.map((m) => [m.itemNumber, Number(m.marks)]));
+}
+
 /** The settled mark of each human-marked question of a result (blind double marks agreed or the third marker's). */
 export async function settledMarks(db: Queryable, resultId: number, scriptId: string, settings: ResultSettings): Promise<Map<number, number>> {
   const { rows } = await db.query<{ itemNumber: number; round: 1 | 2 | 3; marks: number | null }>(
@@ -224,7 +235,8 @@ export async function createResultForDelivery(tx: Queryable, deliveryId: number,
   const existing = await tx.query<{ id: number }>(`select id::int as id from results where delivery_id = $1`, [deliveryId]);
   if (existing.rows[0]) return existing.rows[0].id;
   const inputs = await scoringInputs(tx, d.paperId, d.setLetter, d.examId);
-  const score = scoreScript(inputs.snapshot, inputs.set, await answersOf(tx, deliveryId), inputs.rules, new Map(), inputs.keys);
+  const paper = await paperMarksOf(tx, deliveryId);
+  const score = scoreScript(inputs.snapshot, inputs.set, await answersOf(tx, deliveryId), inputs.rules, paper ?? new Map(), inputs.keys, paper !== null);
   const { rows: made } = await tx.query<{ id: number; scriptId: string }>(
     `insert into results (tenant_id, project_id, exam_id, paper_id, delivery_id, candidate_id, total, max_total, percent, grade, passed, sections, created_at, updated_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) returning id::int as id, script_id as "scriptId"`,
@@ -248,7 +260,8 @@ export async function createResultForDelivery(tx: Queryable, deliveryId: number,
   await writeItems(tx, id, score);
   await insertResultHistory(tx, id, 'result.created', null, 'Provisional', null, { details: summary(score) }, at);
   if (score.awaitingMarking.length) {
-    await planMarking(tx, id, d.examId, scriptId, score.awaitingMarking, inputs.settings, at);
+    // A paper script's marks come from the marks entry, not from the evaluators' queue.
+    if (!paper) await planMarking(tx, id, d.examId, scriptId, score.awaitingMarking, inputs.settings, at);
     await applyResultEvent(
       tx,
       (await lockResult(tx, id))!,
@@ -300,8 +313,9 @@ export async function rescoreResult(
   cause: { event: string; actorId: string | null; reason?: string | null; at: string; details?: Record<string, unknown> },
 ): Promise<Rescored> {
   const inputs = await scoringInputs(tx, row.paperId, row.setLetter, row.examId);
-  const marks = await settledMarks(tx, row.id, row.scriptId, inputs.settings);
-  const score = scoreScript(inputs.snapshot, inputs.set, await answersOf(tx, row.deliveryId), inputs.rules, marks, inputs.keys);
+  const paper = await paperMarksOf(tx, row.deliveryId);
+  const marks = paper ?? (await settledMarks(tx, row.id, row.scriptId, inputs.settings));
+  const score = scoreScript(inputs.snapshot, inputs.set, await answersOf(tx, row.deliveryId), inputs.rules, marks, inputs.keys, paper !== null);
   const { rows: old } = await tx.query<{ number: number; marks: number | null }>(
     `select item_number as number, marks::float8 as marks from result_items where result_id = $1`,
     [row.id],

@@ -121,6 +121,40 @@ export async function findRegistration(db: Queryable, id: number, scope: { proje
   return rows[0];
 }
 
+/**
+ * The one admit card verifier (decision 0154): the verify screen and the invigilator console
+ * (docs/decisions/0249) both ask it. `registration` is set only for a valid card.
+ */
+export async function verifyAdmitCard(db: Db, tenantId: string, token: string): Promise<S.AdmitVerdictAnswer & { registration: RegistrationRow | null }> {
+  const claims = readAdmitToken(await admitCardKey(db), token);
+  if (!claims || claims.t !== tenantId)
+    return { verdict: 'forged', message: 'This admit card was not issued by this portal: its code is forged or altered.', candidate: null, registration: null };
+  const row = await findRegistration(db, claims.r, { tenantId });
+  if (!row || row.rollNumber !== claims.n || row.admitCardVersion !== claims.v || row.status !== 'AdmitCardIssued') {
+    return {
+      verdict: 'revoked',
+      message: row
+        ? `This admit card is no longer valid: the registration is ${row.status}${row.admitCardVersion !== claims.v ? ' and a newer card was issued' : ''}.`
+        : 'This admit card is no longer valid: its registration no longer exists.',
+      candidate: null,
+      registration: null,
+    };
+  }
+  return {
+    verdict: 'valid',
+    message: `${row.candidateName}, roll number ${row.rollNumber}.`,
+    candidate: {
+      name: row.candidateName,
+      rollNumber: row.rollNumber!,
+      examName: row.examName,
+      center: row.centerName!,
+      seatNumber: row.seatNumber!,
+      papers: row.papers ?? [],
+    },
+    registration: row,
+  };
+}
+
 const projectWide = (workspace: Workspace, permission: string) => workspace.grants.some((g) => g.examId === null && g.permission === permission);
 
 /** The caller's parties on the project's registrations (decision 0152). */
@@ -527,32 +561,8 @@ export async function registrationRoutes(fastify: FastifyInstance, deps: Registr
       },
     },
     async (request) => {
-      const p = requirePrincipal(request);
-      const claims = readAdmitToken(await admitCardKey(db), request.body.token);
-      if (!claims || claims.t !== p.tenantId)
-        return { verdict: 'forged' as const, message: 'This admit card was not issued by this portal: its code is forged or altered.', candidate: null };
-      const row = await findRegistration(db, claims.r, { tenantId: p.tenantId });
-      if (!row || row.rollNumber !== claims.n || row.admitCardVersion !== claims.v || row.status !== 'AdmitCardIssued') {
-        return {
-          verdict: 'revoked' as const,
-          message: row
-            ? `This admit card is no longer valid: the registration is ${row.status}${row.admitCardVersion !== claims.v ? ' and a newer card was issued' : ''}.`
-            : 'This admit card is no longer valid: its registration no longer exists.',
-          candidate: null,
-        };
-      }
-      return {
-        verdict: 'valid' as const,
-        message: `${row.candidateName}, roll number ${row.rollNumber}.`,
-        candidate: {
-          name: row.candidateName,
-          rollNumber: row.rollNumber!,
-          examName: row.examName,
-          center: row.centerName!,
-          seatNumber: row.seatNumber!,
-          papers: row.papers ?? [],
-        },
-      };
+      const { registration: _registration, ...verdict } = await verifyAdmitCard(db, requirePrincipal(request).tenantId, request.body.token);
+      return verdict;
     },
   );
 

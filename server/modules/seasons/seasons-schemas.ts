@@ -470,6 +470,8 @@ export const AdmitVerdict = Type.Object({
   ]),
 });
 
+export type AdmitVerdictAnswer = Static<typeof AdmitVerdict>;
+
 // ---- admit card batches, bulk registration, roll pattern (docs/decisions/0230–0233) ----------
 
 export const AdmitBatchBody = Type.Object(

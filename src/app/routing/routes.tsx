@@ -266,6 +266,12 @@ export const dashboardRoute: RouteObject = {
       } satisfies Handle,
     },
     {
+      // A paper sat on paper: attendance and marks entry per question (issue 19, decision 0249).
+      path: 'invigilate/paper',
+      lazy: featurePage('delivery/paper-sitting-page.tsx'),
+      handle: { title: { key: 'nav.paperSitting' }, permission: P.Exams.View, workspace: true } satisfies Handle,
+    },
+    {
       // An invigilator checks an admit card's QR code (issue 18).
       path: 'admitcards/verify',
       lazy: featurePage('seasons/verify-page.tsx'),

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from '#src/components/ui/link.tsx';
 import { css } from '#styled-system/css';
 import { P } from '#machines/permissions.ts';
+import type { DeliveryRoomData } from '#machines/realtime-protocol.ts';
+import { useRealtime, useRealtimeStatus } from '#src/app/realtime/use-realtime.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
@@ -10,17 +13,23 @@ import { SelectField } from '#src/components/ui/select.tsx';
 import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { seasonsApi, type Season } from '#src/features/seasons/index.ts';
+import { seasonsApi, type Season, type SeasonCenter } from '#src/features/seasons/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { consoleApi, type ConsoleRow, type InvigilatorEvent } from './api/delivery-api.ts';
+import { AdmitCheck } from './console-verify.tsx';
 
 /**
- * The invigilator's console (issue 19, EXAMS.md §4): a season paper's deliveries with state,
- * time left, last heartbeat, answered count and alerts, refreshed every 5 s; admit early, pause,
+ * The invigilator's console (issue 19, EXAMS.md §4): a season paper's deliveries at one center
+ * (or all) with state, time left, last heartbeat, answered count and alerts; admit early, pause,
  * resume, extend time (minutes and a reason) and terminate (a reason), each kept in the
  * delivery's history by the server.
+ *
+ * The room is read again on each `delivery.room` push of the hub (decision 0248); the poll is
+ * the fallback, every 30 s while the hub is live and every 5 s while it is not.
  */
-const REFRESH_MS = 5_000;
+const POLL_LIVE_MS = 30_000;
+const POLL_OFFLINE_MS = 5_000;
+const ALL_CENTERS = 'all';
 
 function minutesLeft(ms: number) {
   return Math.ceil(ms / 60_000);
@@ -84,6 +93,9 @@ function ConsolePage() {
   const [papers, setPapers] = useState<Array<{ value: string; label: string }>>([]);
   const [seasonId, setSeasonId] = useState('');
   const [seasonPaperId, setSeasonPaperId] = useState('');
+  const [centers, setCenters] = useState<SeasonCenter[]>([]);
+  const [centerId, setCenterId] = useState(ALL_CENTERS);
+  const hub = useRealtimeStatus();
   const [rows, setRows] = useState<ConsoleRow[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [dialog, setDialog] = useState<{ row: ConsoleRow; event: 'delivery.extend' | 'delivery.terminate' } | null>(null);
@@ -95,7 +107,10 @@ function ConsolePage() {
   useEffect(() => {
     setPapers([]);
     setSeasonPaperId('');
+    setCenters([]);
+    setCenterId(ALL_CENTERS);
     if (!seasonId) return;
+    seasonsApi.centers(Number(seasonId)).then(setCenters, setError);
     seasonsApi
       .schedule(Number(seasonId))
       .then(
@@ -108,16 +123,25 @@ function ConsolePage() {
         setError,
       );
   }, [seasonId]);
+  const center = centerId === ALL_CENTERS ? undefined : Number(centerId);
   const load = useCallback(() => {
     if (!seasonPaperId) return;
-    consoleApi.room(Number(seasonPaperId)).then(setRows, setError);
-  }, [seasonPaperId]);
+    consoleApi.room(Number(seasonPaperId), center).then(setRows, setError);
+  }, [seasonPaperId, center]);
   useEffect(() => {
     setRows(null);
     load();
-    const timer = setInterval(load, REFRESH_MS);
-    return () => clearInterval(timer);
   }, [load]);
+  useEffect(() => {
+    const timer = setInterval(load, hub === 'live' ? POLL_LIVE_MS : POLL_OFFLINE_MS);
+    return () => clearInterval(timer);
+  }, [load, hub]);
+  useRealtime((notice) => {
+    if (notice.type === 'event' && notice.frame.kind === 'delivery.room') {
+      const data = notice.frame.data as unknown as DeliveryRoomData;
+      if (String(data.seasonPaperId) === seasonPaperId && (center === undefined || data.centerId === center)) load();
+    } else if (notice.type === 'resync' || (notice.type === 'connected' && notice.resumed)) load();
+  });
 
   const act = (row: ConsoleRow, event: InvigilatorEvent) => {
     if (event === 'delivery.extend' || event === 'delivery.terminate') setDialog({ row, event });
@@ -127,6 +151,9 @@ function ConsolePage() {
   return (
     <section>
       <PageHeader title={t('console.title')} description={t('console.description')} />
+      <p className={css({ mb: '3' })}>
+        <Link to="/invigilate/paper">{t('paper.fromConsole')}</Link>
+      </p>
       <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4' })}>
         <SelectField
           label={t('console.season')}
@@ -145,7 +172,19 @@ function ConsolePage() {
           disabled={!papers.length}
           testId="console-paper"
         />
+        <SelectField
+          label={t('console.center')}
+          value={centerId}
+          onValueChange={setCenterId}
+          options={[
+            { value: ALL_CENTERS, label: t('console.allCenters') },
+            ...centers.map((c) => ({ value: String(c.centerId), label: `${c.code} · ${c.name}` })),
+          ]}
+          disabled={!centers.length}
+          testId="console-center"
+        />
       </div>
+      {seasonPaperId ? <AdmitCheck seasonPaperId={Number(seasonPaperId)} centerId={center} onAdmitted={load} /> : null}
       {error ? (
         <ErrorState message={errorText} onRetry={() => setError(null)} />
       ) : !seasonPaperId ? (

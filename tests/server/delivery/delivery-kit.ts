@@ -15,8 +15,8 @@ export interface DeliveryWorld extends SeasonWorld {
 
 const day = 24 * 60 * 60 * 1000;
 
-/** A season with the locked paper scheduled online at SITTING, registration open, and an invigilator of the exam. */
-export async function deliveryWorld(app: FastifyInstance, db: Db): Promise<DeliveryWorld> {
+/** A season with the locked paper scheduled online (or on paper) at SITTING, registration open, and an invigilator of the exam. */
+export async function deliveryWorld(app: FastifyInstance, db: Db, mode: 'online' | 'offline' = 'online'): Promise<DeliveryWorld> {
   const world = await seasonWorld(app, db);
   const invigilator = await staffUser(app, { firstName: 'Hall', lastName: 'Invigilator' });
   await grant(app, world.manager, world.projectId, invigilator, 'Invigilator', world.examId);
@@ -29,7 +29,7 @@ export async function deliveryWorld(app: FastifyInstance, db: Db): Promise<Deliv
     sitsOn: SITTING.sitsOn,
     startsAt: SITTING.startsAt,
     durationMinutes: SITTING.durationMinutes,
-    mode: 'online',
+    mode,
   });
   if (scheduled.statusCode !== 201) throw new Error(`schedule ${scheduled.statusCode}: ${scheduled.body}`);
   for (const centerId of world.centers) {

@@ -283,8 +283,12 @@ export const routeMatrix: ReadonlyArray<readonly [method: string, url: string, a
   ['GET', '/api/v1/delivery/mine/:id/receipt', P.Dashboard.View],
   ['POST', '/api/v1/delivery/mine/:id/telemetry', P.Dashboard.View],
   ['GET', '/api/v1/delivery', P.Exams.View],
+  ['POST', '/api/v1/delivery/verify', P.Exams.View],
   ['GET', '/api/v1/delivery/:id', P.Exams.View],
   ['POST', '/api/v1/delivery/:id/event', P.Exams.View],
+  // paper sittings (decision 0249): the exam permission is checked in the route
+  ['GET', '/api/v1/paper-sitting', P.Exams.View],
+  ['PUT', '/api/v1/paper-sitting/marks', P.Exams.View],
   // results and marking (issue 20, decisions 0250–0254): the candidate's own results (global
   // calls); the console's under Exams.View with the exam permission checked in the route
   ['GET', '/api/v1/result/mine', P.Dashboard.View],

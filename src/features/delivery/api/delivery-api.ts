@@ -116,7 +116,48 @@ const project = { showErrors: false, workspace: 'project' } as const;
 
 /** The invigilator's console calls: project calls (ProjectId). */
 export const consoleApi = {
-  room: (seasonPaperId: number) => api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}`, project),
+  room: (seasonPaperId: number, centerId?: number) =>
+    api().get<ConsoleRow[]>(`/v1/delivery?seasonPaperId=${seasonPaperId}${centerId === undefined ? '' : `&centerId=${centerId}`}`, project),
   act: (deliveryId: number, event: InvigilatorEvent, extra: { minutes?: number; reason?: string } = {}) =>
     api().post<ConsoleRow>(`/v1/delivery/${deliveryId}/event`, { event, ...extra }, project),
+  verify: (token: string, seasonPaperId: number, centerId?: number) =>
+    api().post<ConsoleVerdict>('/v1/delivery/verify', { token: token.trim(), seasonPaperId, ...(centerId === undefined ? {} : { centerId }) }, project),
+};
+
+/** The console's admit card check (POST /v1/delivery/verify, docs/decisions/0249). */
+export interface ConsoleVerdict {
+  verdict: 'valid' | 'forged' | 'revoked' | 'elsewhere';
+  message: string;
+  candidate: { name: string; rollNumber: string; examName: string; center: string; seatNumber: number } | null;
+  registrationId: number | null;
+  delivery: ConsoleRow | null;
+}
+
+/** A paper sitting's sheet (GET /v1/paper-sitting, docs/decisions/0249). */
+export interface PaperSheetRow {
+  registrationId: number;
+  rollNumber: string | null;
+  candidateName: string;
+  centerId: number | null;
+  attendance: 'AdmitCardIssued' | 'Attended' | 'Absent';
+  registrationVersion: number;
+  setLetter: string;
+  deliveryId: number | null;
+  marks: Record<string, number>;
+  total: number | null;
+  resultStatus: string | null;
+}
+
+export interface PaperSheet {
+  seasonPaperId: number;
+  paperCode: string;
+  sets: Record<string, Array<{ number: number; maxMarks: number }>>;
+  candidates: PaperSheetRow[];
+}
+
+export const paperApi = {
+  sheet: (seasonPaperId: number, centerId?: number) =>
+    api().get<PaperSheet>(`/v1/paper-sitting?seasonPaperId=${seasonPaperId}${centerId === undefined ? '' : `&centerId=${centerId}`}`, project),
+  enter: (seasonPaperId: number, registrationId: number, marks: Array<{ itemNumber: number; marks: number }>) =>
+    api().put<PaperSheetRow>('/v1/paper-sitting/marks', { seasonPaperId, registrationId, marks }, project),
 };

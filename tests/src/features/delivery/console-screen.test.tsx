@@ -5,6 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions } from '#machines/permissions.ts';
+import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { ConsoleRow } from '#src/features/delivery/api/delivery-api.ts';
@@ -12,8 +13,8 @@ import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { chooseOption } from '#tests/src/support/select.ts';
 import { testRouter } from '#tests/src/support/test-router.tsx';
 
-const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn() }));
-const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn() }));
+const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn(), verify: vi.fn() }));
+const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn(), centers: vi.fn() }));
 vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ consoleApi, deliveryApi: {} }));
 vi.mock('#src/features/seasons/api/seasons-api.ts', () => ({ seasonsApi, registrationsApi: {}, centersApi: {} }));
 const { default: ConsolePage } = await import('#src/features/delivery/console-page.tsx');
@@ -61,7 +62,34 @@ beforeEach(() => {
     ],
     clashes: [],
   });
+  seasonsApi.centers.mockResolvedValue([
+    { seasonId: 7, centerId: 1, code: 'AMD01', name: 'Navrangpura School', city: 'Ahmedabad' },
+    { seasonId: 7, centerId: 2, code: 'SRT01', name: 'Adajan School', city: 'Surat' },
+  ]);
 });
+
+function renderConsole() {
+  const location = testRouter('/invigilate');
+  render(
+    <I18nextProvider i18n={i18n}>
+      <location.Router>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/invigilate" element={<ConsolePage />} />
+          </Routes>
+        </Suspense>
+      </location.Router>
+    </I18nextProvider>,
+  );
+}
+
+const roomPush = (cursor: number, data: { seasonPaperId: number; centerId: number | null; deliveryId: number; cause: string }) =>
+  act(() =>
+    publishRealtime({
+      type: 'event',
+      frame: { type: 'event', cursor, kind: 'delivery.room', ticketId: null, data: { ...data }, at: new Date().toISOString() },
+    }),
+  );
 afterEach(() => {
   vi.clearAllMocks();
   act(() => selectProject(null));
@@ -89,7 +117,7 @@ describe('the invigilator console', { timeout: 30_000 }, () => {
     await waitFor(() => expect(seasonsApi.schedule).toHaveBeenCalledWith(7));
     await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
     const tr = await screen.findByTestId('console-row-41');
-    expect(consoleApi.room).toHaveBeenCalledWith(9);
+    expect(consoleApi.room).toHaveBeenCalledWith(9, undefined);
     expect(
       within(tr)
         .getAllByRole('cell')
@@ -115,5 +143,72 @@ describe('the invigilator console', { timeout: 30_000 }, () => {
     await user.type(within(terminate).getByLabelText(/Reason/), 'Caught with notes');
     await user.click(within(terminate).getByTestId('console-dialog-confirm'));
     await waitFor(() => expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.terminate', { reason: 'Caught with notes' }));
+  });
+
+  it('should read the room again at once on a hub push of its center, and not on another room’s', async () => {
+    consoleApi.room.mockResolvedValue([row()]);
+    const user = userEvent.setup();
+    renderConsole();
+    await chooseOption(user, within(await screen.findByTestId('console-season')).getByRole('combobox'), 'Online mock test');
+    await waitFor(() => expect(seasonsApi.centers).toHaveBeenCalledWith(7));
+    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    await chooseOption(user, within(screen.getByTestId('console-center')).getByRole('combobox'), /AMD01/);
+    await waitFor(() => expect(consoleApi.room).toHaveBeenLastCalledWith(9, 1));
+    const tr = await screen.findByTestId('console-row-41');
+    expect(within(tr).getAllByRole('cell')[4]).toHaveTextContent('4');
+    const calls = consoleApi.room.mock.calls.length;
+
+    // Another paper's push, and another center's, change nothing here.
+    roomPush(10, { seasonPaperId: 10, centerId: 1, deliveryId: 77, cause: 'delivery.save' });
+    roomPush(11, { seasonPaperId: 9, centerId: 2, deliveryId: 78, cause: 'delivery.save' });
+    expect(consoleApi.room).toHaveBeenCalledTimes(calls);
+
+    consoleApi.room.mockResolvedValue([
+      row({ answered: 5, alerts: 2, timing: { ...row().timing, status: 'Paused', deadline: null }, actions: ['delivery.resume'] }),
+    ]);
+    roomPush(12, { seasonPaperId: 9, centerId: 1, deliveryId: 41, cause: 'telemetry.focusLost' });
+    await waitFor(() => expect(within(screen.getByTestId('console-row-41')).getAllByRole('cell')[4]).toHaveTextContent('5'));
+    expect(consoleApi.room).toHaveBeenCalledTimes(calls + 1);
+    const cells = within(screen.getByTestId('console-row-41')).getAllByRole('cell');
+    expect(cells[1]).toHaveTextContent('Paused');
+    expect(cells[5]).toHaveTextContent('2');
+  });
+
+  it('should check an admit card’s code for this paper and admit a valid one', async () => {
+    consoleApi.room.mockResolvedValue([row({ timing: { ...row().timing, status: 'Waiting', deadline: null }, actions: ['delivery.admit'] })]);
+    consoleApi.act.mockResolvedValue(row());
+    const user = userEvent.setup();
+    renderConsole();
+    await chooseOption(user, within(await screen.findByTestId('console-season')).getByRole('combobox'), 'Online mock test');
+    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    await screen.findByTestId('console-row-41');
+
+    consoleApi.verify.mockResolvedValueOnce({ verdict: 'forged', message: 'forged', candidate: null, registrationId: null, delivery: null });
+    const code = screen.getByLabelText(/Admit card code/);
+    await user.type(code, 'tampered.code{Enter}');
+    expect(await within(screen.getByTestId('admit-check-result')).findByText('Not valid: the code is forged or altered')).toBeInTheDocument();
+    expect(consoleApi.verify).toHaveBeenLastCalledWith('tampered.code', 9, undefined);
+    expect(screen.queryByTestId('admit-check-admit')).toBeNull();
+
+    consoleApi.verify.mockResolvedValueOnce({
+      verdict: 'valid',
+      message: 'Kavya Shah, roll number MOCK0001.',
+      candidate: { name: 'Kavya Shah', rollNumber: 'MOCK0001', examName: 'Maths', center: 'Navrangpura School', seatNumber: 12 },
+      registrationId: 3,
+      delivery: row({ timing: { ...row().timing, status: 'Waiting', deadline: null }, actions: ['delivery.admit'] }),
+    });
+    await user.clear(code);
+    await user.type(code, 'eyJ0.sig');
+    await user.click(screen.getByTestId('admit-check-verify'));
+    const result = screen.getByTestId('admit-check-result');
+    expect(await within(result).findByText('Valid for this paper')).toBeInTheDocument();
+    expect(result).toHaveTextContent('Kavya Shah, roll number MOCK0001, Navrangpura School, seat 12');
+    expect(result).toHaveTextContent('Their exam: Not started');
+    const calls = consoleApi.room.mock.calls.length;
+    await user.click(within(result).getByRole('button', { name: 'Admit Kavya Shah' }));
+    expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.admit');
+    expect(await within(result).findByText('Admitted: the candidate may start now.')).toBeInTheDocument();
+    expect(consoleApi.room.mock.calls.length).toBeGreaterThan(calls);
+    expect(screen.queryByTestId('admit-check-admit')).toBeNull();
   });
 });
