@@ -46,6 +46,8 @@ const consoleConfig = { access: P.Exams.View, workspace: 'project' as const };
 const projectCall = { description: 'A project call: send the selected project in the ProjectId header.' };
 export const DELIVERY_NOT_FOUND = 'Delivery not found.';
 const SITTING_STATUSES = ['AdmitCardIssued', 'Attended'];
+/** Distinct sets a server keeps the candidate content of (a season sits a few papers × 4 sets). */
+const CONTENT_CACHE_ENTRIES = 256;
 
 export interface DeliveryDeps {
   db: Db;
@@ -67,7 +69,28 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
     return settleExpiry(tx, row, now);
   }
 
-  async function content(row: DeliveryRow) {
+  /**
+   * What a candidate gets of their set, cached per process: every open, view and save of a
+   * sitting needs it, and it is the same for everyone on that set. The key names it exactly
+   * (the set's hash, the paper's version, the scheduled duration), so a regenerated set or a
+   * re-locked paper is a new entry, and several server instances need nothing shared.
+   */
+  const contentCache = new Map<string, ReturnType<typeof loadContent>>();
+  function content(row: DeliveryRow) {
+    const key = `${row.paperId}:${row.seasonPaperId}:${row.setLetter}:${row.setHash}:${row.paperVersion}:${row.durationMinutes}`;
+    let entry = contentCache.get(key);
+    if (!entry) {
+      entry = loadContent(row);
+      entry.catch(() => contentCache.delete(key));
+      if (contentCache.size >= CONTENT_CACHE_ENTRIES) contentCache.delete(contentCache.keys().next().value!);
+      contentCache.set(key, entry);
+    }
+    return entry;
+  }
+  /** Questions in the delivery's set. */
+  const itemCount = async (row: DeliveryRow) => (await content(row)).itemCount;
+
+  async function loadContent(row: DeliveryRow) {
     const { rows: papers } = await db.query<{
       code: string;
       title: string;
@@ -107,16 +130,20 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         };
       }),
     }));
-    return { paper, sections: out, languages: [...languages] };
+    const itemCount = out.reduce((n, section) => n + section.items.length, 0);
+    return { paper, sections: out, languages: [...languages], itemCount };
   }
 
-  async function view(row: DeliveryRow, now: Date): Promise<S.Delivery> {
+  /** The delivery as its candidate sees it; `known.answers` when the caller knows them (none, just opened). */
+  async function view(row: DeliveryRow, now: Date, known: { answers?: S.Delivery['answers'] } = {}): Promise<S.Delivery> {
     const [{ paper, sections, languages }, answers, who] = await Promise.all([
       content(row),
-      db.query<{ itemNumber: number; sequence: number; response: S.Delivery['answers'][number]['response']; marked: boolean }>(
-        `select item_number as "itemNumber", sequence, response, marked from delivery_answers where delivery_id = $1 order by item_number`,
-        [row.id],
-      ),
+      known.answers
+        ? { rows: known.answers }
+        : db.query<{ itemNumber: number; sequence: number; response: S.Delivery['answers'][number]['response']; marked: boolean }>(
+            `select item_number as "itemNumber", sequence, response, marked from delivery_answers where delivery_id = $1 order by item_number`,
+            [row.id],
+          ),
       db.query<{ rollNumber: string | null; name: string; medium: string; largePrint: boolean }>(
         `select r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, r.medium,
                 (r.accommodation_status = 'approved' and coalesce(r.accommodations->>'largePrint', 'false') = 'true') as "largePrint"
@@ -217,6 +244,8 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       const p = requirePrincipal(request);
       const { registrationId, seasonPaperId } = request.body;
       const now = clock.now();
+      // The registration, the scheduled paper, its live sets and an existing delivery in one
+      // read: 2,000 candidates open within seconds of the start (the delivery bench).
       const { rows: regs } = await db.query<{
         projectId: number;
         status: string;
@@ -224,25 +253,8 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         papers: number[];
         accommodations: { extraTimePercent?: number };
         accommodationStatus: string;
-      }>(
-        `select project_id::int as "projectId", status, center_id::int as "centerId", season_paper_ids::int[] as papers, accommodations, accommodation_status as "accommodationStatus"
-         from registrations where id = $1 and candidate_id = $2 and tenant_id = $3`,
-        [registrationId, p.userId, p.tenantId],
-      );
-      const reg = regs[0];
-      if (!reg) throw notFound('Registration not found.');
-      if (!reg.papers.includes(seasonPaperId)) throw ValidationFailure.field('seasonPaperId', 'This paper is not one of the registration.');
-      const existing = await db.query<{ id: number }>(`select id::int as id from deliveries where registration_id = $1 and season_paper_id = $2`, [
-        registrationId,
-        seasonPaperId,
-      ]);
-      if (existing.rows[0]) {
-        const row = await db.transaction(async (tx) => settleExpiry(tx, (await lockDelivery(tx, existing.rows[0].id))!, now));
-        return reply.status(200).send(await view(row, now));
-      }
-      if (!SITTING_STATUSES.includes(reg.status)) throw conflict(`You can sit a paper once your admit card is issued (this registration is ${reg.status}).`);
-      const { rows: sps } = await db.query<{
-        paperId: number;
+        existingId: number | null;
+        paperId: number | null;
         sitsOn: string;
         minute: number;
         duration: number;
@@ -250,38 +262,69 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         assignment: string;
         letters: string[];
       }>(
-        `select sp.paper_id::int as "paperId", to_char(sp.sits_on, 'YYYY-MM-DD') as "sitsOn", sp.starts_at_minute as minute, sp.duration_minutes as duration, sp.mode,
-           sp.set_assignment as assignment, coalesce((select array_agg(ss.letter order by ss.letter) from season_sets ss where ss.season_paper_id = sp.id), '{}') as letters
-         from season_papers sp where sp.id = $1`,
-        [seasonPaperId],
+        `select r.project_id::int as "projectId", r.status, r.center_id::int as "centerId", r.season_paper_ids::int[] as papers, r.accommodations,
+                r.accommodation_status as "accommodationStatus",
+                (select d.id::int from deliveries d where d.registration_id = r.id and d.season_paper_id = $4) as "existingId",
+                sp.paper_id::int as "paperId", to_char(sp.sits_on, 'YYYY-MM-DD') as "sitsOn", sp.starts_at_minute as minute, sp.duration_minutes as duration,
+                sp.mode, sp.set_assignment as assignment,
+                coalesce((select array_agg(ss.letter order by ss.letter) from season_sets ss where ss.season_paper_id = sp.id), '{}') as letters
+         from registrations r left join season_papers sp on sp.id = $4
+         where r.id = $1 and r.candidate_id = $2 and r.tenant_id = $3`,
+        [registrationId, p.userId, p.tenantId, seasonPaperId],
+        { prepare: true },
       );
-      const sp = sps[0];
-      if (sp.mode !== 'online') throw conflict('This paper is sat on paper at the center, not in the browser.');
-      if (!sp.letters.length) throw conflict('No set of this paper is live in the season yet.');
+      const reg = regs[0];
+      if (!reg) throw notFound('Registration not found.');
+      if (!reg.papers.includes(seasonPaperId) || reg.paperId === null)
+        throw ValidationFailure.field('seasonPaperId', 'This paper is not one of the registration.');
+      if (reg.existingId !== null) {
+        const row = await db.transaction(async (tx) => settleExpiry(tx, (await lockDelivery(tx, reg.existingId!))!, now));
+        return reply.status(200).send(await view(row, now));
+      }
+      if (!SITTING_STATUSES.includes(reg.status)) throw conflict(`You can sit a paper once your admit card is issued (this registration is ${reg.status}).`);
+      if (reg.mode !== 'online') throw conflict('This paper is sat on paper at the center, not in the browser.');
+      if (!reg.letters.length) throw conflict('No set of this paper is live in the season yet.');
       const extraPercent = reg.accommodationStatus === 'approved' ? Number(reg.accommodations?.extraTimePercent ?? 0) : 0;
-      const allowedMs = (sp.duration + Math.round((sp.duration * extraPercent) / 100)) * 60_000;
-      const startsAt = scheduledStart(sp.sitsOn, sp.minute);
-      const letter = pickSet(sp.letters, sp.assignment, registrationId, reg.centerId);
-      const row = await db.transaction(async (tx) => {
-        const { rows } = await tx.query<{ id: number }>(
-          `insert into deliveries (tenant_id, project_id, registration_id, season_paper_id, candidate_id, center_id, paper_id, set_letter, starts_at, allowed_ms, last_event_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (registration_id, season_paper_id) do nothing returning id::int as id`,
-          [p.tenantId, reg.projectId, registrationId, seasonPaperId, p.userId, reg.centerId, sp.paperId, letter, startsAt, allowedMs, now],
-        );
-        if (rows[0]) {
-          await tx.query(
-            `insert into delivery_history (delivery_id, event, to_status, actor_id, details, created_at) values ($1, 'delivery.open', 'Waiting', $2, $3, $4)`,
-            [rows[0].id, p.userId, JSON.stringify({ setLetter: letter, allowedMs, extraTimePercent: extraPercent }), now],
-          );
-        }
-        const { rows: again } = await tx.query<{ id: number }>(`select id::int as id from deliveries where registration_id = $1 and season_paper_id = $2`, [
+      const allowedMs = (reg.duration + Math.round((reg.duration * extraPercent) / 100)) * 60_000;
+      const startsAt = scheduledStart(reg.sitsOn, reg.minute);
+      const letter = pickSet(reg.letters, reg.assignment, registrationId, reg.centerId);
+      // The delivery and its first history line in one statement; a concurrent open of the same
+      // paper inserts nothing, and both answer the one delivery.
+      const { rows: opened } = await db.query<{ id: number }>(
+        `with d as (
+           insert into deliveries (tenant_id, project_id, registration_id, season_paper_id, candidate_id, center_id, paper_id, set_letter, starts_at, allowed_ms, last_event_at)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (registration_id, season_paper_id) do nothing returning id),
+         h as (
+           insert into delivery_history (delivery_id, event, to_status, actor_id, details, created_at)
+           select id, 'delivery.open', 'Waiting', $5::uuid, $12::jsonb, $11::timestamptz from d)
+         select id::int as id from d`,
+        [
+          p.tenantId,
+          reg.projectId,
+          registrationId,
+          seasonPaperId,
+          p.userId,
+          reg.centerId,
+          reg.paperId,
+          letter,
+          startsAt,
+          allowedMs,
+          now,
+          JSON.stringify({ setLetter: letter, allowedMs, extraTimePercent: extraPercent }),
+        ],
+        { prepare: true },
+      );
+      if (!opened[0]) {
+        const { rows: raced } = await db.query<{ id: number }>(`select id::int as id from deliveries where registration_id = $1 and season_paper_id = $2`, [
           registrationId,
           seasonPaperId,
         ]);
-        return (await lockDelivery(tx, again[0].id))!;
-      });
+        const row = await db.transaction(async (tx) => settleExpiry(tx, (await lockDelivery(tx, raced[0].id))!, now));
+        return reply.status(200).send(await view(row, now));
+      }
+      const row = (await readDelivery(db, opened[0].id))!;
       roomChanged(row, 'delivery.open');
-      return reply.status(201).send(await view(row, now));
+      return reply.status(201).send(await view(row, now, { answers: [] }));
     },
   );
 
@@ -357,7 +400,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
           ]);
           return { late: row, row, results: [] as Awaited<ReturnType<typeof storeSaves>> };
         }
-        const total = await itemCount(tx, row);
+        const total = await itemCount(row);
         const outside = saves.find((s) => s.itemNumber > total);
         if (outside) throw ValidationFailure.field('saves', `Question ${outside.itemNumber} is not in this paper (it has ${total}).`);
         assertSave(row, now);
@@ -421,7 +464,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       status: row.status,
       endedAt: new Date(row.endedAt!).toISOString(),
       answered: await answeredCount(db, row.id),
-      total: await itemCount(db, row),
+      total: await itemCount(row),
     };
   }
 
@@ -673,10 +716,4 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       return consoleRow(updated, actor, now);
     },
   );
-}
-
-async function itemCount(db: Queryable, row: DeliveryRow): Promise<number> {
-  const { rows } = await db.query<{ content: string }>(`select content from paper_sets where paper_id = $1 and letter = $2`, [row.paperId, row.setLetter]);
-  const set = JSON.parse(rows[0].content) as PaperSet;
-  return set.sections.reduce((n, s) => n + s.items.length, 0);
 }

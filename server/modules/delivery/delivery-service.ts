@@ -46,14 +46,27 @@ export interface DeliveryRow {
   endedAt: Date | null;
   lastEventAt: Date;
   version: number;
+  durationMinutes: number;
+  paperVersion: number;
+  /** Null only if the set was removed after the delivery opened. */
+  setHash: string | null;
 }
 
-export const deliverySelect = `select d.id::int as id, d.tenant_id as "tenantId", d.project_id::int as "projectId", d.registration_id::int as "registrationId",
+/** The delivery's own columns, as `DeliveryRow` names them (also what an update returns). */
+const deliveryColumns = `d.id::int as id, d.tenant_id as "tenantId", d.project_id::int as "projectId", d.registration_id::int as "registrationId",
   d.season_paper_id::int as "seasonPaperId", d.candidate_id as "candidateId", d.center_id::int as "centerId", d.paper_id::int as "paperId",
-  sp.exam_id::int as "examId", d.set_letter as "setLetter", d.status, d.starts_at as "startsAt", d.allowed_ms::float8 as "allowedMs",
+  d.set_letter as "setLetter", d.status, d.starts_at as "startsAt", d.allowed_ms::float8 as "allowedMs",
   d.extension_ms::float8 as "extensionMs", d.used_ms::float8 as "usedMs", d.active_since as "activeSince", d.admitted, d.declared_at as "declaredAt",
-  d.ended_at as "endedAt", d.last_event_at as "lastEventAt", d.version
-  from deliveries d join season_papers sp on sp.id = d.season_paper_id`;
+  d.ended_at as "endedAt", d.last_event_at as "lastEventAt", d.version`;
+
+/**
+ * A delivery with what names its paper's content exactly: the set's hash, the paper's version
+ * and the scheduled duration. The candidate's content is cached by these (content-cache.ts).
+ */
+export const deliverySelect = `select ${deliveryColumns}, sp.exam_id::int as "examId", sp.duration_minutes as "durationMinutes",
+  p.version as "paperVersion", ps.sha256 as "setHash"
+  from deliveries d join season_papers sp on sp.id = d.season_paper_id join papers p on p.id = d.paper_id
+  left join paper_sets ps on ps.paper_id = d.paper_id and ps.letter = d.set_letter`;
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -130,12 +143,19 @@ export async function applyDeliveryEvent(
   const to = decision.to;
   const ends = to === 'Submitted' || to === 'TimeUp' || to === 'Terminated';
   const deadline = to === 'Active' ? deadlineOf(c) : null;
-  const { rows } = await tx.query<{ id: number }>(
-    `update deliveries set status = $2, extension_ms = $3, used_ms = $4, active_since = $5, deadline_at = $6, admitted = $7, last_event_at = $8,
-       started_at = case when $9 then coalesce(started_at, $8) else started_at end,
-       declared_at = case when $10 then coalesce(declared_at, $8) else declared_at end,
-       ended_at = case when $11 then $8 else ended_at end, version = version + 1
-     where id = $1 and version = $12 returning id::int as id`,
+  // The row and its history line in one statement (one round trip): the history is written
+  // only when the versioned update took.
+  const { rows } = await tx.query<DeliveryRow>(
+    `with u as (
+       update deliveries d set status = $2, extension_ms = $3, used_ms = $4, active_since = $5, deadline_at = $6, admitted = $7, last_event_at = $8,
+         started_at = case when $9 then coalesce(started_at, $8) else started_at end,
+         declared_at = case when $10 then coalesce(declared_at, $8) else declared_at end,
+         ended_at = case when $11 then $8 else ended_at end, version = version + 1
+       where id = $1 and version = $12 returning ${deliveryColumns}),
+     h as (
+       insert into delivery_history (delivery_id, event, from_status, to_status, actor_id, reason, details, created_at)
+       select id, $13::text, $14::text, $2, $15::uuid, $16::text, $17::jsonb, $8::timestamptz from u)
+     select * from u`,
     [
       row.id,
       to,
@@ -149,16 +169,18 @@ export async function applyDeliveryEvent(
       extra.declare === true,
       ends,
       row.version,
+      event.type,
+      row.status,
+      actorId,
+      extra.reason?.trim() || null,
+      JSON.stringify(extra.details ?? {}),
     ],
   );
   if (!rows[0]) throw conflict('The delivery changed meanwhile: reload and try again.');
-  await tx.query(
-    `insert into delivery_history (delivery_id, event, from_status, to_status, actor_id, reason, details, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [row.id, event.type, row.status, to, actorId, extra.reason?.trim() || null, JSON.stringify(extra.details ?? {}), event.at],
-  );
   // Issue 20: a submitted (or timed-out) delivery is scored in the same transaction (docs/decisions/0250).
   if (to === 'Submitted' || to === 'TimeUp') await createResultForDelivery(tx, row.id, event.at);
-  return (await lockDelivery(tx, row.id))!;
+  // The paper's side of the row (exam, duration, set) is what the event did not touch.
+  return { ...row, ...rows[0] };
 }
 
 /**
@@ -235,48 +257,36 @@ export interface SaveResult {
 export async function storeSaves(tx: Queryable, deliveryId: number, saves: readonly SaveInput[], now: Date): Promise<SaveResult[]> {
   const results: SaveResult[] = [];
   for (const save of saves) {
-    const { rows: seen } = await tx.query<{ applied: boolean; itemNumber: number }>(
-      `select applied, item_number as "itemNumber" from delivery_saves where delivery_id = $1 and save_id = $2`,
-      [deliveryId, save.saveId],
+    // One statement per save (autosave is the hot path): a save id seen before changes nothing
+    // and answers as it did; otherwise the answer is written only above the stored sequence,
+    // and the save id is recorded with whether it was applied. `stored` reads the statement's
+    // snapshot, which is the answer row whenever this save did not write it.
+    const { rows } = await tx.query<{ seenApplied: boolean | null; seenItem: number | null; written: number | null; stored: number | null }>(
+      `with seen as (select applied, item_number from delivery_saves where delivery_id = $1 and save_id = $4),
+            w as (
+              insert into delivery_answers (delivery_id, item_number, sequence, save_id, response, marked, saved_at)
+              select $1::bigint, $2::int, $3::int, $4::uuid, $5::jsonb, $6::boolean, $7::timestamptz where not exists (select 1 from seen)
+              on conflict (delivery_id, item_number) do update set sequence = excluded.sequence, save_id = excluded.save_id, response = excluded.response,
+                marked = excluded.marked, saved_at = excluded.saved_at
+              where delivery_answers.sequence < excluded.sequence
+              returning sequence),
+            s as (
+              insert into delivery_saves (delivery_id, save_id, item_number, sequence, applied, received_at)
+              select $1::bigint, $4::uuid, $2::int, $3::int, exists (select 1 from w), $7::timestamptz where not exists (select 1 from seen))
+       select (select applied from seen) as "seenApplied", (select item_number from seen) as "seenItem", (select sequence from w) as written,
+              (select a.sequence from delivery_answers a where a.delivery_id = $1 and a.item_number = coalesce((select item_number from seen), $2)) as stored`,
+      [deliveryId, save.itemNumber, save.sequence, save.saveId, JSON.stringify(save.response ?? null), save.marked, now],
+      { prepare: true },
     );
-    if (seen[0]) {
-      const stored = await storedSequence(tx, deliveryId, seen[0].itemNumber);
-      results.push({ saveId: save.saveId, itemNumber: seen[0].itemNumber, applied: seen[0].applied, storedSequence: stored });
+    const r = rows[0];
+    if (r.seenItem !== null) {
+      results.push({ saveId: save.saveId, itemNumber: r.seenItem, applied: r.seenApplied === true, storedSequence: r.stored ?? 0 });
       continue;
     }
-    const { rows: written } = await tx.query<{ sequence: number }>(
-      `insert into delivery_answers (delivery_id, item_number, sequence, save_id, response, marked, saved_at) values ($1, $2, $3, $4, $5, $6, $7)
-       on conflict (delivery_id, item_number) do update set sequence = excluded.sequence, save_id = excluded.save_id, response = excluded.response,
-         marked = excluded.marked, saved_at = excluded.saved_at
-       where delivery_answers.sequence < excluded.sequence
-       returning sequence`,
-      [deliveryId, save.itemNumber, save.sequence, save.saveId, JSON.stringify(save.response ?? null), save.marked, now],
-    );
-    const applied = written.length === 1;
-    await tx.query(`insert into delivery_saves (delivery_id, save_id, item_number, sequence, applied, received_at) values ($1, $2, $3, $4, $5, $6)`, [
-      deliveryId,
-      save.saveId,
-      save.itemNumber,
-      save.sequence,
-      applied,
-      now,
-    ]);
-    results.push({
-      saveId: save.saveId,
-      itemNumber: save.itemNumber,
-      applied,
-      storedSequence: applied ? save.sequence : await storedSequence(tx, deliveryId, save.itemNumber),
-    });
+    const applied = r.written !== null;
+    results.push({ saveId: save.saveId, itemNumber: save.itemNumber, applied, storedSequence: applied ? save.sequence : (r.stored ?? 0) });
   }
   return results;
-}
-
-async function storedSequence(tx: Queryable, deliveryId: number, itemNumber: number): Promise<number> {
-  const { rows } = await tx.query<{ sequence: number }>(`select sequence from delivery_answers where delivery_id = $1 and item_number = $2`, [
-    deliveryId,
-    itemNumber,
-  ]);
-  return rows[0]?.sequence ?? 0;
 }
 
 export async function answeredCount(db: Queryable, deliveryId: number): Promise<number> {
