@@ -76,11 +76,12 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
    * re-locked paper is a new entry, and several server instances need nothing shared.
    */
   const contentCache = new Map<string, ReturnType<typeof loadContent>>();
-  function content(row: DeliveryRow) {
+  // Inside a transaction, pass it: on PGlite the one connection is the transaction's.
+  function content(row: DeliveryRow, q: Queryable = db) {
     const key = `${row.paperId}:${row.seasonPaperId}:${row.setLetter}:${row.setHash}:${row.paperVersion}:${row.durationMinutes}`;
     let entry = contentCache.get(key);
     if (!entry) {
-      entry = loadContent(row);
+      entry = loadContent(row, q);
       entry.catch(() => contentCache.delete(key));
       if (contentCache.size >= CONTENT_CACHE_ENTRIES) contentCache.delete(contentCache.keys().next().value!);
       contentCache.set(key, entry);
@@ -88,10 +89,10 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
     return entry;
   }
   /** Questions in the delivery's set. */
-  const itemCount = async (row: DeliveryRow) => (await content(row)).itemCount;
+  const itemCount = async (row: DeliveryRow, q: Queryable = db) => (await content(row, q)).itemCount;
 
-  async function loadContent(row: DeliveryRow) {
-    const { rows: papers } = await db.query<{
+  async function loadContent(row: DeliveryRow, q: Queryable) {
+    const { rows: papers } = await q.query<{
       code: string;
       title: string;
       durationMinutes: number;
@@ -109,7 +110,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
     );
     const paper = papers[0];
     const set = JSON.parse(paper.content) as PaperSet;
-    const sections = new Map((await listSections(db, row.paperId)).map((s) => [String(s.id), s]));
+    const sections = new Map((await listSections(q, row.paperId)).map((s) => [String(s.id), s]));
     const languages = new Set<string>();
     const out = set.sections.map((section) => ({
       sectionId: section.sectionId,
@@ -400,7 +401,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
           ]);
           return { late: row, row, results: [] as Awaited<ReturnType<typeof storeSaves>> };
         }
-        const total = await itemCount(row);
+        const total = await itemCount(row, tx);
         const outside = saves.find((s) => s.itemNumber > total);
         if (outside) throw ValidationFailure.field('saves', `Question ${outside.itemNumber} is not in this paper (it has ${total}).`);
         assertSave(row, now);
