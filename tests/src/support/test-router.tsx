@@ -1,5 +1,5 @@
 import { act } from '@testing-library/react';
-import { type ReactNode, useEffect } from 'react';
+import { type ReactNode, useLayoutEffect } from 'react';
 import { MemoryRouter, useLocation, useNavigate, type NavigateFunction } from 'react-router-dom';
 
 /**
@@ -15,7 +15,10 @@ export function testRouter(path: string) {
     const location = useLocation();
     navigate = useNavigate();
     const url = `${location.pathname}${location.search}`;
-    useEffect(() => {
+    // A layout effect, not a passive one: it runs inside the commit, so a test that has just
+    // found the new screen in the DOM also sees its URL (a passive effect can lag behind on a
+    // busy machine, and did in CI).
+    useLayoutEffect(() => {
       if (history.at(-1) !== url) history.push(url);
     }, [url]);
     return null;
