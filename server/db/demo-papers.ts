@@ -193,7 +193,7 @@ export async function seedDemoPaper(tx: Queryable, input: DemoPaperInput): Promi
   };
   const { rows: paperRows } = await tx.query<{ id: number }>(
     `insert into papers (tenant_id, project_id, exam_id, code, title, duration_minutes, total_marks, instructions, navigation, calculator, mode, created_by, updated_by, version)
-     values ($1, $2, $3, 'MATH-UT-1', 'Unit test 1: Quadratic equations and triangles', 40, 10, $4, 'free', false, 'online', $5, $5, 1) returning id::int as id`,
+     values ($1, $2, $3, 'MATH-UT-1', 'Unit test 1: Quadratic equations and triangles', 40, 10, $4, 'free', true, 'online', $5, $5, 1) returning id::int as id`,
     [input.tenantId, input.projectId, input.examId, JSON.stringify(instructions), input.setter],
   );
   const paperId = paperRows[0].id;

@@ -78,6 +78,25 @@ describe('a candidate sits a paper in Chromium', { timeout: 300_000 }, () => {
     await expectAccessible(page, 'delivery sitting');
     await screenshot(page, 'delivery-sitting');
 
+    // The mock test allows a calculator: it stays open while she answers, works by mouse and
+    // keyboard, and Escape closes it with the focus back on its button.
+    await page.getByTestId('calculator-open').click();
+    const calculator = page.getByTestId('calculator-panel');
+    await calculator.waitFor();
+    for (const key of ['1', '2', 'multiply', '3', 'equals']) await calculator.getByTestId(`calculator-key-${key}`).click();
+    await expect(calculator.getByTestId('calculator-display').textContent()).resolves.toBe('36');
+    await page.keyboard.type('+4=');
+    await expect(calculator.getByTestId('calculator-display').textContent()).resolves.toBe('40');
+    await page.getByTestId('question-3').click();
+    expect(await calculator.isVisible(), 'a click on the question keeps it open').toBe(true);
+    await calculator.getByTestId('calculator-key-divide').click();
+    await page.keyboard.type('0=');
+    await expect(calculator.getByTestId('calculator-display').textContent()).resolves.toBe('Error');
+    await expectAccessible(page, 'delivery sitting: the calculator open');
+    await page.keyboard.press('Escape');
+    await calculator.waitFor({ state: 'hidden' });
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('calculator-open');
+
     // A reload resumes the same answers and marks.
     await page.reload();
     await page.getByTestId('question-1').waitFor();

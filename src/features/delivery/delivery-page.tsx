@@ -34,6 +34,7 @@ import { contentInSetOrder } from '#src/features/papers/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { deliveryApi, type Delivery, type DeliveryItem, type Receipt, type Timing } from './api/delivery-api.ts';
 import { keepQueue, queuedSaves } from './lib/offline-queue.ts';
+import { CalculatorPanel } from './calculator-panel.tsx';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { useRealtime } from '#src/app/realtime/use-realtime.ts';
 
@@ -432,6 +433,7 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
             </Button>
           ))}
         </div>
+        {delivery.paper.calculator ? <CalculatorPanel /> : null}
         <p role="status" aria-live="polite" data-testid="autosave-indicator" data-state={indicator.state}>
           {indicator.state === 'offline'
             ? t('autosave.offline', { count: indicator.waiting })

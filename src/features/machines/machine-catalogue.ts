@@ -168,6 +168,14 @@ export const machineCatalogue: CatalogueEntry[] = [
     }),
   },
   {
+    id: 'deliveryCalculator',
+    file: 'machines/delivery-calculator.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/delivery-calculator.machine.ts')).calculatorMachine,
+      paths: (await import('#machines/delivery-calculator.model.ts')).calculatorTestPaths as () => TestPath[],
+    }),
+  },
+  {
     id: 'result',
     file: 'machines/results/result.machine.ts',
     load: async () => ({

@@ -107,6 +107,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'deliveryAutosave',
       'deliveryConnection',
       'deliveryCountdown',
+      'deliveryCalculator',
       'result',
       'paperFlow',
     ]);
