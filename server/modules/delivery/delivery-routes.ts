@@ -25,7 +25,9 @@ import { roomOf, roomPushFor } from './room-push.ts';
 import {
   answeredCount,
   applyDeliveryEvent,
+  applyDeliveryEventUnlessStale,
   clockOf,
+  deliveryRowFrom,
   deliverySelect,
   eventTime,
   lockDelivery,
@@ -40,6 +42,16 @@ import {
 
 const tags = ['delivery'];
 const security = [{ bearer: [] }];
+/** Who sits the delivery, as the candidate screen names them. */
+interface Candidate {
+  rollNumber: string | null;
+  name: string;
+  medium: string;
+  largePrint: boolean;
+}
+const candidateColumns = `r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, r.medium,
+  (r.accommodation_status = 'approved' and coalesce(r.accommodations->>'largePrint', 'false') = 'true') as "largePrint"`;
+
 /** Every signed-in candidate reaches their own deliveries. */
 const candidateConfig = { access: P.Dashboard.View };
 const consoleConfig = { access: P.Exams.View, workspace: 'project' as const };
@@ -136,7 +148,7 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
   }
 
   /** The delivery as its candidate sees it; `known.answers` when the caller knows them (none, just opened). */
-  async function view(row: DeliveryRow, now: Date, known: { answers?: S.Delivery['answers'] } = {}): Promise<S.Delivery> {
+  async function view(row: DeliveryRow, now: Date, known: { answers?: S.Delivery['answers']; who?: Candidate } = {}): Promise<S.Delivery> {
     const [{ paper, sections, languages }, answers, who] = await Promise.all([
       content(row),
       known.answers
@@ -145,12 +157,9 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
             `select item_number as "itemNumber", sequence, response, marked from delivery_answers where delivery_id = $1 order by item_number`,
             [row.id],
           ),
-      db.query<{ rollNumber: string | null; name: string; medium: string; largePrint: boolean }>(
-        `select r.roll_number as "rollNumber", trim(coalesce(u.first_name, '') || ' ' || coalesce(u.last_name, '')) as name, r.medium,
-                (r.accommodation_status = 'approved' and coalesce(r.accommodations->>'largePrint', 'false') = 'true') as "largePrint"
-         from registrations r join users u on u.id = r.candidate_id where r.id = $1`,
-        [row.registrationId],
-      ),
+      known.who
+        ? { rows: [known.who] }
+        : db.query<Candidate>(`select ${candidateColumns} from registrations r join users u on u.id = r.candidate_id where r.id = $1`, [row.registrationId]),
     ]);
     const medium = who.rows[0].medium;
     return {
@@ -247,29 +256,31 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       const now = clock.now();
       // The registration, the scheduled paper, its live sets and an existing delivery in one
       // read: 2,000 candidates open within seconds of the start (the delivery bench).
-      const { rows: regs } = await db.query<{
-        projectId: number;
-        status: string;
-        centerId: number | null;
-        papers: number[];
-        accommodations: { extraTimePercent?: number };
-        accommodationStatus: string;
-        existingId: number | null;
-        paperId: number | null;
-        sitsOn: string;
-        minute: number;
-        duration: number;
-        mode: string;
-        assignment: string;
-        letters: string[];
-      }>(
-        `select r.project_id::int as "projectId", r.status, r.center_id::int as "centerId", r.season_paper_ids::int[] as papers, r.accommodations,
+      const { rows: regs } = await db.query<
+        Candidate & {
+          projectId: number;
+          status: string;
+          centerId: number | null;
+          papers: number[];
+          accommodations: { extraTimePercent?: number };
+          accommodationStatus: string;
+          existingId: number | null;
+          paperId: number | null;
+          sitsOn: string;
+          minute: number;
+          duration: number;
+          mode: string;
+          assignment: string;
+          letters: string[];
+        }
+      >(
+        `select ${candidateColumns}, r.project_id::int as "projectId", r.status, r.center_id::int as "centerId", r.season_paper_ids::int[] as papers, r.accommodations,
                 r.accommodation_status as "accommodationStatus",
                 (select d.id::int from deliveries d where d.registration_id = r.id and d.season_paper_id = $4) as "existingId",
                 sp.paper_id::int as "paperId", to_char(sp.sits_on, 'YYYY-MM-DD') as "sitsOn", sp.starts_at_minute as minute, sp.duration_minutes as duration,
                 sp.mode, sp.set_assignment as assignment,
                 coalesce((select array_agg(ss.letter order by ss.letter) from season_sets ss where ss.season_paper_id = sp.id), '{}') as letters
-         from registrations r left join season_papers sp on sp.id = $4
+         from registrations r join users u on u.id = r.candidate_id left join season_papers sp on sp.id = $4
          where r.id = $1 and r.candidate_id = $2 and r.tenant_id = $3`,
         [registrationId, p.userId, p.tenantId, seasonPaperId],
         { prepare: true },
@@ -289,16 +300,17 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
       const allowedMs = (reg.duration + Math.round((reg.duration * extraPercent) / 100)) * 60_000;
       const startsAt = scheduledStart(reg.sitsOn, reg.minute);
       const letter = pickSet(reg.letters, reg.assignment, registrationId, reg.centerId);
-      // The delivery and its first history line in one statement; a concurrent open of the same
-      // paper inserts nothing, and both answer the one delivery.
-      const { rows: opened } = await db.query<{ id: number }>(
-        `with d as (
+      // The delivery, its first history line and the row as the routes read it, in one
+      // statement; a concurrent open of the same paper inserts nothing, and both answer the one
+      // delivery.
+      const { rows: opened } = await db.query<DeliveryRow>(
+        `with created as (
            insert into deliveries (tenant_id, project_id, registration_id, season_paper_id, candidate_id, center_id, paper_id, set_letter, starts_at, allowed_ms, last_event_at)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (registration_id, season_paper_id) do nothing returning id),
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) on conflict (registration_id, season_paper_id) do nothing returning *),
          h as (
            insert into delivery_history (delivery_id, event, to_status, actor_id, details, created_at)
-           select id, 'delivery.open', 'Waiting', $5::uuid, $12::jsonb, $11::timestamptz from d)
-         select id::int as id from d`,
+           select id, 'delivery.open', 'Waiting', $5::uuid, $12::jsonb, $11::timestamptz from created)
+         ${deliveryRowFrom('created')}`,
         [
           p.tenantId,
           reg.projectId,
@@ -323,9 +335,9 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
         const row = await db.transaction(async (tx) => settleExpiry(tx, (await lockDelivery(tx, raced[0].id))!, now));
         return reply.status(200).send(await view(row, now));
       }
-      const row = (await readDelivery(db, opened[0].id))!;
+      const row = opened[0];
       roomChanged(row, 'delivery.open');
-      return reply.status(201).send(await view(row, now, { answers: [] }));
+      return reply.status(201).send(await view(row, now, { answers: [], who: reg }));
     },
   );
 
@@ -364,10 +376,22 @@ export async function deliveryRoutes(fastify: FastifyInstance, { db, clock }: De
     async (request) => {
       const p = requirePrincipal(request);
       const now = clock.now();
-      const row = await db.transaction(async (tx) => {
-        const found = await mineLocked(tx, request, request.params.id, now);
-        return applyDeliveryEvent(tx, found, { type: 'delivery.start', by: { candidate: true }, at: eventTime(found, now) }, p.userId, { declare: true });
-      });
+      const start = (found: DeliveryRow) => ({ type: 'delivery.start' as const, by: { candidate: true }, at: eventTime(found, now) });
+      // The start burst (every candidate of a room within seconds): a Waiting delivery is read and
+      // started with a versioned update, no transaction; starting ends nothing, so there is
+      // nothing else to keep atomic. Anything else goes the locked way, and so does a delivery
+      // changed since the read or refused on it: the refusal of an unlocked row may be stale too
+      // (an invigilator's admit that just landed), and the locked read answers for sure.
+      const unlocked = await readDelivery(db, request.params.id);
+      if (!unlocked || unlocked.candidateId !== p.userId || unlocked.tenantId !== p.tenantId) throw notFound(DELIVERY_NOT_FOUND);
+      const row =
+        (unlocked.status === 'Waiting'
+          ? await applyDeliveryEventUnlessStale(db, unlocked, start(unlocked), p.userId, { declare: true }).catch(() => null)
+          : null) ??
+        (await db.transaction(async (tx) => {
+          const found = await mineLocked(tx, request, request.params.id, now);
+          return applyDeliveryEvent(tx, found, start(found), p.userId, { declare: true });
+        }));
       roomChanged(row, 'delivery.start');
       return timingOf(row, now);
     },

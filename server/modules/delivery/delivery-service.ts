@@ -62,11 +62,13 @@ const deliveryColumns = `d.id::int as id, d.tenant_id as "tenantId", d.project_i
 /**
  * A delivery with what names its paper's content exactly: the set's hash, the paper's version
  * and the scheduled duration. The candidate's content is cached by these (content-cache.ts).
+ * `source` is the table, or a CTE of its rows (an insert's `returning *`).
  */
-export const deliverySelect = `select ${deliveryColumns}, sp.exam_id::int as "examId", sp.duration_minutes as "durationMinutes",
+export const deliveryRowFrom = (source: string) => `select ${deliveryColumns}, sp.exam_id::int as "examId", sp.duration_minutes as "durationMinutes",
   p.version as "paperVersion", ps.sha256 as "setHash"
-  from deliveries d join season_papers sp on sp.id = d.season_paper_id join papers p on p.id = d.paper_id
+  from ${source} d join season_papers sp on sp.id = d.season_paper_id join papers p on p.id = d.paper_id
   left join paper_sets ps on ps.paper_id = d.paper_id and ps.letter = d.set_letter`;
+export const deliverySelect = deliveryRowFrom('deliveries');
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -135,8 +137,28 @@ export async function applyDeliveryEvent(
   row: DeliveryRow,
   event: DeliveryEvent,
   actorId: string | null,
-  extra: { reason?: string | null; details?: Record<string, unknown>; declare?: boolean } = {},
+  extra: DeliveryEventExtra = {},
 ): Promise<DeliveryRow> {
+  const applied = await applyDeliveryEventUnlessStale(tx, row, event, actorId, extra);
+  if (!applied) throw conflict('The delivery changed meanwhile: reload and try again.');
+  return applied;
+}
+
+type DeliveryEventExtra = { reason?: string | null; details?: Record<string, unknown>; declare?: boolean };
+
+/**
+ * The same on a row read without a lock: the update is versioned, so it takes only if nothing
+ * changed the delivery since the read, and answers null otherwise (the caller reads again, under
+ * a lock). The candidate's start takes this path: 2,000 starts within 10 s (the delivery bench)
+ * cost two statements each instead of a transaction's four.
+ */
+export async function applyDeliveryEventUnlessStale(
+  tx: Queryable,
+  row: DeliveryRow,
+  event: DeliveryEvent,
+  actorId: string | null,
+  extra: DeliveryEventExtra = {},
+): Promise<DeliveryRow | null> {
   const decision = decideDelivery(row.status, clockOf(row), event);
   if (!decision.accepted) throw refusal[decision.reason](decision.from, event.type);
   const c = decision.clock;
@@ -176,7 +198,7 @@ export async function applyDeliveryEvent(
       JSON.stringify(extra.details ?? {}),
     ],
   );
-  if (!rows[0]) throw conflict('The delivery changed meanwhile: reload and try again.');
+  if (!rows[0]) return null;
   // Issue 20: a submitted (or timed-out) delivery is scored in the same transaction (docs/decisions/0250).
   if (to === 'Submitted' || to === 'TimeUp') await createResultForDelivery(tx, row.id, event.at);
   // The paper's side of the row (exam, duration, set) is what the event did not touch.

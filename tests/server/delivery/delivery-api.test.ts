@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, expect, it } from 'vitest';
 import { manualClock } from '#server/lib/clock.ts';
 import { expireDeliveries } from '#server/modules/delivery/delivery-module.ts';
+import { applyDeliveryEventUnlessStale, eventTime, readDelivery } from '#server/modules/delivery/delivery-service.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, type TestUser } from '#tests/setup/test-users.ts';
 import { call } from '../exams/workspace-kit.ts';
@@ -70,6 +71,33 @@ describeEachDatabase(
       const started = await mine(candidate, 'POST', `/${delivery.deliveryId}/start`, { declaration: true });
       expect(started.statusCode, started.body).toBe(200);
       expect(started.json()).toMatchObject({ status: 'Active', deadline: at(55), remainingMs: 60 * MIN, declared: true });
+    });
+
+    it('should start from a row read without a lock only if nothing changed it since, and answer from a locked read otherwise', async () => {
+      // Refused on a stale row (not admitted yet, before the start time) while the admit lands: the start still goes through.
+      const early = await sitting();
+      setClock(at(-5));
+      const notAdmitted = (await readDelivery(get().db, early.delivery.deliveryId))!;
+      expect((await invigilate(early.delivery.deliveryId, { event: 'delivery.admit' })).statusCode).toBe(200);
+      const started = await mine(early.candidate, 'POST', `/${early.delivery.deliveryId}/start`, { declaration: true });
+      expect(started.statusCode, started.body).toBe(200);
+      expect(started.json()).toMatchObject({ status: 'Active', declared: true });
+      expect(notAdmitted.version).toBeLessThan((await readDelivery(get().db, early.delivery.deliveryId))!.version);
+
+      // Accepted on a stale row (the invigilator terminated it meanwhile): the versioned update takes nothing.
+      const late = await sitting();
+      setClock(at(1));
+      const stale = (await readDelivery(get().db, late.delivery.deliveryId))!;
+      expect((await invigilate(late.delivery.deliveryId, { event: 'delivery.terminate', reason: 'Left the hall' })).statusCode).toBe(200);
+      const start = { type: 'delivery.start' as const, by: { candidate: true }, at: eventTime(stale, clock.now()) };
+      await expect(applyDeliveryEventUnlessStale(get().db, stale, start, late.candidate.id, { declare: true })).resolves.toBeNull();
+      const { rows } = await get().db.query<{ event: string }>(`select event from delivery_history where delivery_id = $1 order by id`, [
+        late.delivery.deliveryId,
+      ]);
+      expect(rows.map((r) => r.event)).toEqual(['delivery.open', 'delivery.terminate']);
+      const refused = await mine(late.candidate, 'POST', `/${late.delivery.deliveryId}/start`, { declaration: true });
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().extra ?? refused.json()).toMatchObject({ currentStatus: 'Terminated' });
     });
 
     it('should add approved extra time and extensions, not count paused time, and resume with the same time left', async () => {
