@@ -98,7 +98,8 @@ function Keypad({ send }: { send: (event: CalculatorEvent) => void }) {
             key.tone === 'operator' && css({ fontWeight: 'bold' }),
             key.wide && css({ gridColumn: 'span 3' }),
           )}
-          aria-label={key.name ? t(`calculator.key.${key.name}`) : undefined}
+          // A key showing letters (C, CE) keeps them in its name, so a voice user can say what they see (WCAG 2.5.3).
+          aria-label={key.name ? (/[A-Z]/.test(key.label) ? `${key.label}, ${t(`calculator.key.${key.name}`)}` : t(`calculator.key.${key.name}`)) : undefined}
           data-testid={`calculator-key-${key.name ?? key.label}`}
           onClick={() => send(key.event)}
         >

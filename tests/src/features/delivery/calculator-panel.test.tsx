@@ -101,8 +101,8 @@ describe('the calculator panel', () => {
         .map((b) => b.getAttribute('aria-label') ?? b.textContent),
     ).toEqual([
       'Close the calculator',
-      'Clear all',
-      'Clear entry',
+      'C, Clear all',
+      'CE, Clear entry',
       'Delete the last digit',
       'Square root',
       '7',
