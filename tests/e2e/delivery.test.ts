@@ -95,7 +95,7 @@ describe('a candidate sits a paper in Chromium', { timeout: 300_000 }, () => {
     await expectAccessible(page, 'delivery sitting: the calculator open');
     await page.keyboard.press('Escape');
     await calculator.waitFor({ state: 'hidden' });
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).resolves.toBe('calculator-open');
+    await page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'calculator-open', undefined, { timeout: 5_000 });
 
     // A reload resumes the same answers and marks.
     await page.reload();

@@ -120,8 +120,12 @@ export function CalculatorPanel() {
   const operator = useSelector(calculator, (s) => s.context.operator);
   const accumulator = useSelector(calculator, (s) => s.context.accumulator);
   const send = (event: CalculatorEvent) => calculator.send(event);
-
+  const triggerId = useId();
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Ark gives focus back to the button on close, except after a click outside that the panel
+    // ignored (it stays open by design): that click leaves a "do not restore" behind for the
+    // next Escape. So the focus goes back here, before Ark closes the panel.
+    if (e.key === 'Escape') document.getElementById(triggerId)?.focus({ preventScroll: true });
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const event = calculatorEventOfKey(e.key, (e.target as HTMLElement).tagName === 'BUTTON');
     if (!event) return;
@@ -130,7 +134,14 @@ export function CalculatorPanel() {
   };
 
   return (
-    <ArkPopover.Root lazyMount portalled modal={false} closeOnInteractOutside={false} positioning={{ placement: 'bottom-end' }} ids={{ title: titleId }}>
+    <ArkPopover.Root
+      lazyMount
+      portalled
+      modal={false}
+      closeOnInteractOutside={false}
+      positioning={{ placement: 'bottom-end' }}
+      ids={{ title: titleId, trigger: triggerId }}
+    >
       <ArkPopover.Trigger asChild>
         <Button size="sm" variant="outline" data-testid="calculator-open">
           <Icon name="calculate" size={18} />

@@ -30,6 +30,7 @@ async function openPanel() {
     <I18nextProvider i18n={i18n}>
       <CalculatorPanel />
       <p>The question</p>
+      <button type="button">Option A</button>
     </I18nextProvider>,
   );
   await user.click(screen.getByRole('button', { name: 'Calculator' }));
@@ -91,6 +92,16 @@ describe('the calculator panel', () => {
     await user.click(within(panel).getByRole('button', { name: 'Close the calculator' }));
     await waitFor(() => expect(screen.queryByTestId('calculator-panel')).not.toBeVisible());
     expect(screen.getByRole('button', { name: 'Calculator' })).toHaveFocus();
+  });
+
+  it('should give focus back to its button on Escape, also after a click on the question', async () => {
+    const { user, panel } = await openPanel();
+    await user.click(screen.getByRole('button', { name: 'Option A' }));
+    expect(screen.getByTestId('calculator-panel')).toBeVisible();
+    await user.click(within(panel).getByTestId('calculator-key-7'));
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Calculator' })).toHaveFocus());
+    expect(screen.queryByTestId('calculator-panel')).not.toBeVisible();
   });
 
   it('should name every key for a screen reader and show the pending operation', async () => {
