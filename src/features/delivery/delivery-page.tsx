@@ -309,14 +309,18 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     return fresh.timing;
   }, [id]);
 
+  /**
+   * The end: `submit` when the candidate confirms, `ended` when the server has ended it already
+   * (time up, terminated, or submitted on another device), which only reads the receipt.
+   */
   const finish = useCallback(
-    async (timeUp: boolean) => {
+    async (how: 'submit' | 'ended', timeUp = false) => {
       if (ended.current) return;
       ended.current = true;
       sitting.send({ type: 'end' });
       // After the end the server takes no answer: what is still queued is dropped here.
       keepQueue(id, []);
-      const receipt = timeUp ? await deliveryApi.receipt(id) : await deliveryApi.submit(id).catch(() => deliveryApi.receipt(id));
+      const receipt = how === 'ended' ? await deliveryApi.receipt(id) : await deliveryApi.submit(id).catch(() => deliveryApi.receipt(id));
       onEnded(receipt, timeUp || receipt.status === 'TimeUp');
     },
     [id, onEnded, sitting],
@@ -327,7 +331,7 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
     if (!held) return;
     void refresh().then((fresh) => {
       if (fresh.status === 'Active') autosave.send({ type: 'resume' });
-      else if (fresh.status !== 'Paused') void finish(fresh.status === 'TimeUp');
+      else if (fresh.status !== 'Paused') void finish('ended');
     });
   }, [held, refresh, autosave, finish]);
 
@@ -335,7 +339,7 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
   const follow = useCallback(
     (fresh: Timing) => {
       if (fresh.status === 'Active' && autosave.getSnapshot().matches('held')) autosave.send({ type: 'resume' });
-      if (['Submitted', 'TimeUp', 'Terminated'].includes(fresh.status)) void finish(fresh.status === 'TimeUp');
+      if (['Submitted', 'TimeUp', 'Terminated'].includes(fresh.status)) void finish('ended');
     },
     [autosave, finish],
   );
@@ -365,7 +369,7 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
       autosave.send({ type: 'flush' });
       // The server ends the delivery at its deadline; reading it settles it.
       void refresh().then((fresh) => {
-        if (fresh.status !== 'Active') void finish(true);
+        if (fresh.status !== 'Active') void finish('ended', fresh.status === 'TimeUp');
       });
     }
   }, [expired, autosave, refresh, finish]);
@@ -577,7 +581,7 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
                         autosave.getSnapshot().matches('saved') || autosave.getSnapshot().matches('held') ? resolve() : setTimeout(check, 100);
                       check();
                     });
-                  void Promise.race([wait(), new Promise((r) => setTimeout(r, 5_000))]).then(() => finish(false));
+                  void Promise.race([wait(), new Promise((r) => setTimeout(r, 5_000))]).then(() => finish('submit'));
                 }}
               >
                 {t('confirm.submit')}
@@ -655,6 +659,20 @@ function DeliveryScreen({ deliveryId }: { deliveryId: number }) {
     );
   }, [deliveryId]);
   useEffect(load, [load]);
+  // In the waiting room an invigilator's admission, extension or termination reaches this screen
+  // over the hub too (the sitting follows its own pushes): the candidate admitted early may start
+  // without reloading, and a terminated one sees the end.
+  const waiting = delivery?.timing.status === 'Waiting' && !ended;
+  useRealtime((notice) => {
+    if (!waiting) return;
+    const mine =
+      (notice.type === 'event' &&
+        notice.frame.kind === 'delivery.changed' &&
+        (notice.frame.data as unknown as DeliveryChangedData).deliveryId === deliveryId) ||
+      notice.type === 'resync' ||
+      (notice.type === 'connected' && notice.resumed);
+    if (mine) load();
+  });
 
   if (error) return <ErrorState message={errorText} onRetry={load} />;
   if (!delivery) return <LoadingState label={t('loading')} />;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '#server/db/client.ts';
-import { createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
+import { createSignedInUser, type TestUser, type UserOptions } from '#tests/setup/test-users.ts';
 import { call, grant, staffUser } from '../exams/workspace-kit.ts';
 import { createSeason, projectCall, seasonWorld, type SeasonWorld } from '../seasons/seasons-kit.ts';
 
@@ -20,16 +20,39 @@ export async function deliveryWorld(app: FastifyInstance, db: Db, mode: 'online'
   const world = await seasonWorld(app, db);
   const invigilator = await staffUser(app, { firstName: 'Hall', lastName: 'Invigilator' });
   await grant(app, world.manager, world.projectId, invigilator, 'Invigilator', world.examId);
+  const sitting = await sittingSeason(app, world, { ...SITTING, mode });
+  return { ...world, invigilator, ...sitting };
+}
+
+export interface Sitting {
+  sitsOn: string;
+  /** HH:MM at the centers. */
+  startsAt: string;
+  durationMinutes: number;
+  mode?: 'online' | 'offline';
+  /** The season's name (what the console's Season list shows). */
+  name?: string;
+}
+
+/**
+ * A season of its own (a paper sits once per season) running from the sitting's day for 40
+ * days, with the locked paper scheduled at `sitting`, seats at every center and registration open.
+ */
+export async function sittingSeason(app: FastifyInstance, world: SeasonWorld, sitting: Sitting): Promise<{ seasonId: number; seasonPaperId: number }> {
   const season = await createSeason(app, world, {
+    ...(sitting.sitsOn === SITTING.sitsOn
+      ? {}
+      : { startsOn: sitting.sitsOn, endsOn: new Date(Date.parse(sitting.sitsOn) + 40 * day).toISOString().slice(0, 10) }),
+    ...(sitting.name ? { name: sitting.name } : {}),
     registrationOpensAt: new Date(Date.now() - day).toISOString(),
     registrationClosesAt: new Date(Date.now() + 30 * day).toISOString(),
   });
   const scheduled = await projectCall(app, world, world.manager, 'POST', `/api/v1/season/${season.seasonId}/paper`, {
     paperId: world.lockedPaperId,
-    sitsOn: SITTING.sitsOn,
-    startsAt: SITTING.startsAt,
-    durationMinutes: SITTING.durationMinutes,
-    mode,
+    sitsOn: sitting.sitsOn,
+    startsAt: sitting.startsAt,
+    durationMinutes: sitting.durationMinutes,
+    mode: sitting.mode ?? 'online',
   });
   if (scheduled.statusCode !== 201) throw new Error(`schedule ${scheduled.statusCode}: ${scheduled.body}`);
   for (const centerId of world.centers) {
@@ -39,12 +62,17 @@ export async function deliveryWorld(app: FastifyInstance, db: Db, mode: 'online'
   const opened = await projectCall(app, world, world.manager, 'POST', `/api/v1/season/${season.seasonId}/status`, { event: 'season.openRegistration' });
   if (opened.statusCode !== 200) throw new Error(`open ${opened.statusCode}: ${opened.body}`);
   const seasonPaperId = (scheduled.json() as { record: { seasonPaperId: number } }).record.seasonPaperId;
-  return { ...world, invigilator, seasonId: season.seasonId, seasonPaperId };
+  return { seasonId: season.seasonId, seasonPaperId };
 }
 
 /** A candidate registered, approved, allocated and with an admit card: ready to sit. */
-export async function admittedCandidate(app: FastifyInstance, world: DeliveryWorld, accommodations?: { extraTimePercent: number }) {
-  const candidate = await createSignedInUser(app, { roles: ['Candidate'] });
+export async function admittedCandidate(
+  app: FastifyInstance,
+  world: DeliveryWorld,
+  accommodations?: { extraTimePercent: number },
+  user: Pick<UserOptions, 'firstName' | 'lastName'> = {},
+) {
+  const candidate = await createSignedInUser(app, { roles: ['Candidate'], ...user });
   const created = await call(app, candidate, 'POST', '/api/v1/registration', {
     body: {
       seasonId: world.seasonId,

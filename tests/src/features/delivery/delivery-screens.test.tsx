@@ -235,6 +235,33 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     expect((await screen.findByTestId('question-2')).style.zoom).toBe('2');
   });
 
+  it('should follow the invigilator in the waiting room (a hub push): admitted early it may start, terminated it shows the end', async () => {
+    const waiting = (over: Partial<Timing> = {}) =>
+      delivery({ timing: timing({ status: 'Waiting', deadline: null, startsAt: new Date(Date.now() + SKEW + 20 * MIN).toISOString(), ...over }) });
+    api.get.mockResolvedValueOnce(waiting());
+    const { user } = renderDelivery();
+    await screen.findByRole('heading', { name: 'Instructions' });
+    await user.click(screen.getByRole('checkbox'));
+    expect(screen.getByTestId('delivery-start')).toBeDisabled();
+    const push = (event: string, status: string, cursor: number) =>
+      act(() =>
+        publishRealtime({
+          type: 'event',
+          frame: { type: 'event', cursor, kind: 'delivery.changed', ticketId: null, data: { deliveryId: 41, event, status }, at: new Date().toISOString() },
+        }),
+      );
+    api.get.mockResolvedValueOnce(waiting({ admitted: true }));
+    push('delivery.admit', 'Waiting', 1);
+    await waitFor(() => expect(screen.getByTestId('waiting-countdown')).toHaveTextContent('You may start now.'));
+    // The declaration given before the push still stands.
+    expect(screen.getByTestId('delivery-start')).toBeEnabled();
+
+    api.get.mockResolvedValueOnce(waiting({ status: 'Terminated', admitted: true, remainingMs: 0, endedAt: new Date().toISOString() }));
+    api.receipt.mockResolvedValue({ deliveryId: 41, status: 'Terminated', endedAt: new Date().toISOString(), answered: 0, total: 3 });
+    push('delivery.terminate', 'Terminated', 2);
+    expect(await screen.findByTestId('delivery-receipt')).toHaveTextContent('The invigilator ended this exam.');
+  });
+
   it('should freeze at once when the invigilator pauses (a hub push), and go on when resumed', async () => {
     api.get.mockResolvedValueOnce(delivery());
     renderDelivery();
@@ -275,6 +302,13 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     api.get.mockResolvedValue(delivery());
     push('Active', 3);
     await waitFor(() => expect(screen.queryByTestId('delivery-paused')).toBeNull());
+
+    // Terminated: the screen shows the end from the receipt, and does not try to submit it.
+    api.get.mockResolvedValue(delivery({ timing: timing({ status: 'Terminated', deadline: null, remainingMs: 0, endedAt: new Date().toISOString() }) }));
+    api.receipt.mockResolvedValue({ deliveryId: 41, status: 'Terminated', endedAt: new Date().toISOString(), answered: 0, total: 3 });
+    push('Terminated', 4);
+    expect(await screen.findByTestId('delivery-receipt')).toHaveTextContent('The invigilator ended this exam.');
+    expect(api.submit).not.toHaveBeenCalled();
   });
 
   it('should keep an answer saved offline over a reload, show it, and send it with its own save id once back', async () => {
