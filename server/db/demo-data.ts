@@ -472,7 +472,7 @@ export function demoDataSummary(result: DemoResult): string {
   const width = Math.max(...result.users.map((u) => u.email.length));
   return [
     '',
-    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D and the draft MATH-UT-2; the March 2027 season is open for registration at 6 exam centers), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived); a support ticket in progress whose conversation a candidate, an agent and a support admin take part in.`,
+    `  Demo data created: project ${DEMO_PROJECT_CODE} "Class 10 Board Examination 2027" (Active, 3 exams — ENG-10 with withdrawn results to show the exam screen and its history — items of every kind; MATH-10 has the locked paper MATH-UT-1 with sets A–D and the draft MATH-UT-2; the March 2027 season is open for registration at 6 exam centers, and today's paper sitting is kept on /invigilate/paper), JEE-MOCK-2027 (in Setup), SCHOLAR-2027 (Draft) and OLYMPIAD-2026 (Archived); a support ticket in progress whose conversation a candidate, an agent and a support admin take part in.`,
     `  Sign in as any of these users with the password ${result.password} (shown only now; set DEMO_PASSWORD to choose it):`,
     ...result.users.map((u) => `    ${u.email.padEnd(width)}  ${u.role.padEnd(11)}  ${u.job}`),
     '',

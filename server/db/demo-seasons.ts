@@ -175,6 +175,7 @@ export async function seedDemoSeasons(
   );
 
   await seedCompletedSeason(tx, input, ids, now);
+  await seedDemoPaperSitting(tx, input, ids.get('AHM-002')!, now);
 }
 
 /** Last November's practice sitting, Completed: Isha Trivedi sat it, Aarav Mehta was absent. */
@@ -338,5 +339,83 @@ async function seedDemoMockTest(
       to,
       event === 'registration.submit' ? candidateId : input.manager,
     ]);
+  }
+}
+
+/**
+ * Issue 19, paper mode (docs/decisions/0249): a third season of the board project ("Paper
+ * sitting") sits the same locked paper on paper today at 10:00 at AHM-002 (no computers), sets A
+ * and B one per center. Isha Trivedi and Aarav Mehta hold their admit cards and are not marked
+ * yet, so the invigilator (Sunita Patel) can open /invigilate/paper, mark one present and one
+ * absent, and enter the present one's marks per question.
+ */
+async function seedDemoPaperSitting(tx: Queryable, input: Parameters<typeof seedDemoSeasons>[1], centerId: number, now: Date) {
+  // Today in IST, as the mock test (docs/decisions/0241).
+  const today = isoDate(new Date(now.getTime() + 330 * 60_000));
+  const { rows: seasonRows } = await tx.query<{ id: number }>(
+    `insert into seasons (tenant_id, project_id, code, name, starts_on, ends_on, registration_opens_at, registration_closes_at, status, created_by, updated_by, version)
+     values ($1, $2, 'PAPR', 'Paper sitting', $3, $3, $4, $5, 'InProgress', $6, $6, 5) returning id::int as id`,
+    [input.tenantId, input.projectId, today, new Date(now.getTime() - 21 * day), new Date(now.getTime() - 7 * day), input.manager],
+  );
+  const seasonId = seasonRows[0].id;
+  await tx.query(
+    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2),
+       ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2), ($1, 'season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed', $2),
+       ($1, 'season.start', 'RegistrationClosed', 'InProgress', $2)`,
+    [seasonId, input.manager],
+  );
+  const { rows: paperRows } = await tx.query<{ id: number }>(
+    `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
+     values ($1, $2, $3, $4, 600, 40, 'offline', 'perCenter', $5) returning id::int as id`,
+    [seasonId, input.paperId, input.examId, today, input.manager],
+  );
+  const seasonPaperId = paperRows[0].id;
+  await tx.query(`insert into season_sets (season_paper_id, letter) select $1, letter from paper_sets where paper_id = $2 and letter in ('A', 'B')`, [
+    seasonPaperId,
+    input.paperId,
+  ]);
+  await tx.query(`insert into season_centers (season_id, center_id, seats, allocated, last_seq, updated_by) values ($1, $2, 60, 2, 2, $3)`, [
+    seasonId,
+    centerId,
+    input.centerManager,
+  ]);
+  for (const [seq, key] of [
+    [1, 'isha.trivedi'],
+    [2, 'aarav.mehta'],
+  ] as const) {
+    const candidateId = input.candidates.get(key)!;
+    const { rows } = await tx.query<{ id: number }>(
+      `insert into registrations (tenant_id, project_id, season_id, exam_id, candidate_id, season_paper_ids, medium, preferred_city, status, center_id, seat_number,
+                                  roll_number, admit_card_version, admit_card_issued_at, updated_by, created_at)
+       values ($1, $2, $3, $4, $5, $6, 'en', 'Ahmedabad', 'AdmitCardIssued', $7, $8, $9, 1, $10, $11, $12) returning id::int as id`,
+      [
+        input.tenantId,
+        input.projectId,
+        seasonId,
+        input.examId,
+        candidateId,
+        [seasonPaperId],
+        centerId,
+        seq,
+        `PAPRAHM-002${String(seq).padStart(5, '0')}`,
+        new Date(now.getTime() - 3 * day),
+        input.manager,
+        new Date(now.getTime() - 14 * day),
+      ],
+    );
+    for (const [event, from, to] of [
+      ['registration.submit', null, 'Submitted'],
+      ['registration.approve', 'Submitted', 'Approved'],
+      ['registration.allocate', 'Approved', 'Allocated'],
+      ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
+    ] as const) {
+      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+        rows[0].id,
+        event,
+        from,
+        to,
+        event === 'registration.submit' ? candidateId : input.manager,
+      ]);
+    }
   }
 }

@@ -9,14 +9,11 @@ import { Button } from '#src/components/ui/button.tsx';
 import { Dialog } from '#src/components/ui/dialog.tsx';
 import { TextAreaField, TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
-import { useErrorText } from '#src/lib/use-error-text.ts';
-import { seasonsApi, type Season, type SeasonCenter } from '#src/features/seasons/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { consoleApi, type ConsoleRow, type InvigilatorEvent } from './api/delivery-api.ts';
 import { AdmitCheck } from './console-verify.tsx';
+import { RoomPicker, RoomStates, type Room } from './room-picker.tsx';
 
 /**
  * The invigilator's console (issue 19, EXAMS.md §4): a season paper's deliveries at one center
@@ -29,7 +26,6 @@ import { AdmitCheck } from './console-verify.tsx';
  */
 const POLL_LIVE_MS = 30_000;
 const POLL_OFFLINE_MS = 5_000;
-const ALL_CENTERS = 'all';
 
 function minutesLeft(ms: number) {
   return Math.ceil(ms / 60_000);
@@ -89,44 +85,17 @@ function ActDialog({
 function ConsolePage() {
   const { t } = useTranslation('delivery');
   const format = useFormat();
-  const [seasons, setSeasons] = useState<Season[] | null>(null);
-  const [papers, setPapers] = useState<Array<{ value: string; label: string }>>([]);
-  const [seasonId, setSeasonId] = useState('');
-  const [seasonPaperId, setSeasonPaperId] = useState('');
-  const [centers, setCenters] = useState<SeasonCenter[]>([]);
-  const [centerId, setCenterId] = useState(ALL_CENTERS);
+  const [room, setRoom] = useState<Room | null>(null);
   const hub = useRealtimeStatus();
   const [rows, setRows] = useState<ConsoleRow[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [dialog, setDialog] = useState<{ row: ConsoleRow; event: 'delivery.extend' | 'delivery.terminate' } | null>(null);
-  const errorText = useErrorText(error);
 
-  useEffect(() => {
-    seasonsApi.all().then((page) => setSeasons(page.data), setError);
-  }, []);
-  useEffect(() => {
-    setPapers([]);
-    setSeasonPaperId('');
-    setCenters([]);
-    setCenterId(ALL_CENTERS);
-    if (!seasonId) return;
-    seasonsApi.centers(Number(seasonId)).then(setCenters, setError);
-    seasonsApi
-      .schedule(Number(seasonId))
-      .then(
-        (schedule) =>
-          setPapers(
-            schedule.papers
-              .filter((p) => p.mode === 'online')
-              .map((p) => ({ value: String(p.seasonPaperId), label: `${p.paperCode} · ${p.sitsOn} ${p.startsAt}` })),
-          ),
-        setError,
-      );
-  }, [seasonId]);
-  const center = centerId === ALL_CENTERS ? undefined : Number(centerId);
+  const seasonPaperId = room?.seasonPaperId;
+  const center = room?.centerId;
   const load = useCallback(() => {
     if (!seasonPaperId) return;
-    consoleApi.room(Number(seasonPaperId), center).then(setRows, setError);
+    consoleApi.room(seasonPaperId, center).then(setRows, setError);
   }, [seasonPaperId, center]);
   useEffect(() => {
     setRows(null);
@@ -139,7 +108,7 @@ function ConsolePage() {
   useRealtime((notice) => {
     if (notice.type === 'event' && notice.frame.kind === 'delivery.room') {
       const data = notice.frame.data as unknown as DeliveryRoomData;
-      if (String(data.seasonPaperId) === seasonPaperId && (center === undefined || data.centerId === center)) load();
+      if (data.seasonPaperId === seasonPaperId && (center === undefined || data.centerId === center)) load();
     } else if (notice.type === 'resync' || (notice.type === 'connected' && notice.resumed)) load();
   });
 
@@ -154,96 +123,69 @@ function ConsolePage() {
       <p className={css({ mb: '3' })}>
         <Link to="/invigilate/paper">{t('paper.fromConsole')}</Link>
       </p>
-      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4' })}>
-        <SelectField
-          label={t('console.season')}
-          value={seasonId}
-          onValueChange={setSeasonId}
-          placeholder={t('console.choose')}
-          options={(seasons ?? []).map((s) => ({ value: String(s.seasonId), label: s.name }))}
-          testId="console-season"
-        />
-        <SelectField
-          label={t('console.paper')}
-          value={seasonPaperId}
-          onValueChange={setSeasonPaperId}
-          placeholder={t('console.choose')}
-          options={papers}
-          disabled={!papers.length}
-          testId="console-paper"
-        />
-        <SelectField
-          label={t('console.center')}
-          value={centerId}
-          onValueChange={setCenterId}
-          options={[
-            { value: ALL_CENTERS, label: t('console.allCenters') },
-            ...centers.map((c) => ({ value: String(c.centerId), label: `${c.code} · ${c.name}` })),
-          ]}
-          disabled={!centers.length}
-          testId="console-center"
-        />
-      </div>
-      {seasonPaperId ? <AdmitCheck seasonPaperId={Number(seasonPaperId)} centerId={center} onAdmitted={load} /> : null}
-      {error ? (
-        <ErrorState message={errorText} onRetry={() => setError(null)} />
-      ) : !seasonPaperId ? (
-        <EmptyState title={t('console.pick')} />
-      ) : !rows ? (
-        <LoadingState label={t('loading')} />
-      ) : rows.length === 0 ? (
-        <EmptyState title={t('console.empty')} />
-      ) : (
-        <div className={card}>
-          <table
-            className={css({ width: '100%', borderCollapse: 'collapse', '& th, & td': { textAlign: 'start', p: '2', borderBottomWidth: '1px' } })}
-            data-testid="console-table"
-          >
-            <caption className={css({ srOnly: true })}>{t('console.title')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('console.candidate')}</th>
-                <th scope="col">{t('console.state')}</th>
-                <th scope="col">{t('console.timeLeft')}</th>
-                <th scope="col">{t('console.heartbeat')}</th>
-                <th scope="col">{t('console.answered')}</th>
-                <th scope="col">{t('console.alerts')}</th>
-                <th scope="col">{t('console.actions')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={row.deliveryId} data-testid={`console-row-${row.deliveryId}`}>
-                  <td>
-                    {row.candidateName}
-                    <br />
-                    <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{row.rollNumber}</span>
-                  </td>
-                  <td>{t(`status.${row.timing.status}`)}</td>
-                  <td>{t('console.minutesLeft', { count: minutesLeft(row.timing.remainingMs) })}</td>
-                  <td>{row.lastHeartbeat ? format.time(row.lastHeartbeat) : '—'}</td>
-                  <td>{row.answered}</td>
-                  <td>{row.alerts}</td>
-                  <td className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
-                    {row.actions.map((action) => (
-                      <Button
-                        key={action}
-                        size="sm"
-                        variant={action === 'delivery.terminate' ? 'ghost' : 'outline'}
-                        data-testid={`console-${action.replace('delivery.', '')}-${row.deliveryId}`}
-                        aria-label={t('console.actionFor', { action: t(`console.${action.replace('delivery.', '')}`), name: row.candidateName })}
-                        onClick={() => act(row, action as InvigilatorEvent)}
-                      >
-                        {t(`console.${action.replace('delivery.', '')}`)}
-                      </Button>
-                    ))}
-                  </td>
+      <RoomPicker sitting="online" testIdPrefix="console" onRoomChange={setRoom} onError={setError} />
+      {seasonPaperId ? <AdmitCheck seasonPaperId={seasonPaperId} centerId={center} onAdmitted={load} /> : null}
+      <RoomStates
+        room={room}
+        loaded={rows}
+        isEmpty={(loaded) => loaded.length === 0}
+        error={error}
+        onRetry={() => setError(null)}
+        pickTitle={t('console.pick')}
+        emptyTitle={t('console.empty')}
+      >
+        {(rows) => (
+          <div className={card}>
+            <table
+              className={css({ width: '100%', borderCollapse: 'collapse', '& th, & td': { textAlign: 'start', p: '2', borderBottomWidth: '1px' } })}
+              data-testid="console-table"
+            >
+              <caption className={css({ srOnly: true })}>{t('console.title')}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t('console.candidate')}</th>
+                  <th scope="col">{t('console.state')}</th>
+                  <th scope="col">{t('console.timeLeft')}</th>
+                  <th scope="col">{t('console.heartbeat')}</th>
+                  <th scope="col">{t('console.answered')}</th>
+                  <th scope="col">{t('console.alerts')}</th>
+                  <th scope="col">{t('console.actions')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {rows.map((row) => (
+                  <tr key={row.deliveryId} data-testid={`console-row-${row.deliveryId}`}>
+                    <td>
+                      {row.candidateName}
+                      <br />
+                      <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{row.rollNumber}</span>
+                    </td>
+                    <td>{t(`status.${row.timing.status}`)}</td>
+                    <td>{t('console.minutesLeft', { count: minutesLeft(row.timing.remainingMs) })}</td>
+                    <td>{row.lastHeartbeat ? format.time(row.lastHeartbeat) : '—'}</td>
+                    <td>{row.answered}</td>
+                    <td>{row.alerts}</td>
+                    <td className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
+                      {row.actions.map((action) => (
+                        <Button
+                          key={action}
+                          size="sm"
+                          variant={action === 'delivery.terminate' ? 'ghost' : 'outline'}
+                          data-testid={`console-${action.replace('delivery.', '')}-${row.deliveryId}`}
+                          aria-label={t('console.actionFor', { action: t(`console.${action.replace('delivery.', '')}`), name: row.candidateName })}
+                          onClick={() => act(row, action as InvigilatorEvent)}
+                        >
+                          {t(`console.${action.replace('delivery.', '')}`)}
+                        </Button>
+                      ))}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </RoomStates>
       {dialog ? (
         <ActDialog
           row={dialog.row}

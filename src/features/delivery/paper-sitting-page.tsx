@@ -6,19 +6,17 @@ import { P } from '#machines/permissions.ts';
 import { Button } from '#src/components/ui/button.tsx';
 import { TextField } from '#src/components/ui/field.tsx';
 import { card, PageHeader } from '#src/components/ui/page-header.tsx';
-import { SelectField } from '#src/components/ui/select.tsx';
-import { EmptyState, ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useErrorText } from '#src/lib/use-error-text.ts';
-import { registrationsApi, seasonsApi, type Season, type SeasonCenter } from '#src/features/seasons/index.ts';
+import { registrationsApi } from '#src/features/seasons/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { paperApi, type PaperSheet, type PaperSheetRow } from './api/delivery-api.ts';
+import { RoomPicker, RoomStates, type Room } from './room-picker.tsx';
 
 /**
  * A paper sat on paper (issue 19 "offline (paper) mode", docs/decisions/0249): the invigilator
  * marks each candidate present or absent, then enters the marks of a present candidate per
  * question; the server scores the result from them as it scores online scripts.
  */
-const ALL_CENTERS = 'all';
 const table = css({ width: '100%', borderCollapse: 'collapse', '& th, & td': { textAlign: 'start', p: '2', borderBottomWidth: '1px' } });
 
 function MarksForm({ sheet, row, onSaved, onClose }: { sheet: PaperSheet; row: PaperSheetRow; onSaved: (row: PaperSheetRow) => void; onClose: () => void }) {
@@ -91,43 +89,16 @@ function MarksForm({ sheet, row, onSaved, onClose }: { sheet: PaperSheet; row: P
 
 function PaperSittingPage() {
   const { t } = useTranslation('delivery');
-  const [seasons, setSeasons] = useState<Season[] | null>(null);
-  const [papers, setPapers] = useState<Array<{ value: string; label: string }>>([]);
-  const [centers, setCenters] = useState<SeasonCenter[]>([]);
-  const [seasonId, setSeasonId] = useState('');
-  const [seasonPaperId, setSeasonPaperId] = useState('');
-  const [centerId, setCenterId] = useState(ALL_CENTERS);
+  const [room, setRoom] = useState<Room | null>(null);
   const [sheet, setSheet] = useState<PaperSheet | null>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const [error, setError] = useState<unknown>(null);
-  const errorText = useErrorText(error);
-  const center = centerId === ALL_CENTERS ? undefined : Number(centerId);
+  const seasonPaperId = room?.seasonPaperId;
+  const center = room?.centerId;
 
-  useEffect(() => {
-    seasonsApi.all().then((page) => setSeasons(page.data), setError);
-  }, []);
-  useEffect(() => {
-    setPapers([]);
-    setSeasonPaperId('');
-    setCenters([]);
-    setCenterId(ALL_CENTERS);
-    if (!seasonId) return;
-    seasonsApi.centers(Number(seasonId)).then(setCenters, setError);
-    seasonsApi
-      .schedule(Number(seasonId))
-      .then(
-        (schedule) =>
-          setPapers(
-            schedule.papers
-              .filter((p) => p.mode !== 'online')
-              .map((p) => ({ value: String(p.seasonPaperId), label: `${p.paperCode} · ${p.sitsOn} ${p.startsAt}` })),
-          ),
-        setError,
-      );
-  }, [seasonId]);
   const load = useCallback(() => {
     if (!seasonPaperId) return;
-    paperApi.sheet(Number(seasonPaperId), center).then(setSheet, setError);
+    paperApi.sheet(seasonPaperId, center).then(setSheet, setError);
   }, [seasonPaperId, center]);
   useEffect(() => {
     setSheet(null);
@@ -149,113 +120,86 @@ function PaperSittingPage() {
       <p className={css({ mb: '3' })}>
         <Link to="/invigilate">{t('paper.toConsole')}</Link>
       </p>
-      <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', mb: '4' })}>
-        <SelectField
-          label={t('console.season')}
-          value={seasonId}
-          onValueChange={setSeasonId}
-          placeholder={t('console.choose')}
-          options={(seasons ?? []).map((s) => ({ value: String(s.seasonId), label: s.name }))}
-          testId="paper-season"
-        />
-        <SelectField
-          label={t('console.paper')}
-          value={seasonPaperId}
-          onValueChange={setSeasonPaperId}
-          placeholder={t('console.choose')}
-          options={papers}
-          disabled={!papers.length}
-          testId="paper-paper"
-        />
-        <SelectField
-          label={t('console.center')}
-          value={centerId}
-          onValueChange={setCenterId}
-          options={[
-            { value: ALL_CENTERS, label: t('console.allCenters') },
-            ...centers.map((c) => ({ value: String(c.centerId), label: `${c.code} · ${c.name}` })),
-          ]}
-          disabled={!centers.length}
-          testId="paper-center"
-        />
-      </div>
-      {error ? (
-        <ErrorState message={errorText} onRetry={() => setError(null)} />
-      ) : !seasonPaperId ? (
-        <EmptyState title={t('paper.pick')} />
-      ) : !sheet ? (
-        <LoadingState label={t('loading')} />
-      ) : sheet.candidates.length === 0 ? (
-        <EmptyState title={t('paper.empty')} />
-      ) : (
-        <>
-          <div className={card}>
-            <table className={table} data-testid="paper-table">
-              <caption className={css({ srOnly: true })}>{t('paper.title')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t('console.candidate')}</th>
-                  <th scope="col">{t('paper.attendance')}</th>
-                  <th scope="col">{t('paper.set')}</th>
-                  <th scope="col">{t('paper.total')}</th>
-                  <th scope="col">{t('console.actions')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {sheet.candidates.map((row) => (
-                  <tr key={row.registrationId} data-testid={`paper-row-${row.registrationId}`}>
-                    <td>
-                      {row.candidateName}
-                      <br />
-                      <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{row.rollNumber}</span>
-                    </td>
-                    <td>{t(`paper.state.${row.attendance}`)}</td>
-                    <td>{row.setLetter}</td>
-                    <td>{row.total === null ? '—' : row.total}</td>
-                    <td className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
-                      {row.attendance === 'AdmitCardIssued' ? (
-                        <>
+      <RoomPicker sitting="paper" testIdPrefix="paper" onRoomChange={setRoom} onError={setError} />
+      <RoomStates
+        room={room}
+        loaded={sheet}
+        isEmpty={(loaded) => loaded.candidates.length === 0}
+        error={error}
+        onRetry={() => setError(null)}
+        pickTitle={t('paper.pick')}
+        emptyTitle={t('paper.empty')}
+      >
+        {(sheet) => (
+          <>
+            <div className={card}>
+              <table className={table} data-testid="paper-table">
+                <caption className={css({ srOnly: true })}>{t('paper.title')}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">{t('console.candidate')}</th>
+                    <th scope="col">{t('paper.attendance')}</th>
+                    <th scope="col">{t('paper.set')}</th>
+                    <th scope="col">{t('paper.total')}</th>
+                    <th scope="col">{t('console.actions')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {sheet.candidates.map((row) => (
+                    <tr key={row.registrationId} data-testid={`paper-row-${row.registrationId}`}>
+                      <td>
+                        {row.candidateName}
+                        <br />
+                        <span className={css({ color: 'fg.muted', fontSize: 'sm' })}>{row.rollNumber}</span>
+                      </td>
+                      <td>{t(`paper.state.${row.attendance}`)}</td>
+                      <td>{row.setLetter}</td>
+                      <td>{row.total === null ? '—' : row.total}</td>
+                      <td className={css({ display: 'flex', flexWrap: 'wrap', gap: '1' })}>
+                        {row.attendance === 'AdmitCardIssued' ? (
+                          <>
+                            <Button
+                              size="sm"
+                              variant="outline"
+                              aria-label={t('console.actionFor', { action: t('paper.present'), name: row.candidateName })}
+                              onClick={() => mark(row, true)}
+                            >
+                              {t('paper.present')}
+                            </Button>
+                            <Button
+                              size="sm"
+                              variant="ghost"
+                              aria-label={t('console.actionFor', { action: t('paper.absent'), name: row.candidateName })}
+                              onClick={() => mark(row, false)}
+                            >
+                              {t('paper.absent')}
+                            </Button>
+                          </>
+                        ) : null}
+                        {row.attendance === 'Attended' ? (
                           <Button
                             size="sm"
                             variant="outline"
-                            aria-label={t('console.actionFor', { action: t('paper.present'), name: row.candidateName })}
-                            onClick={() => mark(row, true)}
+                            aria-label={t('console.actionFor', { action: t('paper.enterMarks'), name: row.candidateName })}
+                            onClick={() => setEditing(row.registrationId)}
                           >
-                            {t('paper.present')}
+                            {t('paper.enterMarks')}
                           </Button>
-                          <Button
-                            size="sm"
-                            variant="ghost"
-                            aria-label={t('console.actionFor', { action: t('paper.absent'), name: row.candidateName })}
-                            onClick={() => mark(row, false)}
-                          >
-                            {t('paper.absent')}
-                          </Button>
-                        </>
-                      ) : null}
-                      {row.attendance === 'Attended' ? (
-                        <Button
-                          size="sm"
-                          variant="outline"
-                          aria-label={t('console.actionFor', { action: t('paper.enterMarks'), name: row.candidateName })}
-                          onClick={() => setEditing(row.registrationId)}
-                        >
-                          {t('paper.enterMarks')}
-                        </Button>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {editingRow ? (
-            <div className={css({ mt: '4' })}>
-              <MarksForm key={editingRow.registrationId} sheet={sheet} row={editingRow} onSaved={replace} onClose={() => setEditing(null)} />
+                        ) : null}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
             </div>
-          ) : null}
-        </>
-      )}
+            {editingRow ? (
+              <div className={css({ mt: '4' })}>
+                <MarksForm key={editingRow.registrationId} sheet={sheet} row={editingRow} onSaved={replace} onClose={() => setEditing(null)} />
+              </div>
+            ) : null}
+          </>
+        )}
+      </RoomStates>
     </section>
   );
 }

@@ -702,6 +702,22 @@ export const auditedScreens: AuditedScreen[] = [
       }
     }),
   })),
+  {
+    // Issue 19's paper mode with the RoomPicker's season chosen (the season schedules no paper yet);
+    // the sheet and the marks form with data are audited in every theme by
+    // tests/e2e/delivery-paper.test.ts on the demo data.
+    name: 'paper sittings (a season chosen, no paper yet)',
+    path: '/projects?q=A11Y-ACTIVE',
+    prepare: withSeason,
+    ready: async (page) => page.getByTestId('projects-table').getByText('A11y active').waitFor(),
+    act: openProject('A11y active', async (page) => {
+      await heading('Exams of A11y active')(page);
+      await page.goto('/invigilate/paper');
+      await heading('Paper sittings')(page);
+      await chooseOption(page, page, 'Season', 'A11y season');
+      await page.getByText('Choose a season and a paper sat on paper.').waitFor();
+    }),
+  },
   { name: 'my registrations (none)', path: '/registrations/mine', prepare: asAdmin, ready: heading('My registrations') },
   {
     name: 'register for an exam (none open)',

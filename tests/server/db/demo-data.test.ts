@@ -182,7 +182,9 @@ describeEachDatabase('demo data', (get) => {
       ]),
     ).toEqual([
       ['MAR27', 'RegistrationOpen', 1, 4, 550, 2],
-      // Issue 19: the online mock test Kavya Shah can sit in the browser.
+      // Issue 19: paper mode's sitting today (two admit cards, attendance not marked yet) …
+      ['PAPR', 'InProgress', 1, 1, 60, 2],
+      // … and the online mock test Kavya Shah can sit in the browser.
       ['MOCK', 'InProgress', 1, 1, 60, 1],
       // Issue 20: the held unit test whose results are published (and essays wait for marks).
       ['UT1', 'Completed', 2, 1, 60, 3],

@@ -1,17 +1,9 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allPermissions } from '#machines/permissions.ts';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
-import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import type { ConsoleRow } from '#src/features/delivery/api/delivery-api.ts';
-import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
+import { chooseSeason, pickRoom, setUpInvigilatorRoom } from './room-fixture.ts';
 
 const consoleApi = vi.hoisted(() => ({ room: vi.fn(), act: vi.fn(), verify: vi.fn() }));
 const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn(), centers: vi.fn() }));
@@ -44,44 +36,8 @@ const row = (over: Partial<ConsoleRow> = {}): ConsoleRow => ({
   ...over,
 });
 
-beforeAll(async () => {
-  await initI18n('en-US');
-  await i18n.loadNamespaces(['delivery', 'ui', 'errors', 'users']);
-});
-beforeEach(() => {
-  act(() => {
-    userPermissionsStore.trigger.update({ permissions: [...allPermissions] });
-    selectProject({ projectId: 5, code: 'BOARD', name: 'Board 2027', languages: ['en', 'gu'], status: 'Active' });
-  });
-  seasonsApi.all.mockResolvedValue({ data: [{ seasonId: 7, name: 'Online mock test' }] });
-  seasonsApi.schedule.mockResolvedValue({
-    seasonId: 7,
-    papers: [
-      { seasonPaperId: 9, paperCode: 'MATH-UT-1', sitsOn: '2027-03-10', startsAt: '10:00', mode: 'online' },
-      { seasonPaperId: 10, paperCode: 'SCI', sitsOn: '2027-03-11', startsAt: '10:00', mode: 'offline' },
-    ],
-    clashes: [],
-  });
-  seasonsApi.centers.mockResolvedValue([
-    { seasonId: 7, centerId: 1, code: 'AMD01', name: 'Navrangpura School', city: 'Ahmedabad' },
-    { seasonId: 7, centerId: 2, code: 'SRT01', name: 'Adajan School', city: 'Surat' },
-  ]);
-});
-
-function renderConsole() {
-  const location = testRouter('/invigilate');
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path="/invigilate" element={<ConsolePage />} />
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
-}
+setUpInvigilatorRoom(seasonsApi);
+const renderConsole = () => renderAt('/invigilate', { '/invigilate': <ConsolePage /> });
 
 const roomPush = (cursor: number, data: { seasonPaperId: number; centerId: number | null; deliveryId: number; cause: string }) =>
   act(() =>
@@ -90,32 +46,13 @@ const roomPush = (cursor: number, data: { seasonPaperId: number; centerId: numbe
       frame: { type: 'event', cursor, kind: 'delivery.room', ticketId: null, data: { ...data }, at: new Date().toISOString() },
     }),
   );
-afterEach(() => {
-  vi.clearAllMocks();
-  act(() => selectProject(null));
-});
-
 describe('the invigilator console', { timeout: 30_000 }, () => {
   it('should list a paper’s candidates live and pause, extend with a reason, and terminate with a reason', async () => {
     consoleApi.room.mockResolvedValue([row()]);
     consoleApi.act.mockResolvedValue(row());
-    const location = testRouter('/invigilate');
-    const user = userEvent.setup();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <location.Router>
-          <Suspense fallback={null}>
-            <Routes>
-              <Route path="/invigilate" element={<ConsolePage />} />
-            </Routes>
-          </Suspense>
-        </location.Router>
-      </I18nextProvider>,
-    );
+    const { user } = renderConsole();
     await screen.findByText('Choose a season and an online paper.');
-    await chooseOption(user, within(screen.getByTestId('console-season')).getByRole('combobox'), 'Online mock test');
-    await waitFor(() => expect(seasonsApi.schedule).toHaveBeenCalledWith(7));
-    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    await pickRoom(user, 'console', seasonsApi, /MATH-UT-1/);
     const tr = await screen.findByTestId('console-row-41');
     expect(consoleApi.room).toHaveBeenCalledWith(9, undefined);
     expect(
@@ -145,14 +82,22 @@ describe('the invigilator console', { timeout: 30_000 }, () => {
     await waitFor(() => expect(consoleApi.act).toHaveBeenCalledWith(41, 'delivery.terminate', { reason: 'Caught with notes' }));
   });
 
+  it('should offer only the papers sat online', async () => {
+    consoleApi.room.mockResolvedValue([row()]);
+    const { user } = renderConsole();
+    await chooseSeason(user, 'console', seasonsApi);
+    await user.click(within(screen.getByTestId('console-paper')).getByRole('combobox'));
+    // SCI is sat on paper: paper mode keeps its sheet, not the console.
+    expect(screen.queryByRole('option', { name: /SCI/ })).toBeNull();
+    await user.click(await screen.findByRole('option', { name: /MATH-UT-1/ }));
+    await screen.findByTestId('console-row-41');
+    expect(consoleApi.room).toHaveBeenCalledWith(9, undefined);
+  });
+
   it('should read the room again at once on a hub push of its center, and not on another room’s', async () => {
     consoleApi.room.mockResolvedValue([row()]);
-    const user = userEvent.setup();
-    renderConsole();
-    await chooseOption(user, within(await screen.findByTestId('console-season')).getByRole('combobox'), 'Online mock test');
-    await waitFor(() => expect(seasonsApi.centers).toHaveBeenCalledWith(7));
-    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
-    await chooseOption(user, within(screen.getByTestId('console-center')).getByRole('combobox'), /AMD01/);
+    const { user } = renderConsole();
+    await pickRoom(user, 'console', seasonsApi, /MATH-UT-1/, /AMD01/);
     await waitFor(() => expect(consoleApi.room).toHaveBeenLastCalledWith(9, 1));
     const tr = await screen.findByTestId('console-row-41');
     expect(within(tr).getAllByRole('cell')[4]).toHaveTextContent('4');
@@ -177,10 +122,8 @@ describe('the invigilator console', { timeout: 30_000 }, () => {
   it('should check an admit card’s code for this paper and admit a valid one', async () => {
     consoleApi.room.mockResolvedValue([row({ timing: { ...row().timing, status: 'Waiting', deadline: null }, actions: ['delivery.admit'] })]);
     consoleApi.act.mockResolvedValue(row());
-    const user = userEvent.setup();
-    renderConsole();
-    await chooseOption(user, within(await screen.findByTestId('console-season')).getByRole('combobox'), 'Online mock test');
-    await chooseOption(user, within(screen.getByTestId('console-paper')).getByRole('combobox'), /MATH-UT-1/);
+    const { user } = renderConsole();
+    await pickRoom(user, 'console', seasonsApi, /MATH-UT-1/);
     await screen.findByTestId('console-row-41');
 
     consoleApi.verify.mockResolvedValueOnce({ verdict: 'forged', message: 'forged', candidate: null, registrationId: null, delivery: null });

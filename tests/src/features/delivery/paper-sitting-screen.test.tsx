@@ -1,16 +1,8 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { allPermissions } from '#machines/permissions.ts';
-import { userPermissionsStore } from '#src/app/stores/slices.ts';
-import { selectProject } from '#src/app/stores/workspace-selection.ts';
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { PaperSheet, PaperSheetRow } from '#src/features/delivery/api/delivery-api.ts';
-import { i18n, initI18n } from '#src/i18n/i18n.ts';
-import { chooseOption } from '#tests/src/support/select.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { renderAt } from '#tests/src/support/render-at.tsx';
+import { chooseSeason, pickRoom, setUpInvigilatorRoom } from './room-fixture.ts';
 
 const paperApi = vi.hoisted(() => ({ sheet: vi.fn(), enter: vi.fn() }));
 const seasonsApi = vi.hoisted(() => ({ all: vi.fn(), schedule: vi.fn(), centers: vi.fn() }));
@@ -45,53 +37,18 @@ const sheet = (rows: PaperSheetRow[]): PaperSheet => ({
   candidates: rows,
 });
 
-beforeAll(async () => {
-  await initI18n('en-US');
-  await i18n.loadNamespaces(['delivery', 'ui', 'errors', 'users']);
-});
-beforeEach(() => {
-  act(() => {
-    userPermissionsStore.trigger.update({ permissions: [...allPermissions] });
-    selectProject({ projectId: 5, code: 'BOARD', name: 'Board 2027', languages: ['en', 'gu'], status: 'Active' });
-  });
-  seasonsApi.all.mockResolvedValue({ data: [{ seasonId: 7, name: 'Board 2027 main' }] });
-  seasonsApi.centers.mockResolvedValue([]);
-  seasonsApi.schedule.mockResolvedValue({
-    seasonId: 7,
-    papers: [
-      { seasonPaperId: 9, paperCode: 'MATH', sitsOn: '2027-03-10', startsAt: '10:00', mode: 'online' },
-      { seasonPaperId: 10, paperCode: 'SCI', sitsOn: '2027-03-11', startsAt: '10:00', mode: 'offline' },
-    ],
-    clashes: [],
-  });
-});
-afterEach(() => {
-  vi.clearAllMocks();
-  act(() => selectProject(null));
-});
+setUpInvigilatorRoom(seasonsApi);
+const renderSheet = () => renderAt('/invigilate/paper', { '/invigilate/paper': <PaperSittingPage /> });
 
 describe('the paper sitting sheet', { timeout: 30_000 }, () => {
   it('should mark a candidate present, then enter marks per question within their maximum', async () => {
     paperApi.sheet.mockResolvedValueOnce(sheet([candidate()]));
     registrationsApi.transition.mockResolvedValue({ record: {} });
-    const location = testRouter('/invigilate/paper');
-    const user = userEvent.setup();
-    render(
-      <I18nextProvider i18n={i18n}>
-        <location.Router>
-          <Suspense fallback={null}>
-            <Routes>
-              <Route path="/invigilate/paper" element={<PaperSittingPage />} />
-            </Routes>
-          </Suspense>
-        </location.Router>
-      </I18nextProvider>,
-    );
-    await chooseOption(user, within(await screen.findByTestId('paper-season')).getByRole('combobox'), 'Board 2027 main');
-    await waitFor(() => expect(seasonsApi.schedule).toHaveBeenCalledWith(7));
+    const { user } = renderSheet();
+    await chooseSeason(user, 'paper', seasonsApi);
     // Only the papers sat on paper are offered.
     await user.click(within(screen.getByTestId('paper-paper')).getByRole('combobox'));
-    expect(screen.queryByRole('option', { name: /MATH/ })).toBeNull();
+    expect(screen.queryByRole('option', { name: /MATH-UT-1/ })).toBeNull();
     await user.click(await screen.findByRole('option', { name: /SCI/ }));
     const tr = await screen.findByTestId('paper-row-3');
     expect(paperApi.sheet).toHaveBeenCalledWith(10, undefined);
@@ -123,5 +80,32 @@ describe('the paper sitting sheet', { timeout: 30_000 }, () => {
     );
     expect(await within(form).findByText('Saved: the result is scored again.')).toBeInTheDocument();
     expect(within(screen.getByTestId('paper-row-3')).getAllByRole('cell')[3]).toHaveTextContent('5.5');
+  });
+
+  it('should mark a candidate absent at one center, and offer no marks for them', async () => {
+    // The whole room is read first, then the center chosen.
+    paperApi.sheet.mockResolvedValue(sheet([candidate({ registrationId: 4, candidateName: 'Aarav Mehta', registrationVersion: 2 })]));
+    registrationsApi.transition.mockResolvedValue({ record: {} });
+    const { user } = renderSheet();
+    await pickRoom(user, 'paper', seasonsApi, /SCI/, /SRT01/);
+    await waitFor(() => expect(paperApi.sheet).toHaveBeenLastCalledWith(10, 2));
+    const tr = await screen.findByTestId('paper-row-4');
+    paperApi.sheet.mockResolvedValue(sheet([candidate({ registrationId: 4, candidateName: 'Aarav Mehta', attendance: 'Absent', registrationVersion: 3 })]));
+    await user.click(within(tr).getByRole('button', { name: 'Absent: Aarav Mehta' }));
+    expect(registrationsApi.transition).toHaveBeenCalledWith(4, 'registration.markAbsent', 2);
+    await waitFor(() => expect(within(screen.getByTestId('paper-row-4')).getAllByRole('cell')[1]).toHaveTextContent('Absent'));
+    expect(within(screen.getByTestId('paper-row-4')).queryByRole('button')).toBeNull();
+  });
+
+  it('should show the error of the season’s schedule in place of the sheet, and the ask to pick after a retry', async () => {
+    seasonsApi.schedule.mockRejectedValueOnce(new Error('schedule unavailable'));
+    const { user } = renderSheet();
+    await chooseSeason(user, 'paper', seasonsApi);
+    const error = await screen.findByTestId('error-state');
+    expect(error).toHaveTextContent('This could not be loaded.');
+    expect(within(screen.getByTestId('paper-paper')).getByRole('combobox')).toBeDisabled();
+    await user.click(within(error).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Choose a season and a paper sat on paper.')).toBeInTheDocument();
+    expect(paperApi.sheet).not.toHaveBeenCalled();
   });
 });
