@@ -123,6 +123,7 @@ export const autosaveMachine = setup({
       entry: 'takeBatch',
       on: { answer: { actions: 'queue' } },
       invoke: {
+        id: 'saveBatch',
         src: 'saveBatch',
         input: ({ context }) => ({ saves: context.sending }),
         onDone: [

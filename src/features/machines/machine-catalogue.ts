@@ -148,8 +148,10 @@ export const machineCatalogue: CatalogueEntry[] = [
   {
     id: 'deliveryAutosave',
     file: 'machines/delivery-autosave.machine.ts',
-    // The queue's own tests walk it by hand (tests/machines/delivery-autosave.machine.test.ts); no model yet.
-    load: async () => ({ machine: (await import('#machines/delivery-autosave.machine.ts')).autosaveMachine }),
+    load: async () => ({
+      machine: (await import('#machines/delivery-autosave.machine.ts')).autosaveMachine,
+      paths: (await import('#machines/delivery-autosave.model.ts')).autosaveTestPaths as () => TestPath[],
+    }),
   },
   {
     id: 'deliveryConnection',
