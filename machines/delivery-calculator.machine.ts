@@ -69,7 +69,7 @@ const percentOf = (context: CalculatorContext) =>
 const digitCount = (display: string) => display.replace(/[^0-9]/g, '').length;
 const cleared: CalculatorContext = { display: '0', accumulator: null, operator: null };
 
-export const calculatorMachine = setup({
+const calculatorSetup = setup({
   types: { context: {} as CalculatorContext, events: {} as CalculatorEvent },
   guards: {
     pendingFails: ({ context }) => !Number.isFinite(pendingResult(context)),
@@ -122,7 +122,29 @@ export const calculatorMachine = setup({
     clearEntry: assign({ display: '0' }),
     showError: assign({ display: 'Error', accumulator: null, operator: null }),
   },
-}).createMachine({
+});
+
+/**
+ * What the keys that work on the displayed number do, whether the calculator produced it or the
+ * candidate typed it: an operator and = work out what is pending, % and √ change the number.
+ */
+const onANumber = {
+  operator: [
+    { guard: 'pendingFails', target: 'error', actions: 'showError' },
+    { target: 'awaitingOperand', actions: 'chain' },
+  ],
+  equals: [
+    { guard: 'pendingFails', target: 'error', actions: 'showError' },
+    { target: 'showing', actions: 'finish' },
+  ],
+  percent: { target: 'showing', actions: 'showPercent' },
+  squareRoot: [
+    { guard: 'rootFails', target: 'error', actions: 'showError' },
+    { target: 'showing', actions: 'showRoot' },
+  ],
+} as const;
+
+export const calculatorMachine = calculatorSetup.createMachine({
   id: 'deliveryCalculator',
   context: cleared,
   initial: 'showing',
@@ -134,19 +156,7 @@ export const calculatorMachine = setup({
       on: {
         digit: { target: 'typing', actions: 'startNumber' },
         point: { target: 'typing', actions: 'startNumber' },
-        operator: [
-          { guard: 'pendingFails', target: 'error', actions: 'showError' },
-          { target: 'awaitingOperand', actions: 'chain' },
-        ],
-        equals: [
-          { guard: 'pendingFails', target: 'error', actions: 'showError' },
-          { target: 'showing', actions: 'finish' },
-        ],
-        percent: { target: 'showing', actions: 'showPercent' },
-        squareRoot: [
-          { guard: 'rootFails', target: 'error', actions: 'showError' },
-          { target: 'showing', actions: 'showRoot' },
-        ],
+        ...onANumber,
         negate: { target: 'showing', actions: 'showNegated' },
         clearEntry: { target: 'showing', actions: 'clearEntry' },
       },
@@ -157,19 +167,7 @@ export const calculatorMachine = setup({
         point: { guard: 'hasNoPoint', target: 'typing', actions: 'appendPoint' },
         backspace: { target: 'typing', actions: 'dropLastCharacter' },
         negate: { target: 'typing', actions: 'negate' },
-        operator: [
-          { guard: 'pendingFails', target: 'error', actions: 'showError' },
-          { target: 'awaitingOperand', actions: 'chain' },
-        ],
-        equals: [
-          { guard: 'pendingFails', target: 'error', actions: 'showError' },
-          { target: 'showing', actions: 'finish' },
-        ],
-        percent: { target: 'showing', actions: 'showPercent' },
-        squareRoot: [
-          { guard: 'rootFails', target: 'error', actions: 'showError' },
-          { target: 'showing', actions: 'showRoot' },
-        ],
+        ...onANumber,
         clearEntry: { target: 'showing', actions: 'clearEntry' },
       },
     },

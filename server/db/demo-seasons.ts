@@ -298,12 +298,7 @@ async function seedDemoMockTest(
     ],
   );
   const seasonId = seasonRows[0].id;
-  await tx.query(
-    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2),
-       ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2), ($1, 'season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed', $2),
-       ($1, 'season.start', 'RegistrationClosed', 'InProgress', $2)`,
-    [seasonId, input.manager],
-  );
+  await recordSeasonStarted(tx, seasonId, input.manager);
   const { rows: paperRows } = await tx.query<{ id: number }>(
     `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
      values ($1, $2, $3, $4, 0, 90, 'online', 'randomPerCandidate', $5) returning id::int as id`,
@@ -326,20 +321,7 @@ async function seedDemoMockTest(
      values ($1, $2, $3, $4, $5, $6, 'gu', 'Ahmedabad', '{}', 'none', 'AdmitCardIssued', $7, 1, 'MOCKAHM-00100001', 1, $8, $9) returning id::int as id`,
     [input.tenantId, input.projectId, seasonId, input.examId, candidateId, [seasonPaperId], centerId, now, input.manager],
   );
-  for (const [event, from, to] of [
-    ['registration.submit', null, 'Submitted'],
-    ['registration.approve', 'Submitted', 'Approved'],
-    ['registration.allocate', 'Approved', 'Allocated'],
-    ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
-  ] as const) {
-    await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
-      rows[0].id,
-      event,
-      from,
-      to,
-      event === 'registration.submit' ? candidateId : input.manager,
-    ]);
-  }
+  await recordAdmitCardIssued(tx, rows[0].id, candidateId, input.manager);
 }
 
 /**
@@ -358,12 +340,7 @@ async function seedDemoPaperSitting(tx: Queryable, input: Parameters<typeof seed
     [input.tenantId, input.projectId, today, new Date(now.getTime() - 21 * day), new Date(now.getTime() - 7 * day), input.manager],
   );
   const seasonId = seasonRows[0].id;
-  await tx.query(
-    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2),
-       ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2), ($1, 'season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed', $2),
-       ($1, 'season.start', 'RegistrationClosed', 'InProgress', $2)`,
-    [seasonId, input.manager],
-  );
+  await recordSeasonStarted(tx, seasonId, input.manager);
   const { rows: paperRows } = await tx.query<{ id: number }>(
     `insert into season_papers (season_id, paper_id, exam_id, sits_on, starts_at_minute, duration_minutes, mode, set_assignment, updated_by)
      values ($1, $2, $3, $4, 600, 40, 'offline', 'perCenter', $5) returning id::int as id`,
@@ -403,19 +380,34 @@ async function seedDemoPaperSitting(tx: Queryable, input: Parameters<typeof seed
         new Date(now.getTime() - 14 * day),
       ],
     );
-    for (const [event, from, to] of [
-      ['registration.submit', null, 'Submitted'],
-      ['registration.approve', 'Submitted', 'Approved'],
-      ['registration.allocate', 'Approved', 'Allocated'],
-      ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
-    ] as const) {
-      await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
-        rows[0].id,
-        event,
-        from,
-        to,
-        event === 'registration.submit' ? candidateId : input.manager,
-      ]);
-    }
+    await recordAdmitCardIssued(tx, rows[0].id, candidateId, input.manager);
+  }
+}
+
+/** A season's history from creation to InProgress, as a season that opened, closed and started its registration. */
+async function recordSeasonStarted(tx: Queryable, seasonId: number, manager: string) {
+  await tx.query(
+    `insert into season_history (season_id, event, from_status, to_status, actor_id) values ($1, 'season.create', null, 'Planned', $2),
+       ($1, 'season.openRegistration', 'Planned', 'RegistrationOpen', $2), ($1, 'season.closeRegistration', 'RegistrationOpen', 'RegistrationClosed', $2),
+       ($1, 'season.start', 'RegistrationClosed', 'InProgress', $2)`,
+    [seasonId, manager],
+  );
+}
+
+/** A registration's history to AdmitCardIssued: submitted by the candidate, the rest by the manager. */
+async function recordAdmitCardIssued(tx: Queryable, registrationId: number, candidateId: string, manager: string) {
+  for (const [event, from, to] of [
+    ['registration.submit', null, 'Submitted'],
+    ['registration.approve', 'Submitted', 'Approved'],
+    ['registration.allocate', 'Approved', 'Allocated'],
+    ['registration.issueAdmitCard', 'Allocated', 'AdmitCardIssued'],
+  ] as const) {
+    await tx.query(`insert into registration_history (registration_id, event, from_status, to_status, actor_id) values ($1, $2, $3, $4, $5)`, [
+      registrationId,
+      event,
+      from,
+      to,
+      event === 'registration.submit' ? candidateId : manager,
+    ]);
   }
 }
