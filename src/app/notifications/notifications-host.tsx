@@ -18,13 +18,25 @@ const Banner = lazy(loadBanner);
 const Toaster = lazy(() => import('./toaster.tsx'));
 const Snackbar = lazy(() => import('./snackbar-view.tsx'));
 
-/** A notification surface that fails (its chunk did not load) must not take the page down. */
-class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
+/**
+ * A notification surface that fails (its chunk did not load) must not take the page down. Offline
+ * that is expected — the network went before the chunk came (a page loaded moments before) — so
+ * it is not reported, and the surfaces try again once the browser is back online.
+ */
+export class Quiet extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
+  private readonly retry = () => this.setState({ failed: false });
   static getDerivedStateFromError() {
     return { failed: true };
   }
+  override componentDidMount() {
+    window.addEventListener('online', this.retry);
+  }
+  override componentWillUnmount() {
+    window.removeEventListener('online', this.retry);
+  }
   override componentDidCatch(error: Error) {
+    if (navigator.onLine === false) return;
     console.error('Notifications could not load', error.name, error.message);
   }
   override render() {

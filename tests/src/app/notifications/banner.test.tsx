@@ -1,8 +1,8 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { NotificationsHost } from '#src/app/notifications/notifications-host.tsx';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { NotificationsHost, Quiet } from '#src/app/notifications/notifications-host.tsx';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
 
@@ -63,5 +63,52 @@ describe('the offline banner (issue 23)', () => {
     });
     expect(screen.getByRole('alert')).toHaveTextContent("We're currently experiencing technical difficulties.");
     act(() => bannerStore.trigger.clear());
+  });
+});
+
+describe('a notification surface whose code does not come', () => {
+  it('should stay quiet while offline, and try again once the browser is back online', () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    let chunkArrived = false;
+    function Surface() {
+      if (!chunkArrived) throw new TypeError('Failed to fetch dynamically imported module');
+      return <p>the banner</p>;
+    }
+    try {
+      render(
+        <Quiet>
+          <Surface />
+        </Quiet>,
+      );
+      expect(screen.queryByText('the banner')).toBeNull();
+      expect(errors.mock.calls.filter(([first]) => first === 'Notifications could not load')).toEqual([]);
+      online.mockReturnValue(true);
+      chunkArrived = true;
+      act(() => {
+        window.dispatchEvent(new Event('online'));
+      });
+      expect(screen.getByText('the banner')).toBeInTheDocument();
+    } finally {
+      errors.mockRestore();
+      online.mockRestore();
+    }
+  });
+
+  it('should report a failure while online', () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    function Broken(): never {
+      throw new TypeError('Failed to fetch dynamically imported module');
+    }
+    try {
+      render(
+        <Quiet>
+          <Broken />
+        </Quiet>,
+      );
+      expect(errors).toHaveBeenCalledWith('Notifications could not load', 'TypeError', 'Failed to fetch dynamically imported module');
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
