@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL_DOMAIN } from '#server/db/demo-data.ts';
 import { collectPageErrors, launchBrowser, newContext } from './support/browser.ts';
-import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { getApi, removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signInContext } from './support/signed-in-page.ts';
 
 /**
@@ -35,14 +35,7 @@ async function device(email: string): Promise<Device> {
   return { context, page, errors: collectPageErrors(page), token };
 }
 
-async function api<T>(token: string, url: string, project?: number): Promise<T> {
-  const res = await fetch(`${server.url}/api${url}`, {
-    headers: { authorization: `Bearer ${token}`, tenant: 'root', ...(project ? { ProjectId: String(project) } : {}) },
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(token: string, url: string, project?: number) => getApi<T>(server, token, url, project);
 
 /** What the invigilator's console reads for Kavya: her answered count. */
 async function answeredOnConsole(): Promise<number> {

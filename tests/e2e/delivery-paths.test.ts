@@ -13,7 +13,7 @@ import { testConfig } from '#tests/setup/test-app.ts';
 import type { TestUser } from '#tests/setup/test-users.ts';
 import { launchBrowser } from './support/browser.ts';
 import { seededDataDir } from './support/seeded-data-dir.ts';
-import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { getApi, removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
 
 /**
@@ -122,14 +122,7 @@ afterAll(async () => {
   if (server) await removeDataDir(server.dataDir);
 });
 
-async function api<T>(token: string, url: string, project?: number): Promise<T> {
-  const res = await fetch(`${server.url}/api${url}`, {
-    headers: { authorization: `Bearer ${token}`, tenant: 'root', ...(project ? { ProjectId: String(project) } : {}) },
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${text}`);
-  return JSON.parse(text) as T;
-}
+const api = <T>(token: string, url: string, project?: number) => getApi<T>(server, token, url, project);
 
 interface Timing {
   status: DeliveryStatus;

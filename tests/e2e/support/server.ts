@@ -108,3 +108,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 export async function removeDataDir(dir: string) {
   await rm(dir, { recursive: true, force: true });
 }
+
+/**
+ * A GET of the test server's API as a signed-in user (and within a project when given), for a
+ * test that reads back what the screens stored; a failure throws with the server's answer.
+ */
+export async function getApi<T>(server: RunningServer, token: string, url: string, project?: number): Promise<T> {
+  const res = await fetch(`${server.url}/api${url}`, {
+    headers: { authorization: `Bearer ${token}`, tenant: 'root', ...(project ? { ProjectId: String(project) } : {}) },
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
