@@ -1,4 +1,4 @@
-import { Component, Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
 import { notificationsStore } from './notifications-store.ts';
@@ -14,7 +14,38 @@ const loadBanner = () =>
     bannerModule = null;
     throw error;
   }));
-const Banner = lazy(loadBanner);
+let bannerLoaded: typeof import('./banner.tsx') | null = null;
+
+/**
+ * The banner's code once it is here. It is not rendered before: a lazy component whose fetch
+ * fails (the network went before the preload came back) is an error React reports in the
+ * console, and offline that is the expected case. The fetch is tried again with every banner
+ * shown and whenever the browser is back online.
+ */
+function useBannerCode(wanted: boolean) {
+  const [code, setCode] = useState(bannerLoaded);
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const again = () => setAttempt((n) => n + 1);
+    window.addEventListener('online', again);
+    return () => window.removeEventListener('online', again);
+  }, []);
+  useEffect(() => {
+    if (!wanted || code) return;
+    let current = true;
+    loadBanner().then(
+      (module) => {
+        bannerLoaded = module;
+        if (current) setCode(module);
+      },
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [wanted, code, attempt]);
+  return code;
+}
 const Toaster = lazy(() => import('./toaster.tsx'));
 const Snackbar = lazy(() => import('./snackbar-view.tsx'));
 
@@ -74,10 +105,12 @@ export function NotificationsHost() {
   const { toasts, snackbar } = useStoreValue(notificationsStore, (s) => s.context);
   const banner = useStoreValue(bannerStore, (s) => s.context.message);
   useOfflineBanner();
+  const bannerCode = useBannerCode(banner !== null);
+  const Banner = bannerCode?.default;
   return (
     <Quiet>
       {/* Separate boundaries: one loading never hides another. */}
-      <Suspense fallback={null}>{banner ? <Banner message={banner} /> : null}</Suspense>
+      {banner && Banner ? <Banner message={banner} /> : null}
       <Suspense fallback={null}>{toasts ? <Toaster /> : null}</Suspense>
       <Suspense fallback={null}>{snackbar ? <Snackbar /> : null}</Suspense>
     </Quiet>
