@@ -6,8 +6,11 @@
  * (default /usr/bin/chromium). Prints the median of LIGHTHOUSE_RUNS runs (3) per page and
  * profile: performance, accessibility, best practices, LCP, CLS, TBT.
  * Budgets: performance ≥ 95 mobile and ≥ 98 desktop, CLS ≤ 0.02, accessibility and best
- * practices 100. LIGHTHOUSE_PAGES=/login,/users narrows the pages.
+ * practices 100. LIGHTHOUSE_PAGES=/login,/users narrows the pages; LIGHTHOUSE_REPORT_DIR keeps
+ * every run's full JSON report there.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
@@ -72,6 +75,13 @@ async function runMeasured(url: string, profile: 'mobile' | 'desktop', saved?: {
   }
 }
 
+/** Keeps each run's full report (LIGHTHOUSE_REPORT_DIR) so a low score can be read audit by audit. */
+function saveReport(dir: string, url: string, profile: string, result: RunnerResult) {
+  mkdirSync(dir, { recursive: true });
+  const page = new URL(url).pathname.replace(/\W+/g, '_') || '_';
+  writeFileSync(join(dir, `${page}-${profile}-${Date.now()}.json`), JSON.stringify(result.lhr));
+}
+
 /** One Lighthouse run in a fresh browser; signed in when `saved` is given (the app's own saved state). */
 async function runOnce(url: string, profile: 'mobile' | 'desktop', saved?: { key: string; value: string }): Promise<Scores> {
   const browser = await puppeteer.launch({ executablePath: chromePath, headless: true, args: chromiumArgs });
@@ -91,6 +101,7 @@ async function runOnce(url: string, profile: 'mobile' | 'desktop', saved?: { key
     const result = await lighthouse(url, flags, profile === 'desktop' ? desktopConfig : undefined, page);
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
     if (result.lhr.runtimeError) throw new Error(`Lighthouse: ${result.lhr.runtimeError.message}`);
+    if (process.env.LIGHTHOUSE_REPORT_DIR) saveReport(process.env.LIGHTHOUSE_REPORT_DIR, url, profile, result);
     return scoresOf(result);
   } finally {
     await browser.close();
