@@ -35,6 +35,31 @@ const lazyBackend: BackendModule = {
   },
 };
 
+/**
+ * Loads these namespaces of the language i18next runs on, once it has started: a route fetches
+ * its page's namespaces with its code (issue 22), where the page would otherwise suspend on
+ * each in turn as its parts render. Names with no translation file are left out; a namespace
+ * that fails to load is left to the page (it suspends and asks again, as before).
+ */
+export function preloadNamespaces(wanted: readonly string[]): Promise<void> {
+  const known = wanted.filter((namespace) => namespace === 'common' || `./locales/en-IN/${namespace}.json` in loaders);
+  const load = () =>
+    i18n.loadNamespaces(known).then(
+      () => undefined,
+      () => undefined,
+    );
+  if (i18n.isInitialized) return load();
+  // The router's first navigation starts while the app's code loads, before i18next has: the
+  // namespaces are asked for as soon as it starts, and the route does not wait for them (a
+  // page that renders first suspends on a request already under way).
+  const started = () => {
+    i18n.off('initialized', started);
+    void load();
+  };
+  i18n.on('initialized', started);
+  return Promise.resolve();
+}
+
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (locales as readonly string[]).includes(value);
 }

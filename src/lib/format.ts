@@ -18,9 +18,15 @@ export interface DateFormatOptions {
   timeZone?: string;
 }
 
-/** The IANA time zone of the user's clock ('UTC' when the browser does not say). */
+let clockZone: string | undefined;
+
+/**
+ * The IANA time zone of the user's clock ('UTC' when the browser does not say). Read once per
+ * page: every date shown without an explicit zone asks for it, and building the formatter that
+ * answers was most of the time a table of dates took to render (issue 22).
+ */
 export function userTimeZone(): string {
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return (clockZone ??= new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
 }
 
 // An ISO date-time without a zone designator: the server's UTC, not local time.

@@ -3,7 +3,9 @@ import path from 'node:path';
 import type { RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { authRoutes } from '#src/app/routing/auth-routes.tsx';
+import { pageNamespaces } from '#src/app/routing/lazy-route.ts';
 import { pageModuleKey, pageModules } from '#src/app/routing/page-modules.ts';
+import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { dashboardRoute, routes } from '#src/app/routing/routes.tsx';
 import { DashboardLayout } from '#src/app/shell/dashboard-layout.tsx';
 import { ChunkLoadError, loadChunk } from '#src/lib/lazy-chunk.ts';
@@ -58,6 +60,16 @@ describe('the route table’s lazy route modules (docs/decisions/0180)', () => {
     const roles = lazyRoutes(routes).find((r) => r.path === '/roles')!;
     const { default: RolesPage } = await import('#src/features/users/roles-page.tsx');
     expect((await roles.lazy()).Component).toBe(RolesPage);
+  }, 60_000);
+
+  it('should fetch a page’s translations with its code, so the page does not suspend on each namespace in turn (issue 22)', async () => {
+    await initI18n('en-IN');
+    const usersPage = lazyRoutes(routes).find((r) => r.path === '/users')!;
+    expect(usersPage.lazy.file).toBe('users/users-page.tsx');
+    expect(pageNamespaces(usersPage.lazy.file!)).toEqual(['users', 'ui', 'errors']);
+    for (const namespace of ['users', 'ui', 'errors']) expect(i18n.hasResourceBundle('en-IN', namespace), namespace).toBe(false);
+    await usersPage.lazy();
+    for (const namespace of ['users', 'ui', 'errors']) expect(i18n.hasResourceBundle('en-IN', namespace), namespace).toBe(true);
   }, 60_000);
 
   it('should fail with a ChunkLoadError when the chunk cannot be fetched', async () => {
