@@ -1,6 +1,4 @@
 import type { ComponentType } from 'react';
-import { preloadNamespaces } from '#src/i18n/i18n.ts';
-import { preloadHttpRuntime } from '#src/lib/http/api.ts';
 import { loadChunk } from '#src/lib/lazy-chunk.ts';
 
 /** A route's `lazy`: the data router calls it before the route first renders (docs/decisions/0180). */
@@ -20,26 +18,13 @@ let pageModules: Promise<typeof import('./page-modules.ts')> | undefined;
 /** The table of page modules (./page-modules.ts), fetched once. */
 export const loadPageModules = () => (pageModules ??= loadChunk(() => import('./page-modules.ts')));
 
-async function loadFeatureModule(file: string) {
-  const { pageModules: modules, pageModuleKey } = await loadPageModules();
-  const importer = modules[pageModuleKey(file)];
-  if (!importer) throw new Error(`No page module src/features/${file}`);
-  return loadChunk(importer);
-}
-
-/** The shared parts of every dashboard page (tables, fields, error texts) speak these. */
-const sharedPageNamespaces = ['ui', 'errors'];
-
-/** A feature page's translations: its feature's namespace (the folder's name) and the shared ones. */
-export const pageNamespaces = (file: string) => [file.split('/')[0], ...sharedPageNamespaces];
-
 /** A page of the dashboard by its file under src/features, loaded through ./page-modules.ts; `file` and `exportName` stay readable for tests. */
 export function featurePage(file: string, exportName = 'default'): LazyRouteModule & { file: string; exportName: string } {
   const load: LazyRouteModule = async () => {
-    // A dashboard page fetches its data as it mounts: the HTTP client's code comes now, with the
-    // page's (issue 22), not after it has rendered.
-    void preloadHttpRuntime();
-    const [module] = await Promise.all([loadFeatureModule(file), preloadNamespaces(pageNamespaces(file))]);
+    const { pageModules: modules, pageModuleKey, preloadPageNeeds } = await loadPageModules();
+    const importer = modules[pageModuleKey(file)];
+    if (!importer) throw new Error(`No page module src/features/${file}`);
+    const [module] = await Promise.all([loadChunk(importer), preloadPageNeeds(file)]);
     return { Component: module[exportName] as ComponentType };
   };
   return Object.assign(load, { file, exportName });
