@@ -22,8 +22,8 @@ let clockZone: string | undefined;
 
 /**
  * The IANA time zone of the user's clock ('UTC' when the browser does not say). Read once per
- * page: every date shown without an explicit zone asks for it, and building the formatter that
- * answers was most of the time a table of dates took to render (issue 22).
+ * page: every date shown without an explicit zone asks for it, and each ask built a new
+ * Intl.DateTimeFormat (issue 22).
  */
 export function userTimeZone(): string {
   return (clockZone ??= new Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
