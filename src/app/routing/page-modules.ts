@@ -1,4 +1,5 @@
 import { preloadNamespaces } from '#src/i18n/i18n.ts';
+import { preloadHttpRuntime } from '#src/lib/http/api.ts';
 
 /**
  * The code of the dashboard's pages, by file (docs/decisions/0180): Vite's glob over the page
@@ -25,10 +26,10 @@ export const pageNamespaces = (file: string) => [file.split('/')[0], ...sharedPa
  * What a feature page needs besides its own code, fetched with it (issue 22, decision 0284): its
  * translations, which it would otherwise suspend on one namespace after another as its parts
  * render, and the HTTP client, which its actor would otherwise load with its first call, after
- * the page has rendered (the same module src/lib/http/api.ts imports). Here, not in the route
+ * the page has rendered. Here, not in the route
  * table's module, so the first screen of `/` does not carry it.
  */
 export function preloadPageNeeds(file: string): Promise<void> {
-  void import('#src/lib/http/runtime.ts').catch(() => undefined);
+  void preloadHttpRuntime();
   return preloadNamespaces(pageNamespaces(file));
 }

@@ -17,6 +17,13 @@ import type { ServiceKey } from '#src/lib/config.ts';
 let runtime: Promise<typeof import('./runtime.ts')> | undefined;
 const loadRuntime = () => (runtime ??= import('./runtime.ts'));
 
+/** Fetches the clients' code ahead of the first call (a page about to fetch its data, issue 22). */
+export const preloadHttpRuntime = () =>
+  loadRuntime().then(
+    () => undefined,
+    () => undefined,
+  );
+
 /** The axios instance of a service, for what the helpers below do not cover (headers of the response …). */
 export async function getHttpClient(service: ServiceKey = 'userService'): Promise<AxiosInstance> {
   return (await loadRuntime()).httpClients[service];
