@@ -52,7 +52,8 @@ function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat | Intl.Relativ
   return formatter;
 }
 
-function dateTimeFormat(locale: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
+/** A cached Intl.DateTimeFormat; `timeZone` undefined is the zone of the user's clock. */
+export function dateTimeFormat(locale: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
   const zone = timeZone ?? userTimeZone();
   return cached(`dt|${locale}|${zone}|${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(locale, { ...options, timeZone: zone }));
 }

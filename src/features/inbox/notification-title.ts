@@ -1,5 +1,6 @@
 import type { TFunction } from 'i18next';
 import type { NotificationDto } from '#machines/notification-center.machine.ts';
+import { dateTimeFormat } from '#src/lib/format.ts';
 
 /** The title of a notification in the reader's language: the server sends a key and its values (decision 0260). */
 export function notificationTitle(t: TFunction, n: NotificationDto): string {
@@ -13,7 +14,7 @@ export function notificationTitle(t: TFunction, n: NotificationDto): string {
 
 /** The local calendar day of a timestamp, `yyyy-mm-dd`, for grouping. */
 export function dayKey(iso: string, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(iso));
+  const parts = dateTimeFormat('en-CA', timeZone, { year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(iso));
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

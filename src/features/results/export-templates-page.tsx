@@ -1,3 +1,4 @@
+import { formatDateTime } from '#src/lib/format.ts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
@@ -280,7 +281,7 @@ function ExportTemplates({ projectId }: { projectId: number }) {
     }
   }
 
-  const dateTime = (iso: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const dateTime = (iso: string) => formatDateTime(iso, { locale: i18n.language });
   const columns: Column<ExportTemplateRecord>[] = [
     { key: 'name', header: t('results.field.name'), cell: (x) => x.name },
     { key: 'kind', header: t('results.field.kind'), cell: (x) => t(`results.recordKind.${x.recordKind}`) },

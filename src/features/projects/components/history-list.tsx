@@ -1,3 +1,4 @@
+import { formatDateTime } from '#src/lib/format.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
@@ -69,7 +70,7 @@ export function HistoryList({
   };
 
   const status = (value: string | null) => (value ? t(`${statusKey}.${value}`, { defaultValue: value }) : '—');
-  const when = (at: string) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+  const when = (at: string) => formatDateTime(at, { locale: i18n.language });
   const what = (entry: HistoryEntry) => t(`history.event.${entry.event}`, { defaultValue: entry.event });
 
   const columns: Column<HistoryEntry>[] = [
