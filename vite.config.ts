@@ -39,8 +39,16 @@ type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly stri
  * - `app`: the main application chunk, with the sign-in screens' routes;
  * - `routes`: the dashboard's part of the route table with the shell, less what the sign-in
  *   screens use (so `/login` never loads it).
+ *
+ * And one for the dashboard's pages (docs/decisions/0285):
+ * - `page-kit`: what at least a quarter of the pages import and the first screen does not
+ *   (tables, fields, menus, Ark UI and its state machines, XState). Left to rolldown, a data
+ *   page fetched these as some 60 files of a few hundred bytes each, which a phone on HTTP/1.1
+ *   asks for six at a time. Left out: what the first screen loads after it has rendered (the
+ *   session's machines, the notifications host), so `/login` does not fetch the kit, and any
+ *   module something imports lazily, which stays lazy.
  */
-function firstRenderChunks(root: string) {
+function plannedChunks(root: string, pageKitShare = 0.25) {
   const file = (name: string) => path.join(root, name);
   let groups: Map<string, string> | undefined;
   const closure = (context: ChunkingContext, starts: readonly string[], known = new Set<string>()) => {
@@ -56,6 +64,33 @@ function firstRenderChunks(root: string) {
   };
   const packageOf = (id: string) => /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id)?.[1];
   let bootPackages = new Set<string | undefined>();
+  /** The modules at least `pageKitShare` of the dashboard's pages import statically, less the first screen's and what it loads next. */
+  const pageKit = (context: ChunkingContext, firstScreen: Set<string>, mainChunks: Set<string>) => {
+    const info = (id: string) => context.getModuleInfo(id);
+    const pageTable = file('src/app/routing/page-modules.ts');
+    const pages = info(pageTable)?.dynamicallyImportedIds ?? [];
+    // What the sign-in screen loads once it has rendered (its lazy imports and what they import), short of the route tables and pages.
+    const routeTables = new Set([
+      pageTable,
+      file('src/app/routing/routes.tsx'),
+      file('src/app/app.tsx'),
+      ...(info(file('src/app/routing/auth-routes.tsx'))?.dynamicallyImportedIds ?? []),
+    ]);
+    const next = new Set<string>();
+    const queue = [...mainChunks].flatMap((id) => info(id)?.dynamicallyImportedIds ?? []);
+    while (queue.length) {
+      const id = queue.pop()!;
+      if (next.has(id) || routeTables.has(id) || firstScreen.has(id)) continue;
+      next.add(id);
+      queue.push(...(info(id)?.importedIds ?? []));
+    }
+    const pageClosures = pages.map((page) => [...closure(context, [page], firstScreen)].filter((id) => id !== page));
+    const lazyTargets = new Set(pageClosures.flat().flatMap((id) => info(id)?.dynamicallyImportedIds ?? []));
+    const uses = new Map<string, number>();
+    const left = (id: string) => next.has(id) || lazyTargets.has(id) || bootPackages.has(packageOf(id));
+    for (const members of pageClosures) for (const id of members) if (!left(id)) uses.set(id, (uses.get(id) ?? 0) + 1);
+    return [...uses].filter(([, count]) => count >= pageKitShare * pages.length).map(([id]) => id);
+  };
   return (id: string, context: ChunkingContext) => {
     if (!groups) {
       const main = closure(context, [file('src/main.tsx')]);
@@ -74,14 +109,17 @@ function firstRenderChunks(root: string) {
       const own = (id: string) => id.startsWith(file('src/')) || id.startsWith(file('machines/'));
       groups = new Map();
       for (const member of boot) groups.set(member, 'boot');
+      const firstScreen = new Set([...boot, ...app, ...signIn, ...dashboard]);
+      for (const id of pageKit(context, firstScreen, new Set([...boot, ...app]))) groups.set(id, 'page-kit');
       for (const [name, members] of [
         ['app', app],
         ['routes', routes],
       ] as const)
         for (const member of members) if (own(member)) groups.set(member, name);
     }
-    // Panda's runtime stays out of them (only lazy chunks still call it), all but `cx`, a string join the first screen uses.
-    if (/[\\/]styled-system[\\/]/.test(id)) return /[\\/]styled-system[\\/]css[\\/]cx\.mjs$/.test(id) ? 'boot' : null;
+    // Panda's runtime stays out of the first screen's chunks (only lazy chunks still call it), all but `cx`, a string join the first screen uses.
+    if (/[\\/]styled-system[\\/]/.test(id))
+      return /[\\/]styled-system[\\/]css[\\/]cx\.mjs$/.test(id) ? 'boot' : groups.get(id) === 'page-kit' ? 'page-kit' : null;
     return groups.get(id) ?? (bootPackages.has(packageOf(id)) ? 'boot' : null);
   };
 }
@@ -127,7 +165,7 @@ export default defineConfig(({ command }) => ({
     rolldownOptions: {
       // The generated styled-system modules only build lookup tables at load: unused, they can go (docs/decisions/0180).
       treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/]/, sideEffects: false }] },
-      output: { codeSplitting: { groups: [{ name: firstRenderChunks(import.meta.dirname), includeDependenciesRecursively: false }] } },
+      output: { codeSplitting: { groups: [{ name: plannedChunks(import.meta.dirname), debugName: 'planned-chunks', includeDependenciesRecursively: false }] } },
     },
   },
 }));

@@ -22,3 +22,20 @@ describe('the first render of /login and /', () => {
     for (const route of measured) expect(route.deferred.some((s) => /xstate/.test(s.url))).toBe(true);
   }, 120_000);
 });
+
+/**
+ * A data page's scripts come in few files (issue 22, docs/decisions/0285): what the pages share
+ * is one `page-kit` chunk. Rolldown alone split it into some 60 files of a few hundred bytes,
+ * 79 scripts before /users first rendered, which a phone on HTTP/1.1 fetches six at a time.
+ */
+describe('the first render of a data page', () => {
+  it('should need at most 45 script files on /users, the shared parts in one page-kit chunk', async () => {
+    const [users] = await routeScripts([{ route: '/users', signedIn: true }]);
+    const summary = `/users: ${users.scripts.length} files: ${users.scripts.map((s) => s.url).join(', ')}`;
+    expect(users.scripts.length, summary).toBeLessThanOrEqual(45);
+    expect(
+      users.scripts.filter((s) => /\/page-kit-[\w-]+\.js$/.test(s.url)),
+      summary,
+    ).toHaveLength(1);
+  }, 120_000);
+});
