@@ -44,7 +44,7 @@ type ChunkingContext = { getModuleInfo(id: string): { importedIds: readonly stri
  * - `page-kit`: what at least a quarter of the pages import and the first screen does not
  *   (tables, fields, menus, Ark UI and its state machines, XState). Left to rolldown, a data
  *   page fetched these as some 60 files of a few hundred bytes each, which a phone on HTTP/1.1
- *   asks for six at a time. Left out: what the first screen loads after it has rendered (the
+ *   asks for six at a time. Left out: what the sign-in screen loads after it has rendered (the
  *   session's machines, the notifications host), so `/login` does not fetch the kit, and any
  *   module something imports lazily, which stays lazy.
  */
@@ -65,25 +65,14 @@ function plannedChunks(root: string, pageKitShare = 0.25) {
   const packageOf = (id: string) => /^(.*[\\/]node_modules[\\/](?:@[^\\/]+[\\/])?[^\\/]+)[\\/]/.exec(id)?.[1];
   let bootPackages = new Set<string | undefined>();
   /** The modules at least `pageKitShare` of the dashboard's pages import statically, less the first screen's and what it loads next. */
-  const pageKit = (context: ChunkingContext, firstScreen: Set<string>, mainChunks: Set<string>) => {
+  const pageKit = (context: ChunkingContext, firstScreen: Set<string>, mainChunks: Set<string>, signInPages: readonly string[]) => {
     const info = (id: string) => context.getModuleInfo(id);
     const pageTable = file('src/app/routing/page-modules.ts');
     const pages = info(pageTable)?.dynamicallyImportedIds ?? [];
     // What the sign-in screen loads once it has rendered (its lazy imports and what they import), short of the route tables and pages.
-    const routeTables = new Set([
-      pageTable,
-      file('src/app/routing/routes.tsx'),
-      file('src/app/app.tsx'),
-      ...(info(file('src/app/routing/auth-routes.tsx'))?.dynamicallyImportedIds ?? []),
-    ]);
-    const next = new Set<string>();
-    const queue = [...mainChunks].flatMap((id) => info(id)?.dynamicallyImportedIds ?? []);
-    while (queue.length) {
-      const id = queue.pop()!;
-      if (next.has(id) || routeTables.has(id) || firstScreen.has(id)) continue;
-      next.add(id);
-      queue.push(...(info(id)?.importedIds ?? []));
-    }
+    const routeTables = [pageTable, file('src/app/routing/routes.tsx'), file('src/app/app.tsx'), ...signInPages];
+    const lazyFromMain = [...mainChunks].flatMap((id) => info(id)?.dynamicallyImportedIds ?? []);
+    const next = closure(context, lazyFromMain, new Set([...firstScreen, ...routeTables]));
     const pageClosures = pages.map((page) => [...closure(context, [page], firstScreen)].filter((id) => id !== page));
     const lazyTargets = new Set(pageClosures.flat().flatMap((id) => info(id)?.dynamicallyImportedIds ?? []));
     const uses = new Map<string, number>();
@@ -110,7 +99,7 @@ function plannedChunks(root: string, pageKitShare = 0.25) {
       groups = new Map();
       for (const member of boot) groups.set(member, 'boot');
       const firstScreen = new Set([...boot, ...app, ...signIn, ...dashboard]);
-      for (const id of pageKit(context, firstScreen, new Set([...boot, ...app]))) groups.set(id, 'page-kit');
+      for (const id of pageKit(context, firstScreen, new Set([...boot, ...app]), signInPages)) groups.set(id, 'page-kit');
       for (const [name, members] of [
         ['app', app],
         ['routes', routes],

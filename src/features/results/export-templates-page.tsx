@@ -1,8 +1,8 @@
-import { formatDateTime } from '#src/lib/format.ts';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { P } from '#machines/permissions.ts';
 import { EXPORT_HEADER_LANGUAGES, exportCatalogue, type ExportFilters } from '#machines/results/export-catalogue.ts';
+import { formatDateTime } from '#src/lib/format.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { examStore, exportTemplateStore } from '#src/app/stores/slices.ts';
 import { Button } from '#src/components/ui/button.tsx';

@@ -1,8 +1,8 @@
-import { formatDateTime } from '#src/lib/format.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import type { PagedResult } from '#machines/paged-search.machine.ts';
+import { formatDateTime } from '#src/lib/format.ts';
 import { DataTable, type Column } from '#src/components/ui/data-table.tsx';
 import { Pagination } from '#src/components/ui/pagination.tsx';
 import { ListSkeleton } from '#src/components/ui/skeleton.tsx';
