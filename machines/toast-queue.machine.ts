@@ -93,7 +93,8 @@ export interface ToastQueueInput {
 
 type Lists = Pick<ToastQueueContext, 'visible' | 'queued'>;
 
-function isKnown(context: Lists, id: string) {
+/** An id that no toast has (a push without one) is never known. */
+function isKnown(context: Lists, id: string | undefined) {
   return context.visible.some((t) => t.id === id) || context.queued.some((t) => t.id === id);
 }
 
@@ -147,16 +148,16 @@ export const toastQueueMachine = setup({
   },
   guards: {
     /** The pushed id is already shown or queued: its content is replaced, nothing else moves. */
-    isKnownToast: ({ context, event }) => event.type === 'toast.push' && event.toast.id !== undefined && isKnown(context, event.toast.id),
+    isKnownToast: ({ context, event }) => isKnown(context, (event as PushEvent).toast.id),
     hasRoom: ({ context }) => context.visible.length < context.limit,
     hasDismissable: ({ context }) => oldestDismissable(context) !== undefined,
-    /** After removing the event's toast nothing is left. */
-    isLastToast: ({ context, event }) => {
-      const next = withoutToast(context, (event as IdEvent).id);
-      return isKnown(context, (event as IdEvent).id) && next.visible.length === 0 && next.queued.length === 0;
-    },
-    /** After removing the event's toast the queue is empty. */
-    drainsQueue: ({ context, event }) => isKnown(context, (event as IdEvent).id) && withoutToast(context, (event as IdEvent).id).queued.length === 0,
+    /**
+     * After removing the event's toast nothing is shown (asked while showing, where nothing
+     * waits; an unknown id removes nothing, so something stays).
+     */
+    isLastToast: ({ context, event }) => withoutToast(context, (event as IdEvent).id).visible.length === 0,
+    /** After removing the event's toast nothing waits (asked while saturated; an unknown id removes nothing). */
+    drainsQueue: ({ context, event }) => withoutToast(context, (event as IdEvent).id).queued.length === 0,
   },
   actions: {
     replaceContent: assign(({ context, event }) => {
@@ -189,9 +190,9 @@ export const toastQueueMachine = setup({
     }),
     removeToast: enqueueActions(({ context, event, enqueue }) => {
       const { id } = event as IdEvent;
-      const wasVisible = context.visible.some((t) => t.id === id);
       const next = withoutToast(context, id);
-      if (wasVisible) enqueue.stopChild(id);
+      // Only a shown toast with a duration has a timer; stopping a child that is not there does nothing.
+      enqueue.stopChild(id);
       enqueue.assign({ visible: next.visible, queued: next.queued });
       const timer = timerInput(next.promoted);
       if (timer) enqueue.spawnChild('toastTimer', { id: timer.id, input: timer });

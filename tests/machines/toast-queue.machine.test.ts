@@ -119,6 +119,95 @@ describe('toast-queue machine', () => {
   });
 });
 
+describe('toast-queue machine: ids, holds and replacements', () => {
+  it('should show a toast pushed with a new id beside one pushed with another id', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { id: 'network', content: 'offline' } });
+    actor.send({ type: 'toast.push', toast: { id: 'saved', content: 'Saved' } });
+    expect(ids(actor.getSnapshot().context.visible)).toEqual(['network', 'saved']);
+  });
+
+  it('should replace only the toast with the pushed id, and take its new duration', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { id: 'a', content: 'first a' } });
+    actor.send({ type: 'toast.push', toast: { id: 'b', content: 'first b' } });
+    actor.send({ type: 'toast.push', toast: { id: 'a', content: 'second a', duration: null } });
+    expect(actor.getSnapshot().context.visible).toEqual([
+      { id: 'a', duration: null, paused: false, content: 'second a' },
+      { id: 'b', duration: 5000, paused: false, content: 'first b' },
+    ]);
+    actor.send({ type: 'toast.push', toast: { id: 'b', content: 'second b' } });
+    expect(actor.getSnapshot().context.visible[1]).toEqual({ id: 'b', duration: 5000, paused: false, content: 'second b' });
+  });
+
+  it('should change nothing when an unknown toast is dismissed while others wait', () => {
+    const actor = startQueue();
+    for (const n of [1, 2, 3]) {
+      actor.send({ type: 'toast.push', toast: { content: `t${n}` } });
+      actor.send({ type: 'toast.pause', id: `toast-${n}` });
+    }
+    actor.send({ type: 'toast.push', toast: { content: 't4' } });
+    actor.send({ type: 'toast.dismiss', id: 'no-such-toast' });
+    expect(actor.getSnapshot().value).toBe('saturated');
+    expect(ids(actor.getSnapshot().context.visible)).toEqual(['toast-1', 'toast-2', 'toast-3']);
+    expect(ids(actor.getSnapshot().context.queued)).toEqual(['toast-4']);
+  });
+
+  it('should stay showing when an unknown toast is dismissed', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { content: 't1' } });
+    actor.send({ type: 'toast.dismiss', id: 'no-such-toast' });
+    expect(actor.getSnapshot().value).toBe('showing');
+    expect(ids(actor.getSnapshot().context.visible)).toEqual(['toast-1']);
+  });
+
+  it('should hold only the timer of the toast that is paused', async () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { content: 't1' } });
+    actor.send({ type: 'toast.push', toast: { content: 't2' } });
+    actor.send({ type: 'toast.pause', id: 'toast-2' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(ids(actor.getSnapshot().context.visible)).toEqual(['toast-2']);
+    actor.send({ type: 'toast.resume', id: 'toast-2' });
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(actor.getSnapshot().value).toBe('empty');
+  });
+
+  it('should hold a toast without a timer, and a queued one, without failing', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { content: 'sticky', duration: null } });
+    actor.send({ type: 'toast.pause', id: 'toast-1' });
+    actor.send({ type: 'toast.resume', id: 'toast-1' });
+    for (const n of [2, 3]) {
+      actor.send({ type: 'toast.push', toast: { content: `t${n}` } });
+      actor.send({ type: 'toast.pause', id: `toast-${n}` });
+    }
+    actor.send({ type: 'toast.pause', id: 'toast-1' });
+    actor.send({ type: 'toast.push', toast: { content: 't4' } });
+    actor.send({ type: 'toast.pause', id: 'toast-4' });
+    actor.send({ type: 'toast.resume', id: 'toast-4' });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.queued).toEqual([{ id: 'toast-4', duration: 5000, paused: false, content: 't4' }]);
+    expect(actor.getSnapshot().context.visible.map((t) => t.paused)).toEqual([true, true, true]);
+  });
+
+  it('should leave a toast that is already held as it was when it is held again', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { content: 't1' } });
+    actor.send({ type: 'toast.pause', id: 'toast-1' });
+    const held = actor.getSnapshot().context.visible[0];
+    actor.send({ type: 'toast.pause', id: 'toast-1' });
+    // The same object: a view keyed on it does not render the toast again.
+    expect(actor.getSnapshot().context.visible[0]).toBe(held);
+  });
+
+  it('should use the spec limits when it is started without input', () => {
+    vi.useFakeTimers();
+    const actor = createActor(toastQueueMachine).start();
+    expect(actor.getSnapshot().context).toMatchObject({ limit: 3, defaultDuration: 5000 });
+  });
+});
+
 describe('toast-queue model', () => {
   const paths = toastQueueTestPaths();
 
