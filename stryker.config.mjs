@@ -6,12 +6,17 @@
  * Reports: reports/mutation/<scope>/mutation.html and mutation.json.
  */
 const scope = process.env.MUTATION_SCOPE ?? 'machines';
-/** A before-measurement (MUTATION_TESTS=before) writes beside the normal report. */
-const suffix = process.env.MUTATION_TESTS === 'before' ? '-before' : '';
+/**
+ * A before-measurement (MUTATION_TESTS=before) and a narrowed run (MUTATION_FILES) write beside
+ * the whole-scope report, which /machines reads, instead of over it.
+ */
+const suffix = process.env.MUTATION_TESTS === 'before' ? '-before' : process.env.MUTATION_FILES ? '-partial' : '';
 
 const scopes = {
   machines: {
-    mutate: ['machines/*.ts', '!machines/test-model.ts', '!machines/graph-coverage.ts', '!machines/*.model.ts'],
+    // Every actor and the pure rules beside them (exams, items, papers, results); the model
+    // files and the graph helpers only drive the tests.
+    mutate: ['machines/**/*.ts', '!machines/test-model.ts', '!machines/graph-coverage.ts', '!machines/**/*.model.ts'],
     configFile: 'scripts/mutation/vitest.machines.config.ts',
   },
   server: {
@@ -19,7 +24,8 @@ const scopes = {
       'server/modules/tickets/tickets-service.ts',
       'server/modules/tickets/tickets-repository.ts',
       'server/modules/identity/*.ts',
-      'server/modules/users/users-scope.ts',
+      // The users' tenant and institute scope (the reach rule is identity/user-reach.ts).
+      'server/modules/users/users-service.ts',
       'server/modules/realtime/*.ts',
     ],
     configFile: 'scripts/mutation/vitest.server.config.ts',

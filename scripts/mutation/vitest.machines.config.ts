@@ -24,7 +24,7 @@ export default defineConfig({
       [`${machineTests}/**/*.test.{ts,tsx}`, 'tests/src/features/auth/code-step-cooldown.test.tsx', ...screenTests].filter(
         (glob) => process.env.MUTATION_TESTS !== 'before' || !glob.includes('code-step'),
       ),
-    exclude: ['**/items/**', '**/node_modules/**'],
+    exclude: ['**/node_modules/**'],
     setupFiles: ['tests/setup/jsdom-setup.ts'],
     // Instrumented code on a loaded machine: the long model walks need more than the default.
     testTimeout: 600_000,

@@ -1,11 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/** MUTATION_TEST_FILES=a.test.ts,b.test.ts: only these (a narrowed run, with MUTATION_FILES). */
+const onlyFiles = process.env.MUTATION_TEST_FILES?.split(',');
+
 /** The server suites that can kill a mutant in the enforcing server modules. */
 export default defineConfig({
   test: {
     root: new URL('../..', import.meta.url).pathname,
     environment: 'node',
-    include: [
+    include: onlyFiles ?? [
       'tests/server/tickets/**/*.test.ts',
       'tests/server/identity/**/*.test.ts',
       'tests/server/users/**/*.test.ts',
