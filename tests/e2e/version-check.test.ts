@@ -1,7 +1,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
+import { versionCheckMachine } from '#machines/version-check.machine.ts';
+import { versionCheckTestPaths } from '#machines/version-check.model.ts';
+import { IndependentExpectation, tableEvent } from '#tests/fixtures/expectations/expectation-table.ts';
+import { RUNNING_VERSION, versionCheckExpectation, type VersionCheckFacts } from '#tests/fixtures/expectations/version-check.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { launchBrowser, newContext } from './support/browser.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
+import { runtimeConfig } from './support/signed-in-page.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -111,4 +118,79 @@ describe('version check', () => {
     expect(await loads(page)).toBe(1);
     await context.close();
   });
+});
+
+/**
+ * The version-check machine's model paths in Chromium (issue 14): what /meta.json answers and
+ * whether Cache Storage refuses are set from the path, the real app loads, and the end of every
+ * step the page can show is checked against the hand-written table
+ * (tests/fixtures/expectations/version-check.ts): the loads counted in session storage, the
+ * reload marker, the caches and the console. `outdated.clearingCaches` passes in one task and
+ * has nothing to show, so only the states after it are looked at.
+ */
+describe('version check paths in Chromium', () => {
+  type Path = ReturnType<typeof versionCheckTestPaths>[number];
+  // Each outcome once: a path that another one continues (it ends in the passing
+  // `clearingCaches`) and the same walk generated twice are left out.
+  const all = versionCheckTestPaths();
+  const key = (path: Path) => `${path.steps[0].state.context.reloadedFor}|${path.steps.map((step) => JSON.stringify(step.event)).join(' ')}`;
+  const paths = all.filter(
+    (path, i) => all.findIndex((other) => key(other) === key(path)) === i && !all.some((other) => other !== path && key(other).startsWith(`${key(path)} `)),
+  );
+  const recorder = replayRecorder(versionCheckMachine, 'chromium', true);
+  afterAll(() => void recorder.write());
+
+  const named = (path: Path) => {
+    const reloadedFor = path.steps[0].state.context.reloadedFor as string | null;
+    const steps = path.steps.slice(1).map(({ event }) => {
+      const version = (event as EventObject & { output?: { version?: string } }).output?.version;
+      return version ? `${tableEvent(event)} ${version}` : tableEvent(event);
+    });
+    return `${reloadedFor ? `reloaded for ${reloadedFor}` : 'first visit'}: ${steps.join(' → ')}`;
+  };
+
+  it.each(paths.map((path) => [named(path), path] as const))('should walk %s', (_name, path) =>
+    recorder.run(path, async () => {
+      const events = path.steps.slice(1).map((step) => step.event);
+      const fetched = events.find((e) => tableEvent(e).endsWith('.fetchDeployedVersion'))!;
+      const deployed = (fetched as EventObject & { output?: { version: string } }).output?.version ?? null;
+      const reloadedFor = path.steps[0].state.context.reloadedFor as string | null;
+      const cachesRefuse = events.some((e) => tableEvent(e) === 'error.clearCaches');
+      const markerKey = `${(await runtimeConfig(server)).productKey}:reloaded-for-version`;
+
+      const { context, page, console, answered } = await openWithDeployedVersion(() => deployed ?? 503);
+      // A tab that already reloaded once for this deployment, and a browser whose Cache Storage refuses.
+      await context.addInitScript(
+        ({ key, value, refuse }) => {
+          if (value !== null && sessionStorage.getItem('e2e-loads') === '1') sessionStorage.setItem(key, value);
+          if (refuse) CacheStorage.prototype.keys = () => Promise.reject(new DOMException('The operation is insecure.', 'SecurityError'));
+        },
+        { key: markerKey, value: reloadedFor, refuse: cachesRefuse },
+      );
+      await page.goto('/');
+      await expect.poll(() => answered.length, { timeout: 30_000 }).toBeGreaterThan(0);
+
+      const facts: VersionCheckFacts = { running: RUNNING_VERSION, reloadedFor, deployed: null, reloads: () => 0 };
+      const table = new IndependentExpectation(versionCheckExpectation, facts);
+      for (const event of events) {
+        const state = table.next(event);
+        const trail = `${named(path)}: after ${tableEvent(event)}`;
+        if (state === 'latest') {
+          if (deployed === null) await expect.poll(() => console.some((m) => m.startsWith('Version check failed')), { timeout: 15_000 }).toBe(true);
+          await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+          await page.waitForTimeout(1000);
+          expect(await loads(page), `${trail}: latest never reloads`).toBe(1);
+        } else if (state === 'outdated.reloading') {
+          await expect.poll(() => loads(page).catch(() => 0), { timeout: 30_000 }).toBe(2);
+          expect(await page.evaluate((key) => sessionStorage.getItem(key), markerKey), `${trail}: the tab remembers the version`).toBe(facts.deployed);
+        } else if (state === 'outdated.reloadSuppressed') {
+          await expect.poll(() => console.some((m) => m.endsWith('not reloading again.')), { timeout: 30_000 }).toBe(true);
+          expect(await loads(page), `${trail}: no second reload for the same version`).toBe(1);
+        }
+        if (tableEvent(event) === 'error.clearCaches')
+          await expect.poll(() => console.includes('Could not delete the browser caches: The operation is insecure.'), { timeout: 15_000 }).toBe(true);
+      }
+      await context.close();
+    }),
+  );
 });
