@@ -51,7 +51,7 @@ const FILTER_CHOICES = [
  * page below 1, a reload outside the error state, paging while a page loads). Payloads become
  * the ones the screen's controls send: the e-mail column's sort, the status and e-mail filters.
  */
-function screenEvent(event: EventObject, screen: ScreenState): EventObject | null {
+function screenEvent(event: EventObject, screen: ScreenState): (EventObject & Record<string, unknown>) | null {
   const idle = screen.state === 'ready';
   const table = screen.hasPage && screen.state !== 'failed';
   switch (event.type) {

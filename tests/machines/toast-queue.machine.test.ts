@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromCallback } from 'xstate';
+import { createActor, fromCallback, type AnyStateMachine } from 'xstate';
 import { TOAST_AUTO_HIDE_MS, TOAST_LIMIT, toastQueueMachine, toastTimerMachine, type QueuedToast } from '#machines/toast-queue.machine.ts';
 import { toastQueueGraph, toastQueueTestPaths, toastTimerTestPaths, type ToastQueueModelEvent } from '#machines/toast-queue.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
@@ -203,7 +203,8 @@ describe('toast-queue machine: ids, holds and replacements', () => {
 
   it('should use the spec limits when it is started without input', () => {
     vi.useFakeTimers();
-    const actor = createActor(toastQueueMachine).start();
+    // The test model behind /machines draws the queue without any input.
+    const actor = createActor(toastQueueMachine as AnyStateMachine).start();
     expect(actor.getSnapshot().context).toMatchObject({ limit: 3, defaultDuration: 5000 });
   });
 });
