@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, type InspectionEvent } from 'xstate';
-import { connectionMachine, HEARTBEAT_MS, PAUSED_HEARTBEAT_MS, type TelemetryReport } from '#machines/delivery-connection.machine.ts';
+import { connectionMachine, HEARTBEAT_MS, PAUSED_HEARTBEAT_MS, type ConnectionActor, type TelemetryReport } from '#machines/delivery-connection.machine.ts';
 import { countdownMachine, type CountdownTiming } from '#machines/delivery-countdown.machine.ts';
 import { sittingMachine } from '#machines/delivery-sitting.machine.ts';
 
@@ -141,7 +141,7 @@ describe('the sitting, passing a pause to the line', () => {
     const machine = sittingMachine.provide({ actors: { connection: live.machine } });
     const t = status === 'Paused' ? timing({ status, deadline: null, remainingMs: 20 * 60_000 }) : timing({});
     const actor = createActor(machine, { input: { autosave: { newId: () => 'save-1' }, timing: t, receivedAt: NOW, now: () => Date.now() } }).start();
-    const line = () => actor.getSnapshot().children.connection!.getSnapshot();
+    const line = () => (actor.getSnapshot().children.connection as ConnectionActor).getSnapshot();
     return { actor, live, line };
   }
 
