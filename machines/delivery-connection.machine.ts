@@ -60,8 +60,8 @@ export const connectionMachine = setup({
   },
   guards: { isPaused: ({ context }) => context.paused },
   actions: {
-    queue: assign({ reports: ({ context, event }) => (event.type === 'report' ? [...context.reports, { kind: event.kind }] : context.reports) }),
-    setPaused: assign({ paused: ({ context, event }) => (event.type === 'status' ? event.paused : context.paused) }),
+    queue: assign({ reports: ({ context }, params: { kind: BrowserReportKind }) => [...context.reports, { kind: params.kind }] }),
+    setPaused: assign({ paused: (_, params: { paused: boolean }) => params.paused }),
     takeBatch: assign(({ context }) => {
       const back = context.downSince === null ? [] : [{ kind: 'reconnected' as const, details: { offlineMs: Math.max(0, context.now() - context.downSince) } }];
       const batch = [...back, ...context.reports];
@@ -91,7 +91,7 @@ export const connectionMachine = setup({
     now: input.now ?? (() => Date.now()),
   }),
   initial: 'idle',
-  on: { status: { actions: 'setPaused' } },
+  on: { status: { actions: { type: 'setPaused', params: ({ event }) => ({ paused: event.paused }) } } },
   states: {
     idle: {
       tags: ['online'],
@@ -103,16 +103,16 @@ export const connectionMachine = setup({
         paused: { after: { pausedHeartbeat: '#deliveryConnection.sending' } },
       },
       on: {
-        report: { actions: 'queue', target: 'sending' },
+        report: { actions: { type: 'queue', params: ({ event }) => ({ kind: event.kind }) }, target: 'sending' },
         offline: { actions: 'wentDown', target: 'offline' },
         // A pause or a resume sets the next heartbeat's delay anew.
-        status: { actions: 'setPaused', target: '.choosing' },
+        status: { actions: { type: 'setPaused', params: ({ event }) => ({ paused: event.paused }) }, target: '.choosing' },
       },
     },
     sending: {
       tags: ['online'],
       entry: 'takeBatch',
-      on: { report: { actions: 'queue' } },
+      on: { report: { actions: { type: 'queue', params: ({ event }) => ({ kind: event.kind }) } } },
       invoke: {
         id: 'sendTelemetry',
         src: 'sendTelemetry',
@@ -127,7 +127,7 @@ export const connectionMachine = setup({
     offline: {
       tags: ['offline'],
       after: { retry: 'sending' },
-      on: { report: { actions: 'queue' }, online: 'sending' },
+      on: { report: { actions: { type: 'queue', params: ({ event }) => ({ kind: event.kind }) } }, online: 'sending' },
     },
   },
 });

@@ -62,7 +62,8 @@ export const countdownMachine = setup({
   delays: { tick: COUNTDOWN_TICK_MS },
   guards: {
     isRunning: ({ context }) => context.running && context.leftMs > 0,
-    isOut: ({ context }) => context.running && context.leftMs === 0,
+    // Asked after isRunning: a running clock that does not run on has reached zero (time left never goes below it).
+    isOut: ({ context }) => context.running,
     runsOn: ({ context, event }) => {
       const next = learned(event.timing, event.receivedAt, context.now);
       return next.running && next.leftMs > 0;

@@ -94,9 +94,16 @@ export function isAllowedDeliveryParty(event: Pick<DeliveryEvent, 'type' | 'by'>
   return deliveryEventRules[event.type].some((party) => event.by[party] === true);
 }
 
-const hasReason = (event: DeliveryEvent) => 'reason' in event && typeof event.reason === 'string' && event.reason.trim().length > 0;
-const validMinutes = (event: DeliveryEvent) =>
-  event.type === 'delivery.extend' && Number.isInteger(event.minutes) && event.minutes >= 1 && event.minutes <= MAX_EXTENSION_MINUTES;
+// An event without a reason has `undefined` there, which is no string: the type check alone tells.
+const hasReason = (event: DeliveryEvent) => {
+  const { reason } = event as { reason?: unknown };
+  return typeof reason === 'string' && reason.trim().length > 0;
+};
+// Asked of extensions only (their guard, and decideDelivery after checking the type).
+const validMinutes = (event: DeliveryEvent) => {
+  const { minutes } = event as { minutes?: unknown };
+  return Number.isInteger(minutes) && (minutes as number) >= 1 && (minutes as number) <= MAX_EXTENSION_MINUTES;
+};
 const inOrder = (context: DeliveryContext, event: DeliveryEvent) => Number.isFinite(ms(event.at)) && ms(event.at) >= ms(context.lastAt);
 
 export const deliveryMachine = setup({
@@ -115,7 +122,7 @@ export const deliveryMachine = setup({
     admit: assign({ admitted: true }),
     run: assign({ activeSince: ({ event }) => event.at }),
     stop: assign({ usedMs: ({ context, event }) => usedAt(context, event.at), activeSince: null }),
-    extend: assign({ extensionMs: ({ context, event }) => context.extensionMs + (event.type === 'delivery.extend' ? event.minutes * 60_000 : 0) }),
+    extend: assign({ extensionMs: ({ context }, params: { minutes: number }) => context.extensionMs + params.minutes * 60_000 }),
   },
 }).createMachine({
   id: 'delivery',
@@ -135,7 +142,11 @@ export const deliveryMachine = setup({
       on: {
         'delivery.admit': { target: 'Waiting', guard: 'mayAdmit', actions: ['stamp', 'admit'] },
         'delivery.start': { target: 'Active', guard: 'mayStart', actions: ['stamp', 'run'] },
-        'delivery.extend': { target: 'Waiting', guard: 'isValidExtension', actions: ['stamp', 'extend'] },
+        'delivery.extend': {
+          target: 'Waiting',
+          guard: 'isValidExtension',
+          actions: ['stamp', { type: 'extend', params: ({ event }) => ({ minutes: event.minutes }) }],
+        },
         'delivery.terminate': { target: 'Terminated', guard: 'isPermittedWithReason', actions: 'stamp' },
       },
     },
@@ -144,7 +155,11 @@ export const deliveryMachine = setup({
       on: {
         'delivery.save': { target: 'Active', guard: 'hasTimeLeft', actions: 'stamp' },
         'delivery.pause': { target: 'Paused', guard: 'hasTimeLeft', actions: ['stop', 'stamp'] },
-        'delivery.extend': { target: 'Active', guard: 'isValidExtension', actions: ['stop', 'extend', 'run', 'stamp'] },
+        'delivery.extend': {
+          target: 'Active',
+          guard: 'isValidExtension',
+          actions: ['stop', { type: 'extend', params: ({ event }) => ({ minutes: event.minutes }) }, 'run', 'stamp'],
+        },
         'delivery.submit': { target: 'Submitted', guard: 'hasTimeLeft', actions: ['stop', 'stamp'] },
         'delivery.timeUp': { target: 'TimeUp', guard: 'isOutOfTime', actions: ['stop', 'stamp'] },
         'delivery.terminate': { target: 'Terminated', guard: 'isPermittedWithReason', actions: ['stop', 'stamp'] },
@@ -154,7 +169,11 @@ export const deliveryMachine = setup({
       tags: ['live'],
       on: {
         'delivery.resume': { target: 'Active', guard: 'isPermitted', actions: ['stamp', 'run'] },
-        'delivery.extend': { target: 'Paused', guard: 'isValidExtension', actions: ['stamp', 'extend'] },
+        'delivery.extend': {
+          target: 'Paused',
+          guard: 'isValidExtension',
+          actions: ['stamp', { type: 'extend', params: ({ event }) => ({ minutes: event.minutes }) }],
+        },
         'delivery.terminate': { target: 'Terminated', guard: 'isPermittedWithReason', actions: 'stamp' },
       },
     },
