@@ -45,7 +45,7 @@ export const CALCULATOR_MAX_DIGITS = 12;
  */
 export function formatCalculatorValue(value: number): string {
   const rounded = Number(value.toPrecision(CALCULATOR_MAX_DIGITS));
-  if (Object.is(rounded, -0)) return '0';
+  // String(-0) is "0", so "-0" is never shown without a check of its own.
   // Past 12 integer digits the display cannot hold the number: mantissa and exponent, as desk calculators do.
   return Math.abs(rounded) >= 10 ** CALCULATOR_MAX_DIGITS ? rounded.toExponential() : String(rounded);
 }
@@ -54,18 +54,21 @@ function apply(left: number, operator: CalculatorOperator, right: number): numbe
   if (operator === '+') return left + right;
   if (operator === '-') return left - right;
   if (operator === '*') return left * right;
-  return right === 0 ? Number.NaN : left / right;
+  // x ÷ 0 is ±Infinity (0 ÷ 0 NaN): not finite, so the guards that ask before a result is shown go to `error`.
+  return left / right;
 }
 
 const valueOf = (context: CalculatorContext) => Number(context.display);
-/** The pending operation worked out with the display as its right-hand side (or the display alone). */
+/**
+ * The pending operation worked out with the display as its right-hand side (or the display alone).
+ * `accumulator` and `operator` are set together (chain) and cleared together (finish, showError,
+ * clearAll; replaceOperator only changes a set operator): asking for one is asking for both.
+ */
 const pendingResult = (context: CalculatorContext) =>
-  context.operator === null || context.accumulator === null ? valueOf(context) : apply(context.accumulator, context.operator, valueOf(context));
+  context.operator === null ? valueOf(context) : apply(context.accumulator!, context.operator, valueOf(context));
 /** x % after + or − is that share of the left-hand value (200 + 10 % = 220); otherwise x ÷ 100. */
 const percentOf = (context: CalculatorContext) =>
-  (context.operator === '+' || context.operator === '-') && context.accumulator !== null
-    ? (context.accumulator * valueOf(context)) / 100
-    : valueOf(context) / 100;
+  context.operator === '+' || context.operator === '-' ? (context.accumulator! * valueOf(context)) / 100 : valueOf(context) / 100;
 const digitCount = (display: string) => display.replace(/[^0-9]/g, '').length;
 const cleared: CalculatorContext = { display: '0', accumulator: null, operator: null };
 
@@ -73,9 +76,8 @@ const calculatorSetup = setup({
   types: { context: {} as CalculatorContext, events: {} as CalculatorEvent },
   guards: {
     pendingFails: ({ context }) => !Number.isFinite(pendingResult(context)),
-    /** "5 × =" squares: the pending operation takes the shown value as both sides. */
-    repeatFails: ({ context }) =>
-      context.accumulator !== null && context.operator !== null && !Number.isFinite(apply(context.accumulator, context.operator, context.accumulator)),
+    /** "5 × =" squares: the pending operation takes the shown value as both sides (asked in `awaitingOperand`, after chain). */
+    repeatFails: ({ context }) => !Number.isFinite(apply(context.accumulator!, context.operator!, context.accumulator!)),
     rootFails: ({ context }) => valueOf(context) < 0,
     hasRoom: ({ context }) => digitCount(context.display) < CALCULATOR_MAX_DIGITS,
     hasNoPoint: ({ context }) => !context.display.includes('.') && digitCount(context.display) < CALCULATOR_MAX_DIGITS,
@@ -100,7 +102,8 @@ const calculatorSetup = setup({
     negate: assign({
       display: ({ context }) => {
         if (context.display.startsWith('-')) return context.display.slice(1);
-        return /^0\.?0*$/.test(context.display) && !context.display.includes('.') ? context.display : `-${context.display}`;
+        // A typed zero without a point is only ever "0" (a digit replaces a leading 0); "0." becomes "-0." for -0.5.
+        return context.display === '0' ? context.display : `-${context.display}`;
       },
     }),
     showNegated: assign({ display: ({ context }) => formatCalculatorValue(-valueOf(context)) }),

@@ -271,9 +271,9 @@ export function availableActions(status: TicketStatus, by: TicketActor, context:
   return eventsFrom(status).filter((type) => {
     if (!isAllowedParty({ type, by } as TicketEvent)) return false;
     if (type === 'ticket.edit') return status === 'Open' || by.assignee === true || by.supportAdmin === true;
-    if (type === 'ticket.reopen' && status === 'Closed') {
-      return decide(status, { type, by, at: context.at, reopenReason: 'x' }, context).accepted;
-    }
+    // Only a reopen can still be refused by when it happens (a Closed ticket's window); the machine
+    // decides it. From Resolved it accepts every party allowed to reopen, as the check above does.
+    if (type === 'ticket.reopen') return decide(status, { type, by, at: context.at, reopenReason: 'x' }, context).accepted;
     return true;
   });
 }

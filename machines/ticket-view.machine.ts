@@ -83,7 +83,8 @@ export const ticketViewMachine = setup({
     isAllowedAction: ({ context, event }) => event.type === 'action.start' && actionsFor(context.ticket).includes(event.action),
     needsInput: ({ event }) => event.type === 'action.start' && actionNeedsInput(event.action),
     isConflict: (_, error: unknown) => statusOf(error) === 409 || statusOf(error) === 404,
-    isInvalidInput: (_, error: unknown) => statusOf(error) === 400 && typeof error === 'object' && error !== null && 'errors' in error,
+    // A status (400) is only read off an object that is not null: that needs no second check.
+    isInvalidInput: (_, error: unknown) => statusOf(error) === 400 && 'errors' in (error as object),
     isAskingForInput: ({ context }) => context.action !== null && actionNeedsInput(context.action),
   },
   actions: {

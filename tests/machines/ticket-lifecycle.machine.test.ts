@@ -176,3 +176,43 @@ describe('ticket lifecycle model-based paths', () => {
     expect(report.transitions.covered.length).toBe(report.transitions.total.length);
   });
 });
+
+describe('ticket lifecycle: what the mutation run showed untested (issue 14)', () => {
+  it('should reassign to the group only when the named user is null, and want a target when both are null', () => {
+    const toGroup = decide('InProgress', { type: 'ticket.reassign', by: { assignee: true }, toSupportGroupId: 3, toSupportUserId: null });
+    expect(toGroup).toMatchObject({ accepted: true, to: 'Open' });
+    expect(decide('OnHold', { type: 'ticket.reassign', by: { supportAdmin: true }, toSupportGroupId: null, toSupportUserId: null })).toEqual({
+      accepted: false,
+      reason: 'fields',
+      from: 'OnHold',
+      missing: ['toSupportGroupId', 'toSupportUserId'],
+    });
+  });
+
+  it('should let a support admin who is not the assignee edit until the ticket is final', () => {
+    for (const status of ['InProgress', 'OnHold', 'Escalated', 'Resolved'] as const) {
+      expect(decide(status, { type: 'ticket.edit', by: { supportAdmin: true } }), status).toMatchObject({ accepted: true, to: status });
+      expect(availableActions(status, { supportAdmin: true }), status).toContain('ticket.edit');
+      expect(availableActions(status, { requester: true }), status).not.toContain('ticket.edit');
+    }
+  });
+
+  it('should let a Closed ticket without a recorded close time be reopened (no window to measure)', () => {
+    const reopen: TicketEvent = { type: 'ticket.reopen', by: { requester: true }, reopenReason: 'still broken', at: '2030-01-01T00:00:00.000Z' };
+    expect(decide('Closed', reopen)).toMatchObject({ accepted: true, to: 'Open' });
+    expect(decide('Closed', reopen, { closedAt: null })).toMatchObject({ accepted: true, to: 'Open' });
+    expect(availableActions('Closed', { requester: true })).toEqual(['ticket.reopen']);
+  });
+
+  it('should offer the reopen of a Closed ticket only within its window, and of a Resolved one always', () => {
+    const closedAt = '2026-03-01T10:00:00.000Z';
+    expect(availableActions('Closed', { supportAdmin: true }, { closedAt, at: '2026-03-10T00:00:00.000Z' })).toEqual(['ticket.reopen']);
+    expect(availableActions('Closed', { supportAdmin: true }, { closedAt, at: '2026-04-10T00:00:00.000Z' })).toEqual([]);
+    // From Resolved there is no window: a reopen is offered whenever the party may send it.
+    expect(availableActions('Resolved', { supportAdmin: true }, { closedAt, at: '2026-04-10T00:00:00.000Z' })).toEqual([
+      'ticket.close',
+      'ticket.reopen',
+      'ticket.edit',
+    ]);
+  });
+});
