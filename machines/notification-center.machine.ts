@@ -160,7 +160,8 @@ export const notificationCenterMachine = setup({
           items: ({ context, event }) => {
             const fresh = event.notification;
             if (!fresh || event.op === 'archive') return context.items;
-            return context.items.some((n) => n.id === fresh.id) ? context.items.map((n) => (n.id === fresh.id ? fresh : n)) : context.items;
+            // The server's version replaces the one on screen; an item no longer listed stays out.
+            return context.items.map((n) => (n.id === fresh.id ? fresh : n));
           },
         }),
       ],

@@ -55,21 +55,14 @@ export const pagedSearchMachine = setup({
     }),
   },
   actions: {
-    setKeyword: assign({
-      query: ({ context, event }) => (event.type === 'search.keyword' ? { ...context.query, keyword: event.keyword, pageNumber: 1 } : context.query),
-    }),
-    setPage: assign({
-      query: ({ context, event }) => (event.type === 'search.page' ? { ...context.query, pageNumber: Math.max(1, event.pageNumber) } : context.query),
-    }),
-    setPageSize: assign({
-      query: ({ context, event }) => (event.type === 'search.pageSize' ? { ...context.query, pageSize: event.pageSize, pageNumber: 1 } : context.query),
-    }),
-    setOrder: assign({
-      query: ({ context, event }) => (event.type === 'search.sort' ? { ...context.query, orderBy: event.orderBy, pageNumber: 1 } : context.query),
-    }),
+    // Each setter is wired to one event only (the `on` map below), which passes the value as
+    // params: no event-type check in here that could only repeat what the `on` key says.
+    setKeyword: assign({ query: ({ context }, keyword: string) => ({ ...context.query, keyword, pageNumber: 1 }) }),
+    setPage: assign({ query: ({ context }, pageNumber: number) => ({ ...context.query, pageNumber: Math.max(1, pageNumber) }) }),
+    setPageSize: assign({ query: ({ context }, pageSize: number) => ({ ...context.query, pageSize, pageNumber: 1 }) }),
+    setOrder: assign({ query: ({ context }, orderBy: string[] | null) => ({ ...context.query, orderBy, pageNumber: 1 }) }),
     setFilters: assign({
-      query: ({ context, event }) =>
-        event.type === 'search.filter' ? { ...context.query, filters: { ...context.query.filters, ...event.filters }, pageNumber: 1 } : context.query,
+      query: ({ context }, filters: Record<string, unknown>) => ({ ...context.query, filters: { ...context.query.filters, ...filters }, pageNumber: 1 }),
     }),
     storeResult: assign({ result: (_, result: PagedResult) => result, error: null }),
     storeError: assign({ error: (_, error: unknown) => error }),
@@ -79,11 +72,11 @@ export const pagedSearchMachine = setup({
   context: ({ input }) => ({ query: { ...defaultQuery, ...input, filters: { ...input?.filters } }, result: null, error: null }),
   initial: 'loading',
   on: {
-    'search.keyword': { target: '.debouncing', actions: 'setKeyword' },
-    'search.page': { target: '.loading', actions: 'setPage' },
-    'search.pageSize': { target: '.loading', actions: 'setPageSize' },
-    'search.sort': { target: '.loading', actions: 'setOrder' },
-    'search.filter': { target: '.loading', actions: 'setFilters' },
+    'search.keyword': { target: '.debouncing', actions: { type: 'setKeyword', params: ({ event }) => event.keyword } },
+    'search.page': { target: '.loading', actions: { type: 'setPage', params: ({ event }) => event.pageNumber } },
+    'search.pageSize': { target: '.loading', actions: { type: 'setPageSize', params: ({ event }) => event.pageSize } },
+    'search.sort': { target: '.loading', actions: { type: 'setOrder', params: ({ event }) => event.orderBy } },
+    'search.filter': { target: '.loading', actions: { type: 'setFilters', params: ({ event }) => event.filters } },
     'search.reload': { target: '.loading' },
   },
   states: {

@@ -69,4 +69,28 @@ describe('the dashboard card loader', () => {
     await c.step('resolve', 'ok');
     expect(c.actor.getSnapshot().context).toMatchObject({ data: 'ok', error: null });
   });
+  it('should not mark data as stale before a refresh has failed', async () => {
+    const c = card();
+    expect(c.actor.getSnapshot().context.stale).toBe(false);
+    await c.step('reject');
+    expect(c.actor.getSnapshot().context).toMatchObject({ data: null, stale: false });
+    await c.step('card.retry');
+    await c.step('resolve', 'first');
+    expect(c.actor.getSnapshot().context).toMatchObject({ data: 'first', stale: false });
+  });
+
+  it('should load again when a push arrives mid-refresh, and show only the newer answer', async () => {
+    const c = card();
+    await c.step('resolve', 'first');
+    await c.step('card.refresh');
+    await c.step('card.refresh');
+    expect(c.loads()).toBe(3);
+    // The answer to the superseded refresh comes back first: it is dropped.
+    await c.step('resolve', 'superseded');
+    expect(c.state()).toBe('ready.refreshing');
+    expect(c.actor.getSnapshot().context.data).toBe('first');
+    await c.step('resolve', 'newest');
+    expect(c.state()).toBe('ready.shown');
+    expect(c.actor.getSnapshot().context.data).toBe('newest');
+  });
 });
