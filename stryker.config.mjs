@@ -8,9 +8,10 @@
 const scope = process.env.MUTATION_SCOPE ?? 'machines';
 /**
  * A before-measurement (MUTATION_TESTS=before) and a narrowed run (MUTATION_FILES) write beside
- * the whole-scope report, which /machines reads, instead of over it.
+ * the whole-scope report, which /machines reads, instead of over it; MUTATION_RUN_NAME names a
+ * narrowed run's report and sandbox, so that two can run at once.
  */
-const suffix = process.env.MUTATION_TESTS === 'before' ? '-before' : process.env.MUTATION_FILES ? '-partial' : '';
+const suffix = process.env.MUTATION_TESTS === 'before' ? '-before' : process.env.MUTATION_FILES ? `-${process.env.MUTATION_RUN_NAME ?? 'partial'}` : '';
 
 const scopes = {
   machines: {
