@@ -210,7 +210,11 @@ describe('delivery autosave queue, edges', () => {
 
   it('should leave the sequences as they were when the answer names no stored ones, and clear what was in flight', async () => {
     vi.useFakeTimers();
-    const { actor } = harness(async () => undefined);
+    // An answer without the optional `stored` list.
+    const machine = autosaveMachine.provide({
+      actors: { saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => ({ acknowledged: input.saves.map((s) => s.saveId) })) },
+    });
+    const actor = createActor(machine, { input: { sequences: { 2: 4 }, newId: () => 'id-1' } }).start();
     actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
     actor.send({ type: 'flush' });
     await vi.advanceTimersByTimeAsync(10);
