@@ -193,8 +193,9 @@ export const authSessionMachine = setup({
       const saved = (event as Extract<AuthSessionEvent, { type: 'session.restore' }>).session;
       return Boolean(saved && typeof saved.refreshToken === 'string' && saved.refreshToken);
     },
-    hasAccessToken: ({ context }) => context.isLoggedIn && context.token !== null,
-    hasRefreshToken: ({ context }) => context.refreshToken !== null,
+    // Every way into a session sets isLoggedIn and a token together, and expiry clears both
+    // together, so the token alone says whether an access token is left.
+    hasAccessToken: ({ context }) => context.token !== null,
     /** The refresh call was refused: spec §4, a 401 on refresh logs the user out. */
     isUnauthorized: ({ event }) => failureOf(errorOf(event)).status === 401,
     isResendCooldown: ({ event }) => failureOf(errorOf(event)).status === 429,

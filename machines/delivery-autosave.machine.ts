@@ -88,8 +88,9 @@ export const autosaveMachine = setup({
     isRefused: (_, params: { error: unknown }) => (params.error as SaveCallFailure | null)?.status === 409,
   },
   actions: {
-    queue: assign(({ context, event }) => {
-      if (event.type !== 'answer') return {};
+    // Wired to `answer` only.
+    queue: assign(({ context, event: anyEvent }) => {
+      const event = anyEvent as Extract<AutosaveEvent, { type: 'answer' }>;
       const sequence = (context.sequences[event.itemNumber] ?? 0) + 1;
       const save: QueuedSave = { saveId: context.newId(), itemNumber: event.itemNumber, sequence, response: event.response, marked: event.marked };
       return { pending: { ...context.pending, [event.itemNumber]: save }, sequences: { ...context.sequences, [event.itemNumber]: sequence } };
@@ -98,7 +99,8 @@ export const autosaveMachine = setup({
     acknowledge: assign(({ context }, params: { answer: SaveBatchAnswer }) => {
       // A question changed again while its save was out keeps its newer save waiting.
       const pending = { ...context.pending };
-      for (const sent of context.sending) if (pending[sent.itemNumber]?.saveId === sent.saveId) delete pending[sent.itemNumber];
+      // Every sent save came from `pending`, and only this action removes from it: the question is there.
+      for (const sent of context.sending) if (pending[sent.itemNumber].saveId === sent.saveId) delete pending[sent.itemNumber];
       const sequences = { ...context.sequences };
       for (const s of params.answer.stored ?? []) sequences[s.itemNumber] = Math.max(sequences[s.itemNumber] ?? 0, s.storedSequence);
       return { pending, sending: [], failures: 0, sequences };
@@ -126,10 +128,9 @@ export const autosaveMachine = setup({
         id: 'saveBatch',
         src: 'saveBatch',
         input: ({ context }) => ({ saves: context.sending }),
-        onDone: [
-          { guard: 'hasPending', actions: { type: 'acknowledge', params: ({ event }) => ({ answer: event.output }) }, target: 'next' },
-          { actions: { type: 'acknowledge', params: ({ event }) => ({ answer: event.output }) }, target: 'saved' },
-        ],
+        // The sent saves stay in `pending` until acknowledged, so a batch always ends with some:
+        // `next` decides, after the acknowledgement, whether any are left.
+        onDone: { actions: { type: 'acknowledge', params: ({ event }) => ({ answer: event.output }) }, target: 'next' },
         onError: [
           { guard: { type: 'isRefused', params: ({ event }) => ({ error: event.error }) }, actions: 'failed', target: 'held' },
           { actions: 'failed', target: 'offline' },

@@ -49,8 +49,9 @@ export const snackbarDefaults: Omit<SnackbarState, 'open' | 'action'> = {
 
 export const initialSnackbarState: SnackbarState = { open: false, action: false, ...snackbarDefaults };
 
+// Only a string can be one of the allowed strings: includes() needs no type check first.
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
-  typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+  (allowed as readonly unknown[]).includes(value) ? (value as T) : fallback;
 
 /** Opening: open, the action flag flipped, and every missing or invalid field from the defaults. */
 export function openedState(previous: SnackbarState, options: SnackbarOptions = {}): SnackbarState {

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, fromPromise, waitFor, type EventObject } from 'xstate';
-import { authSessionMachine, failureOf, sessionOf, userFromToken, type Challenge } from '#machines/auth-session.machine.ts';
+import { createActor, fromPromise, toPromise, waitFor, type AnyActorLogic, type EventObject } from 'xstate';
+import { authSessionMachine, failureOf, sessionOf, tokenExpiry, userFromToken, type Challenge } from '#machines/auth-session.machine.ts';
 import { accessClaims, authSessionProjection, authSessionTestPaths, fakeJwt, modelTokens } from '#machines/auth-session.model.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
 import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
@@ -355,5 +355,126 @@ describe('auth-session model', () => {
     const report = reportMachineCoverage(authSessionMachine, paths, { pathsWalked: paths.map((p) => p.description) });
     expect(report.states.covered).toEqual(report.states.total);
     expect(report.transitions.covered.sort()).toEqual(report.transitions.total.sort());
+  });
+});
+
+// Issue 14 survivors: expiry reading, failure bodies, restored sessions of odd shapes, refresh
+// failures that are not a 401, and the calls the app must provide.
+describe('tokenExpiry', () => {
+  it('should read the exp claim of a token as seconds since the epoch', () => {
+    expect(tokenExpiry(fakeJwt(accessClaims({ exp: 4_102_444_800 })))).toBe(4_102_444_800);
+  });
+
+  it('should answer null for no token, a token without a numeric exp, and a token that is not a JWT', () => {
+    expect(tokenExpiry(null)).toBeNull();
+    expect(tokenExpiry('')).toBeNull();
+    expect(tokenExpiry(fakeJwt({ sub: 'no-exp' }))).toBeNull();
+    expect(tokenExpiry(fakeJwt(accessClaims({ exp: '4102444800' })))).toBeNull();
+    expect(tokenExpiry('not-a-jwt')).toBeNull();
+  });
+});
+
+describe('failureOf, the shapes an HTTP error can take', () => {
+  it('should take the status of the response an HTTP client error carries', () => {
+    expect(failureOf({ message: 'Request failed', response: { status: 503 } })).toEqual({
+      reason: 'failed',
+      status: 503,
+      remainingAttempts: null,
+      retryAfterSeconds: null,
+    });
+  });
+
+  it('should name a 429 without a reason rateLimited and any other status failed', () => {
+    expect(failureOf({ statusCode: 429 }).reason).toBe('rateLimited');
+    expect(failureOf({ statusCode: 500 }).reason).toBe('failed');
+    expect(failureOf({ status: 404 }).reason).toBe('failed');
+  });
+
+  it('should ignore a reason that is not a string and fall back to the status', () => {
+    expect(failureOf({ statusCode: 429, reason: 42 }).reason).toBe('rateLimited');
+    expect(failureOf({ statusCode: 400, reason: { code: 'x' } }).reason).toBe('invalidInput');
+  });
+
+  it('should call a rejection with null, undefined or a plain string a network failure', () => {
+    const network = { reason: 'network', status: null, remainingAttempts: null, retryAfterSeconds: null };
+    expect(failureOf(null)).toEqual(network);
+    expect(failureOf(undefined)).toEqual(network);
+    expect(failureOf('timeout')).toEqual(network);
+    expect(failureOf({ response: null })).toEqual(network);
+  });
+});
+
+describe('auth-session machine, restored sessions and refresh failures', () => {
+  it('should keep only the remembered redirect URL of a saved session that cannot be resumed', () => {
+    const actor = createActor(fakeApi().machine).start();
+    actor.send({ type: 'session.restore', session: { isLoggedIn: false, token: null, refreshToken: null, redirectUrl: '/tickets', errorText: 'old' } });
+    const snapshot = actor.getSnapshot();
+    expect(snapshot.value).toBe('signedOut');
+    expect(snapshot.context.redirectUrl).toBe('/tickets');
+    expect(snapshot.context.errorText).toBeNull();
+  });
+
+  it('should drop a saved redirect URL that is not a string', () => {
+    const actor = createActor(fakeApi().machine).start();
+    actor.send({ type: 'session.restore', session: { redirectUrl: 7 as never } });
+    expect(actor.getSnapshot().context.redirectUrl).toBeNull();
+  });
+
+  it('should not resume a saved session whose token or refresh token is not a string', () => {
+    const live = createActor(fakeApi().machine).start();
+    live.send({ type: 'session.restore', session: { isLoggedIn: true, token: 42 as never, refreshToken: null } });
+    expect(live.getSnapshot().value).toBe('signedOut');
+
+    const resumable = createActor(fakeApi().machine).start();
+    resumable.send({ type: 'session.restore', session: { isLoggedIn: false, token: null, refreshToken: 7 as never } });
+    expect(resumable.getSnapshot().value).toBe('signedOut');
+  });
+
+  it('should refresh a session saved with only a refresh token, presenting an empty access token', async () => {
+    const api = fakeApi();
+    const actor = createActor(api.machine).start();
+    actor.send({ type: 'session.restore', session: { isLoggedIn: false, refreshToken: 'refresh-a' } });
+    expect(actor.getSnapshot().value).toBe('expired');
+    actor.send({ type: 'token.refresh' });
+    await waitFor(actor, (s) => s.matches('signedIn'));
+    expect(api.calls.at(-1)).toEqual({ name: 'refreshTokens', input: { token: '', refreshToken: 'refresh-a' } });
+  });
+
+  it('should refresh a saved live session without a refresh token by presenting an empty one', async () => {
+    const api = fakeApi();
+    const actor = createActor(api.machine).start();
+    actor.send({ type: 'session.restore', session: { isLoggedIn: true, token: modelTokens.first.token } });
+    expect(actor.getSnapshot().value).toBe('signedIn');
+    actor.send({ type: 'token.refresh' });
+    await waitFor(actor, (s) => s.matches('signedIn') && s.context.token === modelTokens.second.token);
+    expect(api.calls.at(-1)).toEqual({ name: 'refreshTokens', input: { token: modelTokens.first.token, refreshToken: '' } });
+  });
+
+  it('should stay signed in with the old token when a refresh fails for a reason other than 401', async () => {
+    const api = fakeApi({ refreshTokens: async () => Promise.reject({ statusCode: 503 }) });
+    const { actor, destroy } = await signedInActor(api);
+    actor.send({ type: 'token.refresh' });
+    await waitFor(actor, (s) => !s.matches('refreshing'));
+    expect(actor.getSnapshot().value).toBe('signedIn');
+    expect(actor.getSnapshot().context).toMatchObject({ isLoggedIn: true, token: modelTokens.first.token, refreshToken: 'refresh-a' });
+    expect(destroy).not.toHaveBeenCalled();
+  });
+
+  it('should stay expired when a refresh of an expired session fails for a reason other than 401', async () => {
+    const api = fakeApi({ refreshTokens: async () => Promise.reject(new Error('Network Error')) });
+    const { actor } = await signedInActor(api);
+    actor.send({ type: 'session.expired' });
+    actor.send({ type: 'token.refresh' });
+    await waitFor(actor, (s) => !s.matches('refreshing'));
+    expect(actor.getSnapshot().value).toBe('expired');
+    expect(actor.getSnapshot().context).toMatchObject({ isLoggedIn: false, token: null, refreshToken: 'refresh-a' });
+  });
+
+  it('should fail loudly, naming the call, when the app does not provide one', async () => {
+    const names = ['requestCode', 'resendCode', 'verifyCode', 'refreshTokens', 'invalidateSession'] as const;
+    for (const name of names) {
+      const logic = authSessionMachine.implementations.actors[name] as AnyActorLogic;
+      await expect(toPromise(createActor(logic, { input: {} }).start())).rejects.toThrow(`auth-session: ${name} is not provided`);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import {
   autosaveMachine,
   autosaveStatus,
+  isAnswered,
   paletteState,
   restoredQueue,
   timeLeftOnScreen,
@@ -189,5 +190,103 @@ describe('the autosave model against the queue', () => {
     const transient = /\.(restoring|next)$|\(always\)|--> \S+\.(restoring|next)$|held --resume--> deliveryAutosave\.saved$/;
     expect(report.states.covered.filter((s) => !transient.test(s))).toEqual(report.states.total.filter((s) => !transient.test(s)));
     expect(report.transitions.covered.filter((t) => !transient.test(t)).sort()).toEqual(report.transitions.total.filter((t) => !transient.test(t)).sort());
+  });
+});
+
+// Issue 14 survivors: the restored queue without kept saves, sequences the server answers,
+// failure counting, a rejection without a body, and what counts as an answered question.
+describe('delivery autosave queue, edges', () => {
+  it('should start from the stored sequences alone when nothing was kept, with nothing in flight', () => {
+    expect(restoredQueue({ sequences: { 1: 2, 4: 9 }, newId: () => 'x' })).toEqual({ pending: {}, sequences: { 1: 2, 4: 9 } });
+    const actor = createActor(autosaveMachine, { input: { sequences: { 1: 2 }, newId: () => 'x' } }).start();
+    expect(actor.getSnapshot().context).toMatchObject({ pending: {}, sending: [], failures: 0, sequences: { 1: 2 } });
+  });
+
+  it('should keep the first of two kept saves that carry the same sequence', () => {
+    const first = { saveId: 'k1', itemNumber: 1, sequence: 3, response: 'a', marked: false };
+    const again = { saveId: 'k2', itemNumber: 1, sequence: 3, response: 'b', marked: false };
+    expect(restoredQueue({ queued: [first, again], newId: () => 'x' }).pending).toEqual({ 1: first });
+  });
+
+  it('should leave the sequences as they were when the answer names no stored ones, and clear what was in flight', async () => {
+    vi.useFakeTimers();
+    // An answer without the optional `stored` list.
+    const machine = autosaveMachine.provide({
+      actors: { saveBatch: fromPromise<SaveBatchAnswer, { saves: QueuedSave[] }>(async ({ input }) => ({ acknowledged: input.saves.map((s) => s.saveId) })) },
+    });
+    const actor = createActor(machine, { input: { sequences: { 2: 4 }, newId: () => 'id-1' } }).start();
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(actor.getSnapshot().value).toBe('saved');
+    expect(actor.getSnapshot().context.sequences).toEqual({ 1: 1, 2: 4 });
+    expect(actor.getSnapshot().context.sending).toEqual([]);
+    vi.useRealTimers();
+  });
+
+  it('should not go back below its own sequence when the server names a lower stored one', async () => {
+    vi.useFakeTimers();
+    const { actor, calls } = harness(async () => undefined, [{ itemNumber: 2, storedSequence: 3 }]);
+    actor.send({ type: 'answer', itemNumber: 2, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(actor.getSnapshot().context.sequences[2]).toBe(5);
+    actor.send({ type: 'answer', itemNumber: 2, response: 'b', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(calls.map((batch) => batch.map((s) => s.sequence))).toEqual([[5], [6]]);
+    vi.useRealTimers();
+  });
+
+  it('should count failed calls in a row, and start counting again after one is taken', async () => {
+    vi.useFakeTimers();
+    let fail = true;
+    const { actor } = harness(async () => {
+      if (fail) throw { status: 503 };
+    });
+    actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+    actor.send({ type: 'flush' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(actor.getSnapshot().context.failures).toBe(1);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(actor.getSnapshot().value).toBe('offline');
+    expect(actor.getSnapshot().context.failures).toBe(2);
+    fail = false;
+    actor.send({ type: 'online' });
+    await vi.advanceTimersByTimeAsync(10);
+    expect(actor.getSnapshot().context).toMatchObject({ failures: 0, pending: {} });
+    vi.useRealTimers();
+  });
+
+  it('should go offline, keeping the save, when the call rejects without any error body', async () => {
+    vi.useFakeTimers();
+    for (const error of [null, undefined]) {
+      const { actor } = harness(async () => Promise.reject(error));
+      actor.send({ type: 'answer', itemNumber: 1, response: 'a', marked: false });
+      actor.send({ type: 'flush' });
+      await vi.advanceTimersByTimeAsync(10);
+      expect(actor.getSnapshot().value).toBe('offline');
+      expect(autosaveStatus(actor.getSnapshot())).toEqual({ state: 'offline', waiting: 1 });
+      actor.stop();
+    }
+    vi.useRealTimers();
+  });
+
+  it('should count a question answered only when its response holds something', () => {
+    expect(isAnswered(undefined)).toBe(false);
+    expect(isAnswered('')).toBe(false);
+    expect(isAnswered(null)).toBe(false);
+    expect(isAnswered('Stryker was here!')).toBe(true);
+    // trueFalse and numeric responses: false and 0 are answers.
+    expect(isAnswered(false)).toBe(true);
+    expect(isAnswered(0)).toBe(true);
+    // fillInBlanks: text by gap id; answered when some gap holds text.
+    expect(isAnswered({})).toBe(false);
+    expect(isAnswered({ g1: null, g2: '' })).toBe(false);
+    expect(isAnswered({ g1: null, g2: 'Paris' })).toBe(true);
+    // Choices, pairs, orderings.
+    expect(isAnswered([])).toBe(false);
+    expect(isAnswered(['opt-1'])).toBe(true);
+    expect(isAnswered([['l1', 'r1']])).toBe(true);
   });
 });

@@ -225,6 +225,20 @@ describe('realtime-connection machine', () => {
   });
 });
 
+// Issue 14 survivor: the machine's own socket is a placeholder the runtime must replace.
+describe('realtime-connection without a socket', () => {
+  it('should stop with an error naming the missing socket actor when the runtime does not provide one', () => {
+    const errors: unknown[] = [];
+    const actor = createActor(realtimeConnectionMachine);
+    actor.subscribe({ error: (error) => errors.push(error) });
+    actor.start();
+    actor.send({ type: 'session.start', token: 'A' });
+    expect(actor.getSnapshot().status).toBe('error');
+    expect(errors).toHaveLength(1);
+    expect((errors[0] as Error).message).toBe('realtime-connection: provide the socket actor');
+  });
+});
+
 describe('realtime-connection model', () => {
   const paths = realtimeConnectionTestPaths();
 

@@ -85,6 +85,21 @@ describe('version check against the browser', () => {
     expect(reload).toHaveBeenCalledTimes(2);
   });
 
+  // Issue 14 survivor: a browser without Cache Storage has nothing to delete, which is no failure.
+  it('should reload without a cache warning where the browser has no Cache Storage', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const reload = vi.fn();
+    vi.stubGlobal('location', { reload });
+    vi.stubGlobal('caches', undefined);
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ version: '2.0.0' })),
+    );
+    expect((await run()).value).toEqual({ outdated: 'reloading' });
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('should not break where there is no page to reload (no location)', async () => {
     vi.stubGlobal(
       'fetch',

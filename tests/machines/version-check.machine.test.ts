@@ -55,6 +55,13 @@ describe('compareVersions', () => {
     expect(Math.sign(compareVersions(a, b))).toBe(sign);
   });
 
+  // Issue 14 survivor: the first part may have several digits too.
+  it('should read a version whose first part has several digits', () => {
+    expect(parseVersion('10.0.1')).toEqual([10, 0, 1]);
+    expect(parseVersion('v2026')).toEqual([2026]);
+    expect(Math.sign(compareVersions('10.0.0', '9.9.9'))).toBe(1);
+  });
+
   it('should know the running version of spec §9', () => {
     expect(CURRENT_VERSION).toBe('1.2.253');
   });
@@ -110,6 +117,18 @@ describe('version-check machine', () => {
     expect(clear).toHaveBeenCalledTimes(1);
     expect(reload).not.toHaveBeenCalled();
     expect(warn).toHaveBeenCalledWith('Version 1.2.300 is deployed but this page still runs 1.2.253 after a reload; not reloading again.');
+  });
+
+  // Issue 14 survivor: the reload held back is only for the very version reloaded for.
+  it('should reload for a newer version than the one it already reloaded for', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { machine, reload, clear } = machineWith(async () => ({ version: '1.2.301' }));
+    const actor = createActor(machine, { input: { reloadedFor: '1.2.300' } }).start();
+    const done = await waitFor(actor, (s) => s.hasTag('settled'));
+    expect(done.value).toEqual({ outdated: 'reloading' });
+    expect(clear).toHaveBeenCalledTimes(1);
+    expect(reload).toHaveBeenCalledTimes(1);
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('should log a failed check and proceed as latest', async () => {
