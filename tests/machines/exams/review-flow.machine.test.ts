@@ -110,11 +110,12 @@ describe('review flow compiled to a machine', () => {
   });
 
   it('should tag every stage in review and describe it by its name and the permission that moves it on', () => {
+    const flow = compileFlow(threeStages, 7);
     for (const stage of threeStages.stages) {
-      expect(machine.resolveState({ value: stage.id, context: {} }).hasTag('inReview'), stage.id).toBe(true);
-      expect(machine.states[stage.id].description).toBe(`${stage.name} (${stage.permission})`);
+      expect(flow.resolveState({ value: stage.id, context: {} }).hasTag('inReview'), stage.id).toBe(true);
+      expect(flow.states[stage.id].description).toBe(`${stage.name} (${stage.permission})`);
     }
-    expect(machine.resolveState({ value: 'Draft', context: {} }).hasTag('inReview')).toBe(false);
+    expect(flow.resolveState({ value: 'Draft', context: {} }).hasTag('inReview')).toBe(false);
   });
 
   it('should name a flow compiled without an id the preview flow', () => {
