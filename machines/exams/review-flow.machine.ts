@@ -126,10 +126,9 @@ export function decideFlow(machine: AnyStateMachine, stage: string, event: FlowE
   }
   const node = machine.states[stage];
   if (!node.transitions.has(event.type)) return { accepted: false, reason: 'stage', from: stage };
-  if (event.type === 'flow.requestChanges' && !hasComment(event)) {
-    const allowedWithComment = snapshot.can({ ...event, comment: 'x' });
-    if (allowedWithComment) return { accepted: false, reason: 'fields', from: stage };
-  }
+  // The comment is what is missing when the same request with one would pass. (A request that
+  // had a comment already failed `can` above with it, so it needs no separate check.)
+  if (event.type === 'flow.requestChanges' && snapshot.can({ ...event, comment: 'x' })) return { accepted: false, reason: 'fields', from: stage };
   return { accepted: false, reason: 'permission', from: stage };
 }
 

@@ -46,6 +46,12 @@ describe('project-status machine', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('should refuse an event the status does not take as such, before asking who sends it', () => {
+    expect(decideProject('Archived', { type: 'project.close', by: { tenantManager: true } })).toEqual({ accepted: false, reason: 'status', from: 'Archived' });
+    expect(decideProject('Active', { type: 'project.startSetup', by: {} })).toEqual({ accepted: false, reason: 'status', from: 'Active' });
+    expect(decideProject('Draft', { type: 'project.archive', by: { projectAdmin: true } })).toEqual({ accepted: false, reason: 'role', from: 'Draft' });
+  });
+
   it('should refuse activation until the project has an item type and a category, naming what is missing', () => {
     expect(decideProject('Setup', { type: 'project.activate', by: { projectAdmin: true }, setup: { itemTypes: 0, categories: 0 } })).toEqual({
       accepted: false,
@@ -134,6 +140,24 @@ describe('exam-status machine', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('should say why the table refuses: the status does not take the event, else the caller may not', () => {
+    const refusals: Array<[string, unknown]> = [];
+    const expected: Array<[string, unknown]> = [];
+    for (const from of examStatusNames) {
+      for (const row of examTransitionTable) {
+        for (const party of examParties) {
+          if (row.who.includes(party) && expectedExamStatus(from, row.event) !== undefined) continue;
+          const decision = decideExam(from, examEvent(row.event, party));
+          const reason = expectedExamStatus(from, row.event) === undefined ? 'status' : 'role';
+          refusals.push([`${row.event} from ${from} by ${party}`, decision]);
+          expected.push([`${row.event} from ${from} by ${party}`, { accepted: false, reason, from }]);
+        }
+      }
+    }
+    expect(refusals).toEqual(expected);
+    expect(decideExam('Closed', { type: 'exam.close', by: {} })).toEqual({ accepted: false, reason: 'status', from: 'Closed' });
+  });
+
   it('should refuse scheduling and going live while the project is not Active', () => {
     for (const projectStatus of ['Draft', 'Setup', 'Closed', 'Archived'] as const) {
       expect(decideExam('Draft', { type: 'exam.schedule', by: { projectAdmin: true }, projectStatus })).toEqual({
@@ -150,6 +174,18 @@ describe('exam-status machine', () => {
       accepted: false,
       reason: 'fields',
       from: 'ResultsPublished',
+    });
+  });
+
+  it('should refuse withdrawing results with no reason at all as a missing field, not fail', () => {
+    for (const reason of [undefined, null, 42]) {
+      const event = { type: 'exam.withdrawResults', by: { moderator: true }, reason } as unknown as ExamEvent;
+      expect(decideExam('ResultsPublished', event), String(reason)).toEqual({ accepted: false, reason: 'fields', from: 'ResultsPublished' });
+    }
+    expect(decideExam('ResultsPublished', { type: 'exam.withdrawResults', by: { moderator: true }, reason: 'Key error in Q14' })).toEqual({
+      accepted: true,
+      from: 'ResultsPublished',
+      to: 'Evaluation',
     });
   });
 

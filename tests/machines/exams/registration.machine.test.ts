@@ -51,6 +51,20 @@ describe('registration machine', () => {
     expect(decideRegistration('Attended', { type: 'registration.cancel', by: { registrar: true }, reason: 'x' })).toMatchObject({ reason: 'status' });
   });
 
+  it('should refuse rejecting and cancelling with a reason that is not text as a missing field, not fail', () => {
+    for (const reason of [undefined, null, 3]) {
+      const reject = { type: 'registration.reject', by: { registrar: true }, reason } as unknown as RegistrationEvent;
+      const cancel = { type: 'registration.cancel', by: { candidate: true }, reason } as unknown as RegistrationEvent;
+      expect(decideRegistration('Submitted', reject), String(reason)).toEqual({ accepted: false, reason: 'fields', from: 'Submitted' });
+      expect(decideRegistration('Allocated', cancel), String(reason)).toEqual({ accepted: false, reason: 'fields', from: 'Allocated' });
+    }
+    expect(decideRegistration('Submitted', { type: 'registration.reject', by: { registrar: true }, reason: 'Age limit' })).toEqual({
+      accepted: true,
+      from: 'Submitted',
+      to: 'Rejected',
+    });
+  });
+
   it('should offer each party its actions and know which statuses hold a seat', () => {
     expect(registrationActions('AdmitCardIssued', { invigilator: true })).toEqual(['registration.markAttended', 'registration.markAbsent']);
     expect(registrationActions('Allocated', { candidate: true })).toEqual(['registration.cancel']);

@@ -85,6 +85,43 @@ describe('review flow compiled to a machine', () => {
     expect(decideFlow(machine, 'Approved', { type: 'flow.approve', by: ['ProjectAdmin'] })).toMatchObject({ reason: 'stage' });
   });
 
+  it('should refuse request-changes without a comment from a caller who may not request changes as a permission matter', () => {
+    expect(decideFlow(machine, 'review', { type: 'flow.requestChanges', by: ['ItemAuthor'], comment: '' })).toEqual({
+      accepted: false,
+      reason: 'permission',
+      from: 'review',
+    });
+    expect(decideFlow(machine, 'review', { type: 'flow.requestChanges', by: ['ItemAuthor'], comment: 'Looks wrong' })).toEqual({
+      accepted: false,
+      reason: 'permission',
+      from: 'review',
+    });
+  });
+
+  it('should refuse request-changes with no comment at all as a missing field, not fail', () => {
+    for (const comment of [undefined, null, 5]) {
+      const sent = { type: 'flow.requestChanges', by: ['Moderator'], comment } as unknown as FlowEvent;
+      expect(decideFlow(machine, 'expert', sent), String(comment)).toEqual({ accepted: false, reason: 'fields', from: 'expert' });
+    }
+  });
+
+  it('should answer an unknown stage with a refusal, not a decision', () => {
+    expect(decideFlow(machine, 'gone', { type: 'flow.retire', by: ['ProjectAdmin'] })).toEqual({ accepted: false, reason: 'unknownStage', from: 'gone' });
+  });
+
+  it('should tag every stage in review and describe it by its name and the permission that moves it on', () => {
+    const flow = compileFlow(threeStages, 7);
+    for (const stage of threeStages.stages) {
+      expect(flow.resolveState({ value: stage.id, context: {} }).hasTag('inReview'), stage.id).toBe(true);
+      expect(flow.states[stage.id].description).toBe(`${stage.name} (${stage.permission})`);
+    }
+    expect(flow.resolveState({ value: 'Draft', context: {} }).hasTag('inReview')).toBe(false);
+  });
+
+  it('should name a flow compiled without an id the preview flow', () => {
+    expect(compileFlow(threeStages).id).toBe('flow-preview');
+  });
+
   it('should refuse definitions that cannot compile, saying why', () => {
     expect(checkFlowDefinition({ ...threeStages, stages: [] })).toEqual(['A flow needs at least one stage.']);
     expect(
@@ -105,6 +142,26 @@ describe('review flow compiled to a machine', () => {
       'stages[3].permission "Wizard" is not an exam permission.',
     ]);
     expect(() => compileFlow({ ...threeStages, stages: [] })).toThrow('Invalid flow: A flow needs at least one stage.');
+  });
+
+  it('should compile a flow of one stage and of up to ten, and refuse eleven', () => {
+    const stage = (n: number) => ({ id: `s${n}`, name: `Stage ${n}`, permission: 'Moderator' as const });
+    const stages = (count: number) => Array.from({ length: count }, (_, n) => stage(n + 1));
+    expect(checkFlowDefinition({ ...threeStages, stages: stages(1) })).toEqual([]);
+    expect(Object.keys(compileFlow({ ...threeStages, stages: stages(1) }).states)).toEqual(['Draft', 's1', 'Approved', 'Retired']);
+    expect(checkFlowDefinition({ ...threeStages, stages: stages(10) })).toEqual([]);
+    expect(checkFlowDefinition({ ...threeStages, stages: stages(11) })).toEqual(['A flow has at most 10 stages.']);
+  });
+
+  it('should refuse submit and retire permissions that are not exam permissions, joining all issues in the error', () => {
+    const definition = { ...threeStages, submitPermission: 'Author' as ExamPermission, retirePermission: 'Owner' as ExamPermission };
+    expect(checkFlowDefinition(definition)).toEqual([
+      'submitPermission "Author" is not an exam permission.',
+      'retirePermission "Owner" is not an exam permission.',
+    ]);
+    expect(() => compileFlow(definition)).toThrow(
+      'Invalid flow: submitPermission "Author" is not an exam permission. retirePermission "Owner" is not an exam permission.',
+    );
   });
 
   it('should walk every transition on its model paths, each step as the hand-written table expects', () => {

@@ -4,6 +4,7 @@ import {
   seasonActions,
   seasonIsConfigurable,
   seasonMachine,
+  seasonMissing,
   seasonStatusNames,
   type SeasonEvent,
   type SeasonParty,
@@ -54,6 +55,26 @@ describe('season machine', () => {
     });
     expect(decideSeason('Planned', { type: 'season.openRegistration', by, readiness: { projectStatus: 'Active', papers: 1, seats: 1 } })).toMatchObject({
       accepted: true,
+      to: 'RegistrationOpen',
+    });
+  });
+
+  it('should name everything as missing when the readiness is not known at all', () => {
+    const all = ['an Active project', 'a scheduled paper', 'a center with seats'];
+    expect(seasonMissing(undefined)).toEqual(all);
+    expect(seasonMissing({ projectStatus: 'Active', papers: 2, seats: 40 })).toEqual([]);
+    const withoutReadiness = { type: 'season.openRegistration', by: { examManager: true } } as SeasonEvent;
+    expect(decideSeason('Planned', withoutReadiness)).toEqual({ accepted: false, reason: 'readiness', from: 'Planned', missing: all });
+  });
+
+  it('should refuse reopening with no reason at all as a missing field, not fail', () => {
+    for (const reason of [undefined, null, 7]) {
+      const event = { type: 'season.reopenRegistration', by: { projectAdmin: true }, reason } as unknown as SeasonEvent;
+      expect(decideSeason('RegistrationClosed', event), String(reason)).toEqual({ accepted: false, reason: 'fields', from: 'RegistrationClosed' });
+    }
+    expect(decideSeason('RegistrationClosed', { type: 'season.reopenRegistration', by: { projectAdmin: true }, reason: 'Late fee waived' })).toEqual({
+      accepted: true,
+      from: 'RegistrationClosed',
       to: 'RegistrationOpen',
     });
   });
