@@ -7,25 +7,13 @@ import {
   deliveryMachine,
   deliveryStatusNames,
   remainingAt,
-  type DeliveryClock,
   type DeliveryEvent,
 } from '#machines/delivery.machine.ts';
 import { deliveryModelInput, deliveryTestPaths } from '#machines/delivery.model.ts';
 import { IndependentExpectation, rulesNoPathTakes } from '#tests/fixtures/expectations/expectation-table.ts';
 import { deliveryExpectation, deliveryFacts, timeLeft } from '#tests/fixtures/expectations/delivery.ts';
 import { reportMachineCoverage } from '#tests/setup/machine-coverage.ts';
-
-const clock = (over: Partial<DeliveryClock> = {}): DeliveryClock => ({
-  startsAt: '2027-03-10T04:30:00.000Z',
-  allowedMs: 60 * 60_000,
-  extensionMs: 0,
-  usedMs: 0,
-  activeSince: null,
-  admitted: false,
-  lastAt: '2027-03-10T04:00:00.000Z',
-  ...over,
-});
-const at = (hhmm: string) => `2027-03-10T${hhmm}:00.000Z`;
+import { at, clock } from './support/delivery-clock.ts';
 
 describe('delivery machine', () => {
   it('should list the statuses of EXAMS.md §4 and start in Waiting', () => {

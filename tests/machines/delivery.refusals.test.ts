@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { decideDelivery, deliveryActions, deliveryMachine, type DeliveryClock, type DeliveryEvent } from '#machines/delivery.machine.ts';
+import { at, clock } from './support/delivery-clock.ts';
 
 /**
  * What the server answers when it refuses an event (decideDelivery: 409 status, 403 role, 400
  * fields, 409 time), guard by guard: the wrong party, an event stamped before the last one, and
  * the edges of the admit window and of an extension's minutes.
  */
-const clock = (over: Partial<DeliveryClock> = {}): DeliveryClock => ({
-  startsAt: '2027-03-10T04:30:00.000Z',
-  allowedMs: 60 * 60_000,
-  extensionMs: 0,
-  usedMs: 0,
-  activeSince: null,
-  admitted: false,
-  lastAt: '2027-03-10T04:00:00.000Z',
-  ...over,
-});
-const at = (hhmm: string) => `2027-03-10T${hhmm}:00.000Z`;
 const candidate = { candidate: true };
 const invigilator = { invigilator: true };
 const running = clock({ activeSince: at('04:30'), lastAt: at('04:30') });
