@@ -134,6 +134,11 @@ describe('formatCell', () => {
     expect(formatCell('Infinity', 'number')).toBe('Infinity');
   });
 
+  it('should keep a value that is already a number as a number, even when it is not finite', () => {
+    expect(formatCell(Infinity, 'number')).toBe(Infinity);
+    expect(formatCell(Number.NaN, 'number')).toBeNaN();
+  });
+
   it('should give a percentage as the share it holds', () => {
     expect(formatCell(0.75, 'percentage')).toBe(0.75);
     expect(formatCell('0.5', 'percentage')).toBe(0.5);
