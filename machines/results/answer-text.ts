@@ -13,14 +13,17 @@ export function variantOf(content: ItemContent, medium: string): Variant {
 }
 
 export function plainText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    html
+      .replace(/<[^>]*>/g, ' ')
+      .replace(/&nbsp;/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      // `&amp;` last, so an escaped entity such as `&amp;lt;` reads `&lt;` and is not decoded twice.
+      .replace(/&amp;/g, '&')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 const choice = (v: Variant, id: string) => (v.choices?.[id] ? plainText(v.choices[id]) : id);

@@ -156,7 +156,8 @@ export function formatCell(value: unknown, format: ExportFormat): string | numbe
     case 'number':
       return typeof value === 'number' ? value : Number.isFinite(Number(value)) ? Number(value) : String(value);
     case 'percentage':
-      return typeof value === 'number' ? value : Number(value);
+      // Number() returns a number unchanged, so no typeof check is needed here.
+      return Number(value);
     case 'date': {
       const date = value instanceof Date ? value : new Date(String(value));
       return Number.isNaN(date.getTime()) ? String(value) : date;
