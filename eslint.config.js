@@ -62,7 +62,8 @@ const featureBoundaries = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'styled-system/**', 'node_modules/**', 'test-results/**', 'public/**'] },
+  // .stryker-tmp holds StrykerJS's instrumented copies while a mutation run goes on.
+  { ignores: ['dist/**', 'styled-system/**', 'node_modules/**', 'test-results/**', 'public/**', '.stryker-tmp/**', 'reports/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -10,6 +10,7 @@ import { setUnreadCount } from '#src/app/notifications/unread-count.ts';
 import { NotificationBell } from '#src/app/shell/notification-bell.tsx';
 import { createInboxActor, feedFromRealtime, type InboxApi } from '#src/features/inbox/inbox-runtime.ts';
 import { NotificationList } from '#src/features/inbox/inbox-page.tsx';
+import { dayKey } from '#src/features/inbox/notification-title.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 
 beforeAll(async () => {
@@ -30,6 +31,8 @@ afterEach(async () => {
 const now = new Date();
 const hoursAgo = (h: number) => new Date(now.getTime() - h * 3_600_000).toISOString();
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000 - 60_000).toISOString();
+/** An hour ago, or a second ago in the first hour after midnight: still today on the reader's clock. */
+const earlierToday = () => (dayKey(hoursAgo(1)) === dayKey(now.toISOString()) ? hoursAgo(1) : new Date(now.getTime() - 1000).toISOString());
 
 const reply = (id: number, createdOn: string, readOn: string | null = null): NotificationDto => ({
   id,
@@ -123,7 +126,7 @@ describe('the notification bell', () => {
 
 describe('the notification list', () => {
   it('should group by day, newest first, with titles in the reader’s language, and follow a live push', async () => {
-    const api = fakeApi([reply(1, daysAgo(1), hoursAgo(20)), reply(2, hoursAgo(1)), reply(3, daysAgo(5))]);
+    const api = fakeApi([reply(1, daysAgo(1), hoursAgo(20)), reply(2, earlierToday()), reply(3, daysAgo(5))]);
     const { actor } = renderList(api);
     const days = await screen.findAllByTestId('notification-day');
     expect(days).toHaveLength(3);
