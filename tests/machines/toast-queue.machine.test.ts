@@ -148,6 +148,7 @@ describe('toast-queue machine: ids, holds and replacements', () => {
     }
     actor.send({ type: 'toast.push', toast: { content: 't4' } });
     actor.send({ type: 'toast.dismiss', id: 'no-such-toast' });
+    expect(actor.getSnapshot().status).toBe('active');
     expect(actor.getSnapshot().value).toBe('saturated');
     expect(ids(actor.getSnapshot().context.visible)).toEqual(['toast-1', 'toast-2', 'toast-3']);
     expect(ids(actor.getSnapshot().context.queued)).toEqual(['toast-4']);
@@ -189,6 +190,33 @@ describe('toast-queue machine: ids, holds and replacements', () => {
     expect(actor.getSnapshot().status).toBe('active');
     expect(actor.getSnapshot().context.queued).toEqual([{ id: 'toast-4', duration: 5000, paused: false, content: 't4' }]);
     expect(actor.getSnapshot().context.visible.map((t) => t.paused)).toEqual([true, true, true]);
+  });
+
+  it('should hold a toast without a timer that is shown after one with a timer, and a queued one, without failing', () => {
+    const actor = startQueue();
+    actor.send({ type: 'toast.push', toast: { content: 't1' } });
+    actor.send({ type: 'toast.push', toast: { content: 'sticky', duration: null } });
+    actor.send({ type: 'toast.pause', id: 'toast-2' });
+    actor.send({ type: 'toast.resume', id: 'toast-2' });
+    actor.send({ type: 'toast.pause', id: 'toast-1' });
+    actor.send({ type: 'toast.pause', id: 'toast-2' });
+    actor.send({ type: 'toast.push', toast: { content: 't3', duration: null } });
+    actor.send({ type: 'toast.pause', id: 'toast-3' });
+    actor.send({ type: 'toast.push', toast: { content: 't4' } });
+    actor.send({ type: 'toast.pause', id: 'toast-4' });
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(ids(actor.getSnapshot().context.queued)).toEqual(['toast-4']);
+  });
+
+  it('should replace the content of a waiting toast pushed again with its id, not queue it twice', () => {
+    const actor = startQueue();
+    for (const n of [1, 2, 3]) {
+      actor.send({ type: 'toast.push', toast: { content: `t${n}` } });
+      actor.send({ type: 'toast.pause', id: `toast-${n}` });
+    }
+    actor.send({ type: 'toast.push', toast: { id: 'upload', content: 'uploading' } });
+    actor.send({ type: 'toast.push', toast: { id: 'upload', content: 'uploaded' } });
+    expect(actor.getSnapshot().context.queued).toEqual([{ id: 'upload', duration: 5000, paused: false, content: 'uploaded' }]);
   });
 
   it('should leave a toast that is already held as it was when it is held again', () => {
