@@ -49,6 +49,13 @@ describe('blueprint edges', () => {
     expect(duplicate).toMatchObject({ itemId: 'version:v404', sectionIds: ['B', 'C'] });
   });
 
+  it('should name a duplicated item by its own id, even one that contains "version:"', () => {
+    const odd = paperItem(1, { itemId: 'bank-version:7' });
+    const spec = paper([section('A', 1, { kind: 'fixed', items: ['v1', 'v1'] })], 2);
+    const duplicate = computeBlueprint(spec, byVersion([odd]), []).warnings.find((w) => w.code === 'duplicateItem');
+    expect(duplicate).toMatchObject({ itemId: 'bank-version:7', sectionIds: ['A'], message: 'Item bank-version:7 is used more than once in this paper.' });
+  });
+
   it('should accept attempt-any equal to the item count', () => {
     const spec = paper([section('A', 1, { kind: 'fixed', items: ['v1', 'v2'] }, { attemptAny: 2 })], 2);
     expect(computeBlueprint(spec, byVersion([paperItem(1), paperItem(2)]), []).warnings).toEqual([]);
