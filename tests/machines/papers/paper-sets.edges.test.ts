@@ -103,6 +103,7 @@ describe('generating a set', () => {
     expect(sets.some((s) => s[0].options?.join() !== ['o1', 'o2', 'o3', 'o4', 'o5', 'o6'].join())).toBe(true);
     expect(sets.every((s) => s[0].options?.[5] === 'o6')).toBe(true);
     expect(sets.some((s) => s[1].options?.join() !== ['o1', 'o2', 'o3', 'o4', 'o5', 'o6'].join())).toBe(true);
+    expect(sets.every((s) => [...(s[1].options ?? [])].sort().join() === 'o1,o2,o3,o4,o5,o6')).toBe(true);
     expect(sets.some((s) => s[2].left?.join() !== inOrder(6, 'l').join())).toBe(true);
     expect(sets.some((s) => s[2].right?.join() !== inOrder(6, 'r').join())).toBe(true);
   });
