@@ -57,6 +57,16 @@ describe('paper-flow machine', () => {
     expect(decidePaper('Locked', { type: 'paper.unlock', by: { moderator: true, paperSetter: true }, reason: 'typo' })).toMatchObject({ reason: 'role' });
   });
 
+  it('should refuse in so many words an event the status does not take or the caller may not send', () => {
+    expect(decidePaper('Draft', { type: 'paper.lock', by: { moderator: true }, problems: 0 })).toEqual({ accepted: false, reason: 'status', from: 'Draft' });
+    expect(decidePaper('Draft', { type: 'paper.submit', by: { moderator: true } })).toEqual({ accepted: false, reason: 'role', from: 'Draft' });
+  });
+
+  it('should refuse a reason that is not text', () => {
+    const notText = { type: 'paper.unlock', by: { projectAdmin: true }, reason: 42 } as unknown as PaperEvent;
+    expect(decidePaper('Locked', notText)).toEqual({ accepted: false, reason: 'fields', from: 'Locked' });
+  });
+
   it('should offer each party only its own actions', () => {
     expect(paperActions('Draft', { paperSetter: true })).toEqual(['paper.edit', 'paper.submit']);
     expect(paperActions('Draft', { moderator: true })).toEqual([]);
