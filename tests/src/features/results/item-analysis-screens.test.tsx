@@ -314,7 +314,8 @@ describe('export templates screen', () => {
     await userEvent.click(await screen.findByTestId('run-9'));
     const dialog = await screen.findByTestId('export-run-dialog');
     await userEvent.click(within(within(dialog).getByTestId('export-run-language')).getByRole('combobox'));
-    await userEvent.click(await screen.findByRole('option', { name: 'Hindi' }));
+    // The select's list opens through Ark's machine: on a loaded runner it took over a second (CI, 6 December).
+    await userEvent.click(await screen.findByRole('option', { name: 'Hindi' }, { timeout: 5000 }));
     await userEvent.click(within(dialog).getByTestId('export-run-start'));
     await waitFor(() => expect(results.run).toHaveBeenCalledWith(9, { filters: {}, language: 'hi' }));
     expect(await screen.findByTestId(`run-progress-${queued.runId}`)).toHaveTextContent('Writing · 50 of 200 rows');
