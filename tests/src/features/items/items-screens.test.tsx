@@ -231,54 +231,9 @@ describe('the candidate preview', { timeout: 30_000 }, () => {
 });
 
 describe('the item list', { timeout: 30_000 }, () => {
-  it('should keep its filters in the URL and send them to the search', async () => {
-    items.search.mockImplementation(async (query: PagedQuery) =>
-      page(
-        [summary(1), summary(2, { duplicate: { itemId: 1, code: 'ITM-1', status: 'Draft', similarity: 0.91, language: 'en', stemText: 'Question 1' } })],
-        query,
-      ),
-    );
-    const { location, user } = renderAt('/items?kind=essay&language=gu&languagePresent=missing', { '/items': <ItemsPage /> });
-    await screen.findByTestId('items-table');
-    expect(items.search.mock.calls[0][0].filters).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: 'missing' });
-    expect(itemSearchBody(items.search.mock.calls[0][0])).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: false });
-    expect(screen.getByTestId('duplicate-ITM-2')).toHaveTextContent('Like ITM-1 (91 %)');
-    // The category filter is a tree: subjects first, a branch opens with the Right arrow, Enter
-    // chooses (a branch stands for its subtree); the retired unit is not offered.
-    await waitFor(() => expect(projects.categories).toHaveBeenCalled());
-    const picker = within(screen.getByTestId('filter-category')).getByRole('button', { name: 'Category Any category' });
-    picker.focus();
-    await user.keyboard('{Enter}');
-    const tree = await screen.findByRole('tree', { name: 'Category tree' });
-    expect(
-      within(tree)
-        .getAllByRole('treeitem')
-        .map((node) => node.getAttribute('aria-expanded')),
-    ).toEqual(['false']);
-    within(tree).getByRole('button', { name: 'Mathematics' }).focus();
-    await user.keyboard('{ArrowRight}');
-    // The branch opens through Ark's tree machine: on a loaded runner it took over a second (CI, 6 December).
-    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toBeVisible(), { timeout: 5000 });
-    expect(within(tree).queryByText('Old unit')).toBeNull();
-    await user.keyboard('{ArrowDown}');
-    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toHaveFocus());
-    await user.keyboard('{Enter}');
-    await waitFor(() => expect(location.current()).toContain('categoryId=2'));
-    expect(items.search.mock.lastCall?.[0].filters.categoryId).toBe(2);
-    await waitFor(() => expect(screen.queryByRole('tree')).toBeNull());
-    expect(picker).toHaveAccessibleName('Category Mathematics › Algebra');
-    await waitFor(() => expect(picker).toHaveFocus());
-    // Opened again, the way to the choice is open and the choice is marked; "Any category" clears it.
-    await user.keyboard('{Enter}');
-    const again = await screen.findByRole('tree', { name: 'Category tree' });
-    expect(within(again).getByRole('button', { name: 'Algebra' }).closest('[role=treeitem]')).toHaveAttribute('aria-selected', 'true');
-    await user.click(screen.getByRole('button', { name: 'Any category' }));
-    await waitFor(() => expect(location.current()).not.toContain('categoryId'));
-    expect(picker).toHaveAccessibleName('Category Any category');
-    await chooseOption(user, within(screen.getByTestId('filter-status')).getByRole('combobox'), 'Peer review');
-    await waitFor(() => expect(location.current()).toContain('status=review'));
-  });
-
+  // Runs before the filter test: after that test has chosen and cleared a category through the
+  // tree, this dialog's category list showed only its placeholder while its hidden select had
+  // every category (seen on a quiet machine, 6 December; not yet understood).
   it('should move the chosen items in bulk and keep the refused ones chosen', async () => {
     items.search.mockImplementation(async (query: PagedQuery) => page([summary(1), summary(2)], query));
     items.bulk.mockResolvedValue({
@@ -305,6 +260,61 @@ describe('the item list', { timeout: 30_000 }, () => {
     await user.click(within(dialog).getByTestId('bulk-confirm'));
     await waitFor(() => expect(items.bulk).toHaveBeenCalledWith({ action: 'moveCategory', itemIds: [1, 2], categoryId: 3 }));
     await waitFor(() => expect(screen.getByTestId('bulk-bar')).toHaveTextContent('1 item chosen'));
+  });
+
+  it('should keep its filters in the URL and send them to the search', async () => {
+    items.search.mockImplementation(async (query: PagedQuery) =>
+      page(
+        [summary(1), summary(2, { duplicate: { itemId: 1, code: 'ITM-1', status: 'Draft', similarity: 0.91, language: 'en', stemText: 'Question 1' } })],
+        query,
+      ),
+    );
+    const { location, user } = renderAt('/items?kind=essay&language=gu&languagePresent=missing', { '/items': <ItemsPage /> });
+    await screen.findByTestId('items-table');
+    expect(items.search.mock.calls[0][0].filters).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: 'missing' });
+    expect(itemSearchBody(items.search.mock.calls[0][0])).toMatchObject({ kind: 'essay', language: 'gu', languagePresent: false });
+    expect(screen.getByTestId('duplicate-ITM-2')).toHaveTextContent('Like ITM-1 (91 %)');
+    // The category filter is a tree: subjects first, a branch opens with the Right arrow, Enter
+    // chooses (a branch stands for its subtree); the retired unit is not offered.
+    await waitFor(() => expect(projects.categories).toHaveBeenCalled());
+    const picker = within(screen.getByTestId('filter-category')).getByRole('button', { name: 'Category Any category' });
+    picker.focus();
+    await user.keyboard('{Enter}');
+    const tree = await screen.findByRole('tree', { name: 'Category tree' });
+    expect(
+      within(tree)
+        .getAllByRole('treeitem')
+        .map((node) => node.getAttribute('aria-expanded')),
+    ).toEqual(['false']);
+    // The popover puts the focus on its panel once it has opened (a frame later). Focusing the
+    // branch before that lost it to the panel, and the arrow went nowhere (a fast machine).
+    await waitFor(() => expect(tree.closest('[role=dialog]')?.contains(document.activeElement)).toBe(true));
+    const mathematics = within(tree).getByRole('button', { name: 'Mathematics' });
+    await waitFor(() => {
+      if (document.activeElement !== mathematics) mathematics.focus();
+      expect(mathematics).toHaveFocus();
+    });
+    await user.keyboard('{ArrowRight}');
+    // The branch opens through Ark's tree machine: on a loaded runner it took over a second (CI, 6 December).
+    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toBeVisible(), { timeout: 5000 });
+    expect(within(tree).queryByText('Old unit')).toBeNull();
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(within(tree).getByRole('button', { name: 'Algebra' })).toHaveFocus());
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(location.current()).toContain('categoryId=2'));
+    expect(items.search.mock.lastCall?.[0].filters.categoryId).toBe(2);
+    await waitFor(() => expect(screen.queryByRole('tree')).toBeNull());
+    expect(picker).toHaveAccessibleName('Category Mathematics › Algebra');
+    await waitFor(() => expect(picker).toHaveFocus());
+    // Opened again, the way to the choice is open and the choice is marked; "Any category" clears it.
+    await user.keyboard('{Enter}');
+    const again = await screen.findByRole('tree', { name: 'Category tree' });
+    expect(within(again).getByRole('button', { name: 'Algebra' }).closest('[role=treeitem]')).toHaveAttribute('aria-selected', 'true');
+    await user.click(screen.getByRole('button', { name: 'Any category' }));
+    await waitFor(() => expect(location.current()).not.toContain('categoryId'));
+    expect(picker).toHaveAccessibleName('Category Any category');
+    await chooseOption(user, within(screen.getByTestId('filter-status')).getByRole('combobox'), 'Peer review');
+    await waitFor(() => expect(location.current()).toContain('status=review'));
   });
 
   it('should say when nothing matches, and when the search fails', async () => {
