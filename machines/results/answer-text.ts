@@ -5,7 +5,7 @@ import type { ItemContent } from '#machines/items/item-schema.ts';
  * their text in the candidate's medium, pairs read "left → right", gaps "1: text". Empty
  * answers are null (the screen says "not answered").
  */
-type Variant = { stem: string; choices?: Record<string, string> };
+type Variant = { stem: string; choices?: Record<string, string>; rubric?: string | null };
 
 export function variantOf(content: ItemContent, medium: string): Variant {
   const variants = content.variants as Record<string, Variant>;

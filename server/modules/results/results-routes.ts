@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { ticketPriorities, ticketStatuses } from '#machines/ticket-lifecycle.machine.ts';
 import type { ItemContent } from '#machines/items/item-schema.ts';
 import { checkItemContent } from '#machines/items/item-validate.ts';
-import { answerText, keyText } from '#machines/results/answer-text.ts';
+import { answerText, keyText, plainText, variantOf } from '#machines/results/answer-text.ts';
 import { adjustMark, distributionOf, settleMarks } from '#machines/results/marking.ts';
 import { decideResult, publishedResultStatuses, resultActions, type ResultActor, type ResultEvent } from '#machines/results/result.machine.ts';
 import type { PaperSnapshot } from '#machines/papers/paper-sets.ts';
@@ -55,21 +55,6 @@ export function resultParties(workspace: Workspace, examId: number) {
   const manager =
     workspace.tenantExamManager || workspace.tenantProjectManager || workspace.grants.some((g) => g.examId === null && g.permission === 'ProjectAdmin');
   return { examManager: manager, moderator: onExam('Moderator'), evaluator: onExam('Evaluator') };
-}
-
-const stripHtml = (html: string) =>
-  html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ')
-    .trim();
-
-function variantOf(content: ItemContent, medium: string) {
-  const variants = content.variants as Record<string, { stem: string; rubric?: string | null }>;
-  return variants[medium] ?? variants.en ?? Object.values(variants)[0];
 }
 
 export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps) {
@@ -669,9 +654,9 @@ export async function resultsRoutes(fastify: FastifyInstance, deps: ResultsDeps)
           itemNumber: r.itemNumber,
           round: r.round,
           maxMarks: Number(r.maxMarks),
-          stem: stripHtml(v?.stem ?? ''),
+          stem: plainText(v?.stem ?? ''),
           // An item other than an essay set to be marked by a person has no rubric: its key is the marker's guide.
-          rubric: v?.rubric ? stripHtml(v.rubric) : content.kind === 'essay' ? null : keyText(content, r.medium),
+          rubric: v?.rubric ? plainText(v.rubric) : content.kind === 'essay' ? null : keyText(content, r.medium),
           answer: answerText(content, r.response, r.medium) ?? '',
           earlierMarks,
         });

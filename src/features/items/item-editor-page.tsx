@@ -23,7 +23,8 @@ import { saveFile } from '#src/lib/save-file.ts';
 import { NoProjectState } from '#src/features/projects/index.ts';
 import { PermissionGate } from '#src/features/users/index.ts';
 import { itemsApi, type CategoryFile } from './api/items-api.ts';
-import { ItemPreview, plain } from './components/item-preview.tsx';
+import { plainText } from '#machines/results/answer-text.ts';
+import { ItemPreview } from './components/item-preview.tsx';
 import { KindFields } from './components/kind-fields.tsx';
 import { ReviewPanel } from './components/review-panel.tsx';
 import { VariantColumn } from './components/variant-column.tsx';
@@ -115,7 +116,7 @@ export function mediaKeyFor(content: ItemContent, file: { fileId: string; fileNa
 
 function useDuplicates(content: ItemContent | undefined, itemId: number | null): DuplicateHint[] {
   const [hints, setHints] = useState<DuplicateHint[]>([]);
-  const stem = content ? plain(Object.values(content.variants)[0]?.stem ?? '') : '';
+  const stem = content ? plainText(Object.values(content.variants)[0]?.stem ?? '') : '';
   useEffect(() => {
     if (stem.length < 12) {
       setHints([]);
@@ -229,7 +230,7 @@ function Editor({ itemId, workspace }: { itemId: number | null; workspace: ItemW
   const busy = snapshot.matches('saving') || snapshot.matches('acting') || snapshot.matches('checking');
   const change = (next: ItemContent) => send({ type: 'draft.change', content: next });
   const firstLanguage = Object.keys(content.variants)[0] ?? 'en';
-  const labelOf = (id: string) => plain(content.variants[firstLanguage]?.choices?.[id] ?? '');
+  const labelOf = (id: string) => plainText(content.variants[firstLanguage]?.choices?.[id] ?? '');
   const pickImage = () =>
     new Promise<string | null>((resolve) => {
       pickResolve.current = resolve;

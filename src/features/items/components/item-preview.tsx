@@ -14,6 +14,7 @@ import { Switch } from '#src/components/ui/switch.tsx';
 import { itemsApi } from '../api/items-api.ts';
 import { RichHtml } from './rich-html.tsx';
 import { languageName } from '#src/lib/language-name.ts';
+import { plainText } from '#machines/results/answer-text.ts';
 
 /**
  * The item as a candidate sees it (docs/decisions/0128), in one language, light or dark, left to
@@ -73,7 +74,7 @@ export function ResponseInput({
           options={content.options.map((o) => ({
             value: o.id,
             label: optionLabel(o.id),
-            ariaLabel: plain(text(o.id)) || o.id,
+            ariaLabel: plainText(text(o.id)) || o.id,
             testId: `preview-option-${o.id}`,
           }))}
         />
@@ -105,7 +106,7 @@ export function ResponseInput({
             >
               {/* Named by its plain text (or its id while it has none): the rich rendering is for the eye. */}
               <span aria-hidden="true">{optionLabel(o.id)}</span>
-              <span className={css({ srOnly: true })}>{plain(text(o.id)) || o.id}</span>
+              <span className={css({ srOnly: true })}>{plainText(text(o.id)) || o.id}</span>
             </Checkbox>
           ))}
         </fieldset>
@@ -132,10 +133,10 @@ export function ResponseInput({
           {content.left.map((l) => (
             <SelectField
               key={l.id}
-              label={plain(text(l.id)) || l.id}
+              label={plainText(text(l.id)) || l.id}
               value={pairs.find((p) => p[0] === l.id)?.[1] ?? ''}
               placeholder={t('preview.noMatch')}
-              options={content.right.map((r) => ({ value: r.id, label: plain(text(r.id)) || r.id }))}
+              options={content.right.map((r) => ({ value: r.id, label: plainText(text(r.id)) || r.id }))}
               onValueChange={(value) => {
                 const rest = pairs.filter((p) => p[0] !== l.id);
                 const next = value ? [...rest, [l.id, value] as [string, string]] : rest;
@@ -195,18 +196,6 @@ export function ResponseInput({
       );
     }
   }
-}
-
-/** Plain text of item HTML for accessible names (never rendered as HTML). */
-export function plain(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
 }
 
 function ScoreLine({ label, result, testId }: { label: string; result: Pick<ScoreResult, 'score' | 'maxScore' | 'outcome'>; testId: string }) {
