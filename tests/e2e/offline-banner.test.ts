@@ -49,8 +49,9 @@ it('should show the offline banner while the server is gone, with no call made, 
   const ready = new Promise<void>((resolve) =>
     page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => String(payload).includes('"type":"ready"') && resolve())),
   );
-  // The banner's code is fetched shortly after the page is up, before it can be needed offline.
-  const bannerCode = page.waitForResponse((response) => /\/assets\/banner-(?!store-)[^/]+\.js$/.test(response.url()), { timeout: 30_000 });
+  // The banner's code comes with the notifications host, once the first content is up, before it
+  // can be needed offline.
+  const bannerCode = page.waitForResponse((response) => /\/assets\/notifications-host-[^/]+\.js$/.test(response.url()), { timeout: 30_000 });
   await page.goto('/tickets');
   await page.getByRole('heading', { level: 1, name: 'My tickets' }).waitFor({ timeout: 20_000 });
   await ready;

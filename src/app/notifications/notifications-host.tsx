@@ -1,51 +1,9 @@
-import { Component, Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
+import { Component, Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { bannerStore } from '#src/lib/http/banner-store.ts';
 import { useStoreValue } from '#src/lib/use-store-value.ts';
+import Banner from './banner.tsx';
 import { notificationsStore } from './notifications-store.ts';
 
-/**
- * The banner's module, fetched once and kept: the lazy component and the preload share one
- * promise, so showing the banner once the server is gone never needs the network (issue 23). A
- * failed fetch is forgotten, so the next try fetches again.
- */
-let bannerModule: Promise<typeof import('./banner.tsx')> | null = null;
-const loadBanner = () =>
-  (bannerModule ??= import('./banner.tsx').catch((error: unknown) => {
-    bannerModule = null;
-    throw error;
-  }));
-let bannerLoaded: typeof import('./banner.tsx') | null = null;
-
-/**
- * The banner's code once it is here. It is not rendered before: a lazy component whose fetch
- * fails (the network went before the preload came back) is an error React reports in the
- * console, and offline that is the expected case. The fetch is tried again with every banner
- * shown and whenever the browser is back online.
- */
-function useBannerCode(wanted: boolean) {
-  const [code, setCode] = useState(bannerLoaded);
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const again = () => setAttempt((n) => n + 1);
-    window.addEventListener('online', again);
-    return () => window.removeEventListener('online', again);
-  }, []);
-  useEffect(() => {
-    if (!wanted || code) return;
-    let current = true;
-    loadBanner().then(
-      (module) => {
-        bannerLoaded = module;
-        if (current) setCode(module);
-      },
-      () => undefined,
-    );
-    return () => {
-      current = false;
-    };
-  }, [wanted, code, attempt]);
-  return code;
-}
 const Toaster = lazy(() => import('./toaster.tsx'));
 const Snackbar = lazy(() => import('./snackbar-view.tsx'));
 
@@ -84,13 +42,9 @@ function useOfflineBanner() {
     const offline = () => bannerStore.trigger.show({ message: 'network' });
     const online = () => bannerStore.trigger.clearIf({ message: 'network' });
     if (navigator.onLine === false) offline();
-    // The banner's code must be here before the network goes: fetched once the page is up (after
-    // the first render, so not in its budget), not when the banner is first needed.
-    const preload = window.setTimeout(() => void loadBanner().catch(() => undefined), 1500);
     window.addEventListener('offline', offline);
     window.addEventListener('online', online);
     return () => {
-      window.clearTimeout(preload);
       window.removeEventListener('offline', offline);
       window.removeEventListener('online', online);
     };
@@ -98,19 +52,20 @@ function useOfflineBanner() {
 }
 
 /**
- * The banner once there is one, the toaster and the snackbar once something asked for them:
- * their code loads then, not with the first render.
+ * The banner once there is one; the toaster and the snackbar once something asked for them: their
+ * code loads then, not with the first render. The banner's own code is part of the first render (a
+ * few hundred bytes): it is wanted exactly when the network may be gone, and a lazy banner fetched
+ * after the first render was still missing when a page loaded moments before went offline (CI,
+ * ticket chat under load).
  */
 export function NotificationsHost() {
   const { toasts, snackbar } = useStoreValue(notificationsStore, (s) => s.context);
   const banner = useStoreValue(bannerStore, (s) => s.context.message);
   useOfflineBanner();
-  const bannerCode = useBannerCode(banner !== null);
-  const Banner = bannerCode?.default;
   return (
     <Quiet>
       {/* Separate boundaries: one loading never hides another. */}
-      {banner && Banner ? <Banner message={banner} /> : null}
+      <Suspense fallback={null}>{banner ? <Banner message={banner} /> : null}</Suspense>
       <Suspense fallback={null}>{toasts ? <Toaster /> : null}</Suspense>
       <Suspense fallback={null}>{snackbar ? <Snackbar /> : null}</Suspense>
     </Quiet>
