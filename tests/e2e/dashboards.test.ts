@@ -153,4 +153,33 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
     await expectAccessible(admin.page, 'administrator dashboard');
     expect(admin.errors).toEqual([]);
   });
+
+  it('should not move the administrator dashboard when its cards load, on a phone and on a desktop (layout shift ≤ 0.01, issue 22)', async () => {
+    for (const viewport of [
+      { width: 412, height: 823 },
+      { width: 1350, height: 940 },
+    ]) {
+      const context = await newContext(browser, server.url, { viewport });
+      opened.push(context);
+      await signInContext(context, server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
+      const page = await context.newPage();
+      // Every answer a little late, as on a phone: the cards show their skeletons first.
+      await page.route('**/api/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      await page.addInitScript(() => {
+        const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = []);
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
+        }).observe({ type: 'layout-shift', buffered: true });
+      });
+      await page.goto('/');
+      for (const card of ['users', 'bulk-jobs', 'directory', 'sign-in-failures']) await page.getByTestId(`card-${card}-content`).waitFor();
+      await page.waitForTimeout(500);
+      const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
+      const shift = shifts.reduce((sum, value) => sum + value, 0);
+      expect(shift, `layout shift at ${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(0.01);
+    }
+  });
 });

@@ -39,7 +39,7 @@ function Section({ title, children }: { title: string; children: React.ReactNode
   return (
     <div className={css({ mt: '6' })}>
       <h2 className={css({ fontSize: 'lg', fontWeight: 'semibold' })}>{title}</h2>
-      <Suspense fallback={<ListSkeleton rows={3} columns={2} />}>{children}</Suspense>
+      {children}
     </div>
   );
 }
@@ -60,6 +60,22 @@ export default function DashboardCardsPage() {
       <p className={css({ mt: '4', fontSize: 'lg' })} data-testid="dashboard-greeting">
         {name ? t(`greeting.${partOfDay(new Date().getHours())}`, { name }) : t(`greeting.${partOfDay(new Date().getHours())}Anonymous`)}
       </p>
+      {/*
+       * One boundary for every section: the sections come together, each card with its own
+       * skeleton, below the greeting. A placeholder per section, replaced by cards of another
+       * height, moved every section below it (layout shift 0.24 on a phone, issue 22).
+       */}
+      <Suspense fallback={<ListSkeleton rows={3} columns={2} />}>
+        <Sections show={show} />
+      </Suspense>
+    </div>
+  );
+}
+
+function Sections({ show }: { show: ReturnType<typeof dashboardsFor> }) {
+  const { t } = useTranslation('dashboard');
+  return (
+    <>
       {show.candidate ? (
         <Section title={t('candidate.title')}>
           <CandidateCards />
@@ -85,6 +101,6 @@ export default function DashboardCardsPage() {
           <SupportAdminCards />
         </Section>
       ) : null}
-    </div>
+    </>
   );
 }

@@ -22,6 +22,12 @@ export interface DashboardCardProps<T> {
   load: () => Promise<T>;
   /** Reload on ticket changes pushed by the realtime hub (and after a resumed connection). */
   liveTickets?: boolean;
+  /**
+   * What the card shows while it loads, when the content's shape is known before its data (a fixed
+   * row of figures): the same boxes, so nothing below moves when the data comes (issue 22). Three
+   * grey lines otherwise.
+   */
+  skeleton?: ReactNode;
   /** Nothing is shown (not even the card) once loaded when this says so, e.g. no registrations. */
   hideWhen?: (data: T) => boolean;
   children: (data: T) => ReactNode;
@@ -44,7 +50,7 @@ const box = css({
  * a skeleton while it loads, its own error with a retry, and a link to the full list. A card
  * that follows ticket pushes reloads behind its data.
  */
-export function DashboardCard<T>({ id, title, to, linkLabel, load, liveTickets = false, hideWhen, children }: DashboardCardProps<T>) {
+export function DashboardCard<T>({ id, title, to, linkLabel, load, liveTickets = false, skeleton, hideWhen, children }: DashboardCardProps<T>) {
   const { t } = useTranslation('dashboard');
   const machine = useMemo(() => createDashboardCardMachine<T>(), []);
   const [snapshot, send] = useMachine(machine, { input: { load } });
@@ -85,9 +91,13 @@ export function DashboardCard<T>({ id, title, to, linkLabel, load, liveTickets =
       </div>
       {snapshot.matches('loading') ? (
         <div role="status" aria-label={t('card.loading', { title })} data-testid={`card-${id}-skeleton`} className={css({ display: 'grid', gap: '2' })}>
-          <Bone width="60%" />
-          <Bone width="85%" />
-          <Bone width="40%" />
+          {skeleton ?? (
+            <>
+              <Bone width="60%" />
+              <Bone width="85%" />
+              <Bone width="40%" />
+            </>
+          )}
         </div>
       ) : snapshot.matches('failed') ? (
         <div role="alert" data-testid={`card-${id}-error`} className={css({ display: 'grid', gap: '2', justifyItems: 'start' })}>
@@ -107,8 +117,8 @@ export function DashboardCard<T>({ id, title, to, linkLabel, load, liveTickets =
   );
 }
 
-/** A row of label → count figures (statuses, totals). */
-export function Figures({ items, testId }: { items: Array<{ key: string; label: string; value: number; to?: string }>; testId?: string }) {
+/** A row of label → count figures (statuses, totals); a null value is a grey box the size of a count (the card's skeleton). */
+export function Figures({ items, testId }: { items: Array<{ key: string; label: string; value: number | null; to?: string }>; testId?: string }) {
   return (
     <dl data-testid={testId} className={css({ display: 'flex', flexWrap: 'wrap', gap: '3' })}>
       {items.map((item) => (
@@ -118,7 +128,9 @@ export function Figures({ items, testId }: { items: Array<{ key: string; label: 
           data-testid={testId ? `${testId}-${item.key}` : undefined}
         >
           <dt className={css({ fontSize: 'xs', color: 'fg.muted' })}>{item.label}</dt>
-          <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>{item.to ? <Link to={item.to}>{item.value}</Link> : item.value}</dd>
+          <dd className={css({ fontSize: 'xl', fontWeight: 'bold' })}>
+            {item.value === null ? <Bone width="2ch" height="1lh" /> : item.to ? <Link to={item.to}>{item.value}</Link> : item.value}
+          </dd>
         </div>
       ))}
     </dl>

@@ -2,10 +2,26 @@ import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { useFormat } from '#src/lib/format.ts';
-import { dashboardApi } from '../api/dashboard-api.ts';
+import { dashboardApi, type UsersOverview } from '../api/dashboard-api.ts';
 import { cardGrid, cardList, cardRow, DashboardCard, Figures, muted } from '../components/dashboard-card.tsx';
 
 const jobTone = { queued: 'neutral', running: 'info', finished: 'success', failed: 'error' } as const;
+
+/** Users by state; before they are counted, the same four boxes with the labels and no counts. */
+function UserFigures({ users }: { users?: UsersOverview }) {
+  const { t } = useTranslation('dashboard');
+  return (
+    <Figures
+      testId={users ? 'users-state' : undefined}
+      items={[
+        { key: 'active', label: t('users.users.active'), value: users?.active ?? null },
+        { key: 'awaiting', label: t('users.users.awaiting'), value: users?.awaitingConfirmation ?? null },
+        { key: 'locked', label: t('users.users.locked'), value: users?.locked ?? null },
+        { key: 'inactive', label: t('users.users.inactive'), value: users?.inactive ?? null },
+      ]}
+    />
+  );
+}
 
 /** The administrator's dashboard (issue 21): users by state, bulk uploads, the directory, recent failed sign-ins. */
 export default function AdminCards({ show }: { show: { users: boolean; jobs: boolean; directory: boolean; signIns: boolean } }) {
@@ -14,18 +30,15 @@ export default function AdminCards({ show }: { show: { users: boolean; jobs: boo
   return (
     <div className={cardGrid} data-testid="dashboard-admin">
       {show.users ? (
-        <DashboardCard id="users" title={t('users.users.title')} to="/users" linkLabel={t('users.users.all')} load={dashboardApi.users}>
-          {(users) => (
-            <Figures
-              testId="users-state"
-              items={[
-                { key: 'active', label: t('users.users.active'), value: users.active },
-                { key: 'awaiting', label: t('users.users.awaiting'), value: users.awaitingConfirmation },
-                { key: 'locked', label: t('users.users.locked'), value: users.locked },
-                { key: 'inactive', label: t('users.users.inactive'), value: users.inactive },
-              ]}
-            />
-          )}
+        <DashboardCard
+          id="users"
+          title={t('users.users.title')}
+          to="/users"
+          linkLabel={t('users.users.all')}
+          load={dashboardApi.users}
+          skeleton={<UserFigures />}
+        >
+          {(users) => <UserFigures users={users} />}
         </DashboardCard>
       ) : null}
       {show.jobs ? (

@@ -458,6 +458,23 @@ describe('the administrator dashboard', () => {
     expect(screen.getByTestId('dashboard-exams-choose')).toBeInTheDocument();
   });
 
+  it('should hold the users card at its final shape while it loads: the four labelled boxes, grey where the counts go', async () => {
+    let release: () => void = () => {};
+    const usersLoaded = new Promise<void>((resolve) => (release = resolve));
+    const usersAnswer = http.answers.get('/v1/dashboard/admin/users')!;
+    http.answers.set('/v1/dashboard/admin/users', () => usersLoaded.then(usersAnswer));
+    signIn('Admin', 'Ada');
+    renderAt('/', <DashboardCardsPage />);
+    const skeleton = await screen.findByTestId('card-users-skeleton');
+    expect(skeleton).toHaveAttribute('role', 'status');
+    expect(Array.from(skeleton.querySelectorAll('dt'), (dt) => dt.textContent)).toEqual(['Active', 'Awaiting confirmation', 'Locked', 'Inactive']);
+    expect(Array.from(skeleton.querySelectorAll('dd'), (dd) => dd.textContent)).toEqual(['', '', '', '']);
+    expect(skeleton.querySelectorAll('dd > [aria-hidden="true"]')).toHaveLength(4);
+    expect(screen.queryByTestId('users-state-active')).toBeNull();
+    await act(async () => release());
+    expect(within(await screen.findByTestId('card-users-content')).getByTestId('users-state-active')).toHaveTextContent('Active24');
+  });
+
   it('should not show user administration to a support admin', async () => {
     signIn('SupportAdmin', 'Gita');
     renderAt('/', <DashboardCardsPage />);
