@@ -81,10 +81,6 @@ export default defineConfig({
     },
   },
   globalCss: {
-    // The scrollbar's room is kept from the start: a page that grows past the window once its data
-    // arrives (the dashboard's cards) would otherwise narrow by the scrollbar's width and shift
-    // everything on it (layout shift, issue 22).
-    html: { scrollbarGutter: 'stable' },
     'html, body': {
       fontFamily: 'body',
       color: 'fg.default',
