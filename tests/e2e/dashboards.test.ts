@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMAIL_DOMAIN } from '#server/db/demo-data.ts';
 import { expectAccessible } from './support/axe.ts';
 import { collectPageErrors, launchBrowser, newContext } from './support/browser.ts';
+import { layoutShiftTotal, recordLayoutShifts } from './support/layout-shift.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signInContext } from './support/signed-in-page.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
@@ -168,18 +169,11 @@ describe('the dashboards of the demo roles in Chromium', { timeout: 300_000 }, (
         await new Promise((resolve) => setTimeout(resolve, 300));
         await route.continue();
       });
-      await page.addInitScript(() => {
-        const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = []);
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
-        }).observe({ type: 'layout-shift', buffered: true });
-      });
+      await recordLayoutShifts(page);
       await page.goto('/');
       for (const card of ['users', 'bulk-jobs', 'directory', 'sign-in-failures']) await page.getByTestId(`card-${card}-content`).waitFor();
       await page.waitForTimeout(500);
-      const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
-      const shift = shifts.reduce((sum, value) => sum + value, 0);
-      expect(shift, `layout shift at ${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(0.01);
+      expect(await layoutShiftTotal(page), `layout shift at ${viewport.width}×${viewport.height}`).toBeLessThanOrEqual(0.01);
     }
   });
 });

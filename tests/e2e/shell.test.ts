@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { layoutShiftTotal, recordLayoutShifts } from './support/layout-shift.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 
 let server: RunningServer;
@@ -49,19 +50,12 @@ describe('the dashboard shell', () => {
   it('should not move the page when the persistent drawer appears (layout shift ≤ 0.02, issue 22)', async () => {
     const context = await newContext(browser, server.url, { viewport: { width: 1350, height: 940 } });
     const page = await context.newPage();
-    // Every layout shift from the first paint on, as Lighthouse counts them.
-    await page.addInitScript(() => {
-      const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = []);
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.push(entry.value);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await recordLayoutShifts(page);
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByRole('link', { name: 'Sign in' }).waitFor();
     await page.waitForTimeout(500);
-    const shifts = await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts);
-    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThanOrEqual(0.02);
+    expect(await layoutShiftTotal(page)).toBeLessThanOrEqual(0.02);
     await context.close();
   });
 
