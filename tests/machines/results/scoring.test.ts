@@ -212,3 +212,127 @@ describe('scoreScript: partial credit, essays and the pass rules', () => {
     expect([gradeOf(bands, 80), gradeOf(bands, 75), gradeOf(bands, 74.99), gradeOf(bands, 40), gradeOf(bands, 39)]).toEqual(['A', 'A', 'B', 'C', null]);
   });
 });
+
+describe('scoreScript: the edges of the marking rules', () => {
+  it("should keep a person's mark within 0 … the item's marks and take the outcome from it", () => {
+    // Four answered essays of 10 marks: full marks, nothing, more than the item gives, less than nothing.
+    const { snapshot, set } = paper([{ id: 's1', items: [1, 2, 3, 4].map((n) => [`e${n}`, essay, 10] as [string, ItemContent, number]) }]);
+    const text = 'Water evaporates and condenses.';
+    const marks = new Map([
+      [1, 10],
+      [2, 0],
+      [3, 12],
+      [4, -2],
+    ]);
+    const s = scoreScript(snapshot, set, answers({ 1: text, 2: text, 3: text, 4: text }), rules, marks);
+    expect(s.items.map((i) => [i.marks, i.outcome])).toEqual([
+      [10, 'correct'],
+      [0, 'wrong'],
+      [10, 'correct'],
+      [0, 'wrong'],
+    ]);
+    expect(s.awaitingMarking).toEqual([]);
+    expect(s.total).toBe(20);
+    expect(s.maxTotal).toBe(40);
+  });
+
+  it('should take the N highest maxima as the maximum of an "any N of M" section, whichever items count', () => {
+    // Items of 2, 5 and 3 marks, any 2 count: the maximum is 5 + 3 = 8.
+    const { snapshot, set } = paper([
+      {
+        id: 's1',
+        attemptAny: 2,
+        items: [
+          ['v1', singleChoice, 2],
+          ['v2', singleChoice, 5],
+          ['v3', singleChoice, 3],
+        ],
+      },
+    ]);
+    const all = scoreScript(snapshot, set, answers({ 1: 'A', 2: 'A', 3: 'A' }), rules);
+    expect(all.sections).toEqual([{ sectionId: 's1', total: 8, maxTotal: 8, attemptAny: 2 }]);
+    expect(all.items.filter((i) => i.counted).map((i) => i.number)).toEqual([2, 3]);
+    // Only the 2-mark item answered (right): it counts with one unanswered item (question order breaks the tie at 0).
+    const one = scoreScript(snapshot, set, answers({ 1: 'A' }), rules);
+    expect(one.sections).toEqual([{ sectionId: 's1', total: 2, maxTotal: 8, attemptAny: 2 }]);
+    expect(one.items.filter((i) => i.counted).map((i) => i.number)).toEqual([1, 2]);
+    expect(one.percent).toBe(25);
+  });
+
+  it('should pass a section exactly at the minimum, and apply no minimum when it is null', () => {
+    const { snapshot, set } = paper([
+      {
+        id: 's1',
+        items: [
+          ['v1', singleChoice, 4],
+          ['v2', singleChoice, 4],
+        ],
+      },
+      {
+        id: 's2',
+        items: [
+          ['v3', singleChoice, 4],
+          ['v4', singleChoice, 4],
+        ],
+      },
+    ]);
+    // 12 of 16 = 75 %, section 2 at 4 of 8 = 50 %: not below a minimum of 50.
+    expect(scoreScript(snapshot, set, answers({ 1: 'A', 2: 'A', 3: 'A' }), { ...rules, sectionMinimumPercent: 50 }).passed).toBe(true);
+    // Section 1: −1 + 0 of 8 (below 0 %), section 2: 8 of 8; 7 of 16 = 43.75 % ≥ 40.
+    const given = answers({ 1: 'B', 3: 'A', 4: 'A' });
+    const noMinimum = scoreScript(snapshot, set, given, { ...rules, sectionMinimumPercent: null });
+    expect(noMinimum.sections.map((s) => s.total)).toEqual([-1, 8]);
+    expect(noMinimum.percent).toBe(43.75);
+    expect(noMinimum.passed).toBe(true);
+    // A minimum of 0 % fails the section below nothing.
+    expect(scoreScript(snapshot, set, given, { ...rules, sectionMinimumPercent: 0 }).passed).toBe(false);
+  });
+
+  it('should give 0 % to a paper with no marks to earn', () => {
+    const { snapshot, set } = paper([{ id: 's1', items: [] }]);
+    const s = scoreScript(snapshot, set, answers({}), rules);
+    expect(s).toMatchObject({ total: 0, maxTotal: 0, percent: 0, grade: null, passed: false });
+    expect(s.sections).toEqual([{ sectionId: 's1', total: 0, maxTotal: 0, attemptAny: null }]);
+  });
+
+  it('should take every mark of a paper sat on paper from a person, answered or not, instead of the automatic marking', () => {
+    const { snapshot, set } = paper([
+      {
+        id: 's1',
+        items: [
+          ['v1', singleChoice, 4],
+          ['v2', singleChoice, 4],
+          ['v3', singleChoice, 4],
+        ],
+      },
+    ]);
+    // Question 1 has a (wrong) stored answer: no automatic −1; no marks entered yet, every question waits.
+    const waiting = scoreScript(snapshot, set, answers({ 1: 'B' }), rules, new Map(), {}, true);
+    expect(waiting.awaitingMarking).toEqual([1, 2, 3]);
+    expect(waiting.items.map((i) => [i.marks, i.needsHumanMarking])).toEqual([
+      [null, true],
+      [null, true],
+      [null, true],
+    ]);
+    expect(waiting.total).toBe(0);
+    // Marks entered for questions 1 and 2; question 3 still waits.
+    const entered = scoreScript(
+      snapshot,
+      set,
+      answers({ 1: 'B' }),
+      rules,
+      new Map([
+        [1, 4],
+        [2, 1.5],
+      ]),
+      {},
+      true,
+    );
+    expect(entered.awaitingMarking).toEqual([3]);
+    expect(entered.items.slice(0, 2).map((i) => [i.marks, i.outcome])).toEqual([
+      [4, 'correct'],
+      [1.5, 'partial'],
+    ]);
+    expect(entered.total).toBe(5.5);
+  });
+});

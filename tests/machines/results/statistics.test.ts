@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { correlation, itemStatistics, paperStatistics, upperLowerGroups, variance, type CandidateRow, type ItemMeta } from '#machines/results/statistics.ts';
+import {
+  correlation,
+  itemStatistics,
+  paperStatistics,
+  scoreDistribution,
+  totals,
+  upperLowerGroups,
+  variance,
+  type CandidateRow,
+  type ItemMeta,
+} from '#machines/results/statistics.ts';
 
 /**
  * Every figure below was computed by hand (the working is in the comments), not by running
@@ -144,6 +154,226 @@ describe('statistics', () => {
     expect(essay.n).toBe(1);
     expect(essay.facility).toBeCloseTo(0.4, 10);
     const empty = paperStatistics([], fourItems);
-    expect([empty.mean, empty.sd, empty.reliability, empty.sem, empty.median]).toEqual([null, null, null, null, null]);
+    expect([empty.mean, empty.sd, empty.reliability, empty.sem, empty.median, empty.min, empty.max]).toEqual([null, null, null, null, null, null, null]);
+  });
+});
+
+describe('statistics: the edges of each figure', () => {
+  it('should correlate two pairs, and give no correlation for lists of different lengths or a constant second list', () => {
+    // x = 1, 2 and y = 3, 5: sxy = 1, sxx = .5, syy = 2 → 1/√1 = 1.
+    expect(correlation([1, 2], [3, 5])).toBeCloseTo(1, 10);
+    expect(correlation([1, 2, 3], [1, 2])).toBeNull();
+    expect(correlation([1, 2, 3], [5, 5, 5])).toBeNull();
+    expect(correlation([], [])).toBeNull();
+  });
+
+  it('should never let the groups overlap, even for a share above one half', () => {
+    // round(4 · .9) = 4 would take everyone; at most half of four (two) go in each group.
+    expect(upperLowerGroups([1, 2, 3, 4], 0.9)).toEqual({ upper: [3, 2], lower: [1, 0] });
+    // round(4 · .27) = 1.
+    expect(upperLowerGroups([1, 2, 3, 4])).toEqual({ upper: [3], lower: [0] });
+  });
+
+  it('should compare groups of several candidates by the share of the item marks they earned', () => {
+    // Item 1 is worth 2, item 2 worth 10. Totals 12, 11, 9, 8, 7, 6, 5, 3, 3, 1: round(10 · .27) = 3 per group,
+    // upper = candidates 1–3, lower = 8–10 (8 and 9 tie at 3; both are in it).
+    const xs = [2, 2, 1, 1, 1, 1, 1, 0, 1, 0];
+    const rows = xs.map((x, k) => row(`c${k}`, [x, 10 - k]));
+    const items: ItemMeta[] = [
+      { id: 'i1', maxScore: 2 },
+      { id: 'i2', maxScore: 10 },
+    ];
+    expect(totals(rows, items)).toEqual([12, 11, 9, 8, 7, 6, 5, 3, 3, 1]);
+    const [i1, i2] = itemStatistics(rows, items);
+    // Item 1: upper 5 of 6 marks, lower 1 of 6 → 4/6. Item 2: upper 27 of 30, lower 6 of 30 → .7.
+    expect(i1.upperLowerIndex).toBeCloseTo(2 / 3, 10);
+    expect(i2.upperLowerIndex).toBeCloseTo(0.7, 10);
+    // Item 1: 10 marks over 10 candidates, of 2 each → .5.
+    expect(i1.facility).toBeCloseTo(0.5, 10);
+  });
+
+  it('should count a candidate with no answer to an item as omitting it with 0 marks', () => {
+    const items: ItemMeta[] = [
+      {
+        id: 'i1',
+        maxScore: 1,
+        options: [
+          { id: 'a', correct: true },
+          { id: 'b', correct: false },
+        ],
+      },
+      { id: 'i2', maxScore: 1 },
+    ];
+    const rows: CandidateRow[] = [
+      { id: 'A', answers: { i1: { score: 1, omitted: false, chosen: ['a'] }, i2: { score: 1, omitted: false } } },
+      { id: 'B', answers: { i2: { score: 1, omitted: false } } },
+      { id: 'C', answers: { i1: { score: 0, omitted: true }, i2: { score: 0, omitted: false } } },
+    ];
+    expect(totals(rows, items)).toEqual([2, 1, 0]);
+    const [i1] = itemStatistics(rows, items);
+    // B has no answer and C omitted: 2 of 3.
+    expect(i1.omittedRate).toBeCloseTo(2 / 3, 10);
+    // One per group (round(3 · .27) = 1): A on top, C at the bottom.
+    expect(i1.distractors).toEqual([
+      { optionId: 'a', correct: true, count: 1, upper: 1, lower: 0 },
+      { optionId: 'b', correct: false, count: 0, upper: 0, lower: 0 },
+    ]);
+  });
+
+  it('should give no figures for an item nobody sat, and no distractors for an item without options', () => {
+    const [i1, i2] = itemStatistics([], fourItems);
+    expect(i1).toEqual({
+      itemId: 'i1',
+      n: 0,
+      facility: null,
+      pointBiserial: null,
+      restCorrelation: null,
+      upperLowerIndex: null,
+      omittedRate: null,
+      distractors: [
+        { optionId: 'a', correct: true, count: 0, upper: 0, lower: 0 },
+        { optionId: 'b', correct: false, count: 0, upper: 0, lower: 0 },
+        { optionId: 'c', correct: false, count: 0, upper: 0, lower: 0 },
+      ],
+      flags: [],
+    });
+    expect(i2.distractors).toEqual([]);
+    // One candidate: no upper and lower groups to compare.
+    const [alone] = itemStatistics([row('A', [1])], [{ id: 'i1', maxScore: 1 }]);
+    expect(alone.upperLowerIndex).toBeNull();
+    expect(alone.facility).toBe(1);
+  });
+
+  it('should give no facility or upper/lower index for an item worth no marks', () => {
+    const rows = [row('A', [0, 1]), row('B', [0, 0]), row('C', [0, 1])];
+    const [practice] = itemStatistics(rows, [
+      { id: 'i1', maxScore: 0 },
+      { id: 'i2', maxScore: 1 },
+    ]);
+    expect(practice.facility).toBeNull();
+    expect(practice.upperLowerIndex).toBeNull();
+  });
+
+  it('should not flag a point-biserial of exactly 0, a distractor only as popular as the most chosen key, or a single marked answer', () => {
+    // Item 1 = 1, 1, 0, 0; totals 1, 2, 1, 2: dx = ±.5, dy = ∓.5 alternately → sxy = 0.
+    const rows = [row('A', [1, 0, 0]), row('B', [1, 1, 0]), row('C', [0, 1, 0]), row('D', [0, 1, 1])];
+    const plain: ItemMeta[] = ['i1', 'i2', 'i3'].map((id) => ({ id, maxScore: 1 }));
+    const [zero] = itemStatistics(rows, plain);
+    expect(zero.pointBiserial).toBe(0);
+    expect(zero.flags).toEqual([]);
+
+    // Two keys chosen 1 and 2 times, the distractor 2 times: not more than the most chosen key.
+    const choice: ItemMeta = {
+      id: 'i1',
+      maxScore: 1,
+      options: [
+        { id: 'k1', correct: true },
+        { id: 'k2', correct: true },
+        { id: 'd', correct: false },
+      ],
+    };
+    const chose = [row('A', [0], { i1: { chosen: ['k2', 'd'] } }), row('B', [1], { i1: { chosen: ['k2'] } }), row('C', [0], { i1: { chosen: ['k1', 'd'] } })];
+    const [tie] = itemStatistics(chose, [choice]);
+    expect(tie.distractors.map((d) => d.count)).toEqual([1, 2, 2]);
+    expect(tie.flags).toEqual([]);
+    const [over] = itemStatistics([...chose, row('D', [0], { i1: { chosen: ['d'] } })], [choice]);
+    expect(over.flags).toEqual(['distractorOverKey']);
+
+    // Only one marked answer: nothing to compare, so not "everyone scored the same".
+    const [single] = itemStatistics([row('A', [1]), { id: 'B', answers: { i1: { score: null, omitted: false } } }], [{ id: 'i1', maxScore: 1 }]);
+    expect(single.n).toBe(1);
+    expect(single.flags).toEqual([]);
+  });
+
+  it('should put scores into bins of equal width, the top one including its upper end and the first taking scores below 0', () => {
+    // Width 2.5: [0, 2.5) gets 0, 2.4 and −1; [2.5, 5) gets 2.5; [7.5, 10] gets 7.5 and 10.
+    expect(scoreDistribution([0, 2.4, 2.5, 7.5, 10, -1], 10, 4)).toEqual([
+      { from: 0, to: 2.5, count: 3 },
+      { from: 2.5, to: 5, count: 1 },
+      { from: 5, to: 7.5, count: 0 },
+      { from: 7.5, to: 10, count: 2 },
+    ]);
+    expect(scoreDistribution([3, 10], 10, 1)).toEqual([{ from: 0, to: 10, count: 2 }]);
+    expect(scoreDistribution([1, 2], 0)).toEqual([]);
+    expect(scoreDistribution([1, 2], 10, 0)).toEqual([]);
+  });
+
+  it('should take the median of the sorted totals', () => {
+    // Totals 1, 0, 1 → sorted 0, 1, 1: median 1.
+    const odd = paperStatistics(
+      [row('A', [1, 0]), row('B', [0, 0]), row('C', [0, 1])],
+      [
+        { id: 'i1', maxScore: 1 },
+        { id: 'i2', maxScore: 1 },
+      ],
+    );
+    expect(odd.median).toBe(1);
+    // Totals 5, 3, 1, 5 → sorted 1, 3, 5, 5: median (3 + 5)/2 = 4.
+    const even = paperStatistics(
+      [row('A', [2, 2, 1]), row('B', [1, 1, 1]), row('C', [0, 1, 0]), row('D', [2, 1, 2])],
+      [
+        { id: 'i1', maxScore: 2 },
+        { id: 'i2', maxScore: 2 },
+        { id: 'i3', maxScore: 2 },
+      ],
+    );
+    expect(even.median).toBe(4);
+  });
+
+  it('should give no reliability or SEM for a single item or when every candidate has the same total', () => {
+    // One item, scores 1, 0, 1: mean 2/3, variance (1/9 + 4/9 + 1/9)/3 = 2/9.
+    const single = paperStatistics([row('A', [1]), row('B', [0]), row('C', [1])], [{ id: 'i1', maxScore: 1 }]);
+    expect(single.reliability).toBeNull();
+    expect(single.sem).toBeNull();
+    expect(single.sd).toBeCloseTo(Math.sqrt(2 / 9), 10);
+    // Totals 1 and 1: no variance.
+    const same = paperStatistics(
+      [row('A', [1, 0]), row('B', [0, 1])],
+      [
+        { id: 'i1', maxScore: 1 },
+        { id: 'i2', maxScore: 1 },
+      ],
+    );
+    expect(same.reliability).toBeNull();
+    expect(same.sem).toBeNull();
+    expect(same.sd).toBe(0);
+  });
+
+  it('should give an SEM for a reliability of 0 but none for a negative one', () => {
+    const items: ItemMeta[] = [
+      { id: 'i1', maxScore: 1 },
+      { id: 'i2', maxScore: 1 },
+    ];
+    // Items 1, 1, 0, 0 and 1, 0, 1, 0 (uncorrelated): item variances .25 + .25; totals 2, 1, 1, 0 have variance .5 →
+    // KR-20 = 2·(1 − .5/.5) = 0; SEM = √.5·√1.
+    const zero = paperStatistics([row('A', [1, 1]), row('B', [1, 0]), row('C', [0, 1]), row('D', [0, 0])], items);
+    expect(zero.reliability).toBe(0);
+    expect(zero.sem).toBeCloseTo(Math.sqrt(0.5), 10);
+    // Items 1, 1, 0, 0 and 0, 1, 1, 1: item variances .25 + .1875 = 7/16; totals 1, 2, 1, 1 have variance 3/16 →
+    // KR-20 = 2·(1 − 7/3) = −8/3; no SEM.
+    const negative = paperStatistics([row('A', [1, 0]), row('B', [1, 1]), row('C', [0, 1]), row('D', [0, 1])], items);
+    expect(negative.reliability).toBeCloseTo(-8 / 3, 10);
+    expect(negative.sem).toBeNull();
+  });
+
+  it("should use Cronbach's alpha, not KR-20, unless every item is worth 1 mark and scored 0 or 1", () => {
+    // An item worth 2 marks, although nobody earned more than 1.
+    const twoMarks = paperStatistics(
+      [row('A', [1, 1]), row('B', [0, 1]), row('C', [0, 0])],
+      [
+        { id: 'i1', maxScore: 1 },
+        { id: 'i2', maxScore: 2 },
+      ],
+    );
+    expect(twoMarks.reliabilityKind).toBe('alpha');
+    // 1-mark items with negative marking: −0.25 for a wrong answer.
+    const negativeMarks = paperStatistics(
+      [row('A', [1, 1]), row('B', [1, 0]), row('C', [0, -0.25])],
+      [
+        { id: 'i1', maxScore: 1 },
+        { id: 'i2', maxScore: 1 },
+      ],
+    );
+    expect(negativeMarks.reliabilityKind).toBe('alpha');
   });
 });
