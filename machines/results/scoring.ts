@@ -110,7 +110,9 @@ export function scoreScript(
         sectionId: section.sectionId,
         versionId: item.versionId,
         kind: content.kind,
-        outcome: byPerson && marks !== null ? (marks >= item.marks ? 'correct' : marks > 0 ? 'partial' : 'wrong') : result.outcome,
+        // A question a person marks has the outcome of that mark, and waits until it is given
+        // (on a paper sat on paper, not what the automatic marking made of a stored answer).
+        outcome: byPerson ? (marks === null ? 'awaitingMarking' : marks >= item.marks ? 'correct' : marks > 0 ? 'partial' : 'wrong') : result.outcome,
         maxMarks: item.marks,
         marks,
         counted: true,

@@ -309,10 +309,11 @@ describe('scoreScript: the edges of the marking rules', () => {
     // Question 1 has a (wrong) stored answer: no automatic −1; no marks entered yet, every question waits.
     const waiting = scoreScript(snapshot, set, answers({ 1: 'B' }), rules, new Map(), {}, true);
     expect(waiting.awaitingMarking).toEqual([1, 2, 3]);
-    expect(waiting.items.map((i) => [i.marks, i.needsHumanMarking])).toEqual([
-      [null, true],
-      [null, true],
-      [null, true],
+    // Each waits for its mark, whatever the automatic marking would have said (question 1: wrong).
+    expect(waiting.items.map((i) => [i.marks, i.needsHumanMarking, i.outcome])).toEqual([
+      [null, true, 'awaitingMarking'],
+      [null, true, 'awaitingMarking'],
+      [null, true, 'awaitingMarking'],
     ]);
     expect(waiting.total).toBe(0);
     // Marks entered for questions 1 and 2; question 3 still waits.
