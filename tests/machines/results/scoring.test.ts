@@ -42,6 +42,25 @@ function paper(sections: Array<{ id: string; attemptAny?: number; items: Array<[
   return { snapshot, set };
 }
 
+/** Two sections of two single-choice questions worth 4 marks each (16 marks). */
+const twoSectionsOfTwo = () =>
+  paper([
+    {
+      id: 's1',
+      items: [
+        ['v1', singleChoice, 4],
+        ['v2', singleChoice, 4],
+      ],
+    },
+    {
+      id: 's2',
+      items: [
+        ['v3', singleChoice, 4],
+        ['v4', singleChoice, 4],
+      ],
+    },
+  ]);
+
 const answers = (entries: Record<number, ItemResponse>) => new Map(Object.entries(entries).map(([k, v]) => [Number(k), v]));
 
 describe('scoreScript: negative marking on the paper scale', () => {
@@ -176,22 +195,7 @@ describe('scoreScript: partial credit, essays and the pass rules', () => {
   });
 
   it('should fail a candidate below the section minimum even above the pass mark', () => {
-    const { snapshot, set } = paper([
-      {
-        id: 's1',
-        items: [
-          ['v1', singleChoice, 4],
-          ['v2', singleChoice, 4],
-        ],
-      },
-      {
-        id: 's2',
-        items: [
-          ['v3', singleChoice, 4],
-          ['v4', singleChoice, 4],
-        ],
-      },
-    ]);
+    const { snapshot, set } = twoSectionsOfTwo();
     const given = answers({ 1: 'A', 2: 'A', 3: 'A' }); // 12 of 16 = 75 %, section 2 at 50 %
     expect(scoreScript(snapshot, set, given, rules).passed).toBe(true);
     expect(scoreScript(snapshot, set, given, { ...rules, sectionMinimumPercent: 60 }).passed).toBe(false);
@@ -260,22 +264,7 @@ describe('scoreScript: the edges of the marking rules', () => {
   });
 
   it('should pass a section exactly at the minimum, and apply no minimum when it is null', () => {
-    const { snapshot, set } = paper([
-      {
-        id: 's1',
-        items: [
-          ['v1', singleChoice, 4],
-          ['v2', singleChoice, 4],
-        ],
-      },
-      {
-        id: 's2',
-        items: [
-          ['v3', singleChoice, 4],
-          ['v4', singleChoice, 4],
-        ],
-      },
-    ]);
+    const { snapshot, set } = twoSectionsOfTwo();
     // 12 of 16 = 75 %, section 2 at 4 of 8 = 50 %: not below a minimum of 50.
     expect(scoreScript(snapshot, set, answers({ 1: 'A', 2: 'A', 3: 'A' }), { ...rules, sectionMinimumPercent: 50 }).passed).toBe(true);
     // Section 1: −1 + 0 of 8 (below 0 %), section 2: 8 of 8; 7 of 16 = 43.75 % ≥ 40.
