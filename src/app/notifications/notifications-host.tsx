@@ -53,10 +53,10 @@ function useOfflineBanner() {
 
 /**
  * The banner once there is one; the toaster and the snackbar once something asked for them: their
- * code loads then, not with the first render. The banner's own code is part of the first render (a
- * few hundred bytes): it is wanted exactly when the network may be gone, and a lazy banner fetched
- * after the first render was still missing when a page loaded moments before went offline (CI,
- * ticket chat under load).
+ * code loads then, not with the first render. The banner's own code (a few hundred bytes) comes in
+ * this host's chunk, which loads once the first content is up: it is wanted exactly when the
+ * network may be gone, and a banner chunk of its own, preloaded 1.5 s later, was still missing
+ * when a page loaded moments before went offline (CI, ticket chat under load; decision 0287).
  */
 export function NotificationsHost() {
   const { toasts, snackbar } = useStoreValue(notificationsStore, (s) => s.context);
