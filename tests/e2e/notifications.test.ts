@@ -4,6 +4,16 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventObject } from 'xstate';
+import { computeCoverage } from '#machines/graph-coverage.ts';
+import { snackbarMachine } from '#machines/snackbar.machine.ts';
+import { snackbarTestPaths } from '#machines/snackbar.model.ts';
+import { toastQueueMachine } from '#machines/toast-queue.machine.ts';
+import { toastQueueGraph, toastQueueTestPaths } from '#machines/toast-queue.model.ts';
+import { IndependentExpectation, rulesNoPathTakes, sampleTakingEveryRule, stepPairs, tableEvent } from '#tests/fixtures/expectations/expectation-table.ts';
+import { snackbarExpectation, type SnackbarFacts } from '#tests/fixtures/expectations/snackbar.ts';
+import { freshToastQueueFacts, toastQueueExpectation } from '#tests/fixtures/expectations/toast-queue.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { freePort } from './support/server.ts';
 
@@ -196,6 +206,326 @@ describe('the snackbar in the browser', () => {
     expect(seen.SlideLeft).toContain('translateX(calc(100% + 24px))');
     await page.context().close();
   });
+});
+
+/**
+ * The snackbar machine's model paths in Chromium (issue 14): a sample of the generated paths
+ * that together take every rule of the hand-written table (tests/fixtures/expectations/snackbar.ts),
+ * every transition of the graph and every pair of consecutive steps, walked on the real snackbar with its own controls (its
+ * Close and UNDO buttons; openSnackbar and closeSnackbar as features call them). A path runs
+ * inside the page, so no round trip falls between two steps: an open during the 195 ms exit
+ * must land in it. What the screen showed after each step is then checked against the table,
+ * the spec's defaults and its two durations.
+ */
+describe('snackbar paths in Chromium', () => {
+  type Path = ReturnType<typeof snackbarTestPaths>[number];
+  type Options = { message?: string; variant?: string; transition?: string; close?: boolean; actionButton?: boolean } & {
+    alert?: { color?: string; variant?: string };
+    anchorOrigin?: { vertical?: string; horizontal?: string };
+  };
+  type Step = { kind: 'open'; options?: Options } | { kind: 'close' | 'action' | 'autoHide' | 'exit' };
+  interface Screen {
+    phase: string;
+    message?: string;
+    variant?: string;
+    alert?: string | null;
+    transition?: string;
+    vertical?: string;
+    horizontal?: string;
+    undoButton?: boolean;
+    closeButton?: boolean;
+    undone: number;
+    /** For a delay: how long the screen stayed as it was, from the step that started the delay. */
+    waited?: number;
+  }
+
+  const freshFacts = (): SnackbarFacts => ({ opens: 0, undos: 0, lastOptions: undefined, undoSignals: () => 0 });
+  const openOptions = (event: EventObject) => (event as EventObject & { options?: Options }).options;
+  const stepOf = (event: EventObject): Step => {
+    const name = tableEvent(event);
+    if (name === 'snackbar.open') return { kind: 'open', options: openOptions(event) };
+    if (name === 'after.autoHide') return { kind: 'autoHide' };
+    if (name === 'after.exit') return { kind: 'exit' };
+    return { kind: name === 'snackbar.action' ? 'action' : 'close' };
+  };
+  /** UNDO has a button only when the open asked for one (spec §4): a path pressing it otherwise has no control here. */
+  const walkable = (path: Path) => {
+    let undoShown = false;
+    return path.steps.slice(1).every(({ event }) => {
+      if (event.type === 'snackbar.open') undoShown = openOptions(event)?.actionButton === true;
+      return event.type !== 'snackbar.action' || undoShown;
+    });
+  };
+  const sample = sampleTakingEveryRule(
+    snackbarExpectation,
+    freshFacts,
+    snackbarTestPaths().filter(walkable),
+    // Every transition, and every pair of consecutive steps: an open over an open one must
+    // start the 6000 ms again, which only a path with a later auto-hide shows.
+    (path) => [...computeCoverage(snackbarMachine, [path]).transitions.covered, ...stepPairs(snackbarExpectation, freshFacts, path)],
+  );
+  const named = (path: Path) =>
+    path.steps
+      .slice(1)
+      .map(({ event }) => `${tableEvent(event)}${openOptions(event) ? '(every field)' : ''}`)
+      .join(' → ');
+
+  const recorder = replayRecorder(snackbarMachine, 'chromium', true);
+  afterAll(() => void recorder.write());
+
+  it('should sample paths that take every rule of the table and every transition of the graph', () => {
+    const transitions = new Set(sample.flatMap((path) => computeCoverage(snackbarMachine, [path]).transitions.covered));
+    expect(transitions.size).toBe(computeCoverage(snackbarMachine, []).transitions.total.length);
+    expect(rulesNoPathTakes(snackbarExpectation, freshFacts, sample)).toEqual([]);
+  });
+
+  /** Runs the steps in the page and reads the snackbar after each: its phase, what it shows, the UNDO count. */
+  const walk = (page: Page, steps: Step[]) =>
+    page.evaluate(async (steps): Promise<Screen[]> => {
+      const snackbar = () => document.querySelector<HTMLElement>('[data-testid="snackbar"]');
+      const phase = () => snackbar()?.dataset.state ?? 'closed';
+      const until = async (done: () => boolean, ms: number) => {
+        const start = performance.now();
+        while (!done() && performance.now() - start < ms) await new Promise((resolve) => setTimeout(resolve, 2));
+      };
+      const button = (name: string) =>
+        [...(snackbar()?.querySelectorAll('button') ?? [])].find((b) => (b.getAttribute('aria-label') ?? b.textContent)?.trim() === name);
+      const read = (waited?: number): Screen => {
+        const el = snackbar();
+        const anchor = document.querySelector<HTMLElement>('[data-testid="snackbar-anchor"]');
+        if (!el) return { phase: 'closed', undone: window.harness.undone, waited };
+        return {
+          phase: el.dataset.state!,
+          message: el.querySelector('span')?.textContent ?? '',
+          variant: el.dataset.variant,
+          alert: el.dataset.alert ?? null,
+          transition: el.dataset.transition,
+          vertical: anchor?.dataset.vertical,
+          horizontal: anchor?.dataset.horizontal,
+          undoButton: Boolean(button('UNDO')),
+          closeButton: Boolean(button('Close')),
+          undone: window.harness.undone,
+          waited,
+        };
+      };
+      let since = performance.now();
+      const screens: Screen[] = [];
+      for (const step of steps) {
+        const before = phase();
+        if (step.kind === 'open') {
+          await window.harness.openSnackbar(step.options as Parameters<typeof window.harness.openSnackbar>[0]);
+          since = performance.now();
+          await until(() => phase() === 'opened', 5000);
+          // An open over an open one changes only its content: let React commit it.
+          await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+          screens.push(read());
+        } else if (step.kind === 'close' || step.kind === 'action') {
+          const control = button(step.kind === 'action' ? 'UNDO' : 'Close');
+          if (control) control.click();
+          else await window.harness.closeSnackbar();
+          since = performance.now();
+          await until(() => phase() !== before, 1000);
+          screens.push(read());
+        } else {
+          await until(() => phase() !== before, step.kind === 'autoHide' ? 10_000 : 3000);
+          const waited = performance.now() - since;
+          since = performance.now();
+          screens.push(read(waited));
+        }
+      }
+      return screens;
+    }, steps);
+
+  it.each(sample.map((path) => [named(path), path] as const))('should walk %s', (name, path) =>
+    recorder.run({ ...path, description: name }, async () => {
+      const { page, errors } = await openHarness();
+      const events = path.steps.slice(1).map((step) => step.event);
+      const screens = await walk(page, events.map(stepOf));
+      const table = new IndependentExpectation(snackbarExpectation, freshFacts());
+      for (const [i, event] of events.entries()) {
+        const expected = table.next(event);
+        const screen = screens[i];
+        const trail = `${name}: after ${tableEvent(event)}`;
+        expect(screen.phase, trail).toBe(expected);
+        if (expected === 'opened') {
+          // Spec §4: what the open chose, and the defaults for what it left out.
+          const chosen = (table.facts.lastOptions ?? {}) as Options;
+          const variant = chosen.variant ?? 'default';
+          expect(screen, trail).toMatchObject({
+            message: chosen.message ?? 'Note archived',
+            variant,
+            alert: variant === 'alert' ? `${chosen.alert?.color ?? 'primary'} ${chosen.alert?.variant ?? 'filled'}` : null,
+            transition: chosen.transition ?? 'Fade',
+            vertical: chosen.anchorOrigin?.vertical ?? 'bottom',
+            horizontal: chosen.anchorOrigin?.horizontal ?? 'right',
+            closeButton: chosen.close ?? true,
+            undoButton: chosen.actionButton ?? false,
+          });
+        }
+        expect(screen.undone, `${trail}: UNDO tells the opener exactly once`).toBe(table.facts.undos);
+        const delay = /^after\.(.+)$/.exec(tableEvent(event))?.[1];
+        if (delay) {
+          const spec = snackbarExpectation.delays![delay];
+          expect(screen.waited!, `${trail}: not before ${spec} ms`).toBeGreaterThanOrEqual(spec - 20);
+          expect(screen.waited!, `${trail}: soon after ${spec} ms`).toBeLessThan(spec + 1500);
+        }
+      }
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }),
+  );
+});
+
+/**
+ * The toast queue's model paths in Chromium (issue 14): a sample that takes every rule of the
+ * hand-written table (tests/fixtures/expectations/toast-queue.ts) and every transition of the
+ * graph, walked on the real toaster as features use it: `notify.error` and `notify.dismiss`,
+ * each toast's Close button and its details toggle (open details hold a toast, spec §8).
+ *
+ * Time is the page's fake clock, and it moves only before a step where the path lets a toast
+ * expire (by one tick, 1 s); every other step comes at the same instant as the one before. A
+ * toast that expires gets the duration that ends its run at that step; the others keep theirs
+ * until closed (`duration: null`). A path where that duration would have ended an earlier run
+ * of the same toast cannot be walked on a clock, and is left out. After each step the page's
+ * queue actor and the toasts on screen are compared with the table's lists.
+ */
+describe('toast queue paths in Chromium', () => {
+  const TICK_MS = 1000;
+  type Path = ReturnType<typeof toastQueueTestPaths>[number];
+  type QueueEvent = EventObject & { id?: string; toast?: { id?: string }; role?: string };
+  const eventsOf = (path: Path) => path.steps.slice(1).map(({ event }) => event as QueueEvent);
+  const kindOf = (event: QueueEvent) => toastQueueGraph.serializeEvent(event as never);
+
+  /** How far the clock moves before a step: a tick before a toast expires, nothing otherwise. */
+  const gapBefore = (event: QueueEvent) => (event.type === 'toast.expired' ? TICK_MS : 0);
+
+  /** Each expiring toast's duration in ms (table ids), or null when a clock cannot walk the path. */
+  function expiringDurations(path: Path): Map<string, number> | null {
+    const table = new IndependentExpectation(toastQueueExpectation, freshToastQueueFacts());
+    const durations = new Map<string, number>();
+    const finishedRuns = new Map<string, number[]>();
+    const runningSince = new Map<string, number>();
+    let now = 0;
+    for (const event of eventsOf(path)) {
+      now += gapBefore(event);
+      table.next(event);
+      if (event.type === 'toast.expired') {
+        const since = runningSince.get(event.id!);
+        if (since === undefined) return null;
+        durations.set(event.id!, now - since);
+        runningSince.delete(event.id!);
+      }
+      const counting = new Set(table.facts.shown.filter((t) => !t.held).map((t) => t.id));
+      for (const [id, since] of runningSince)
+        if (!counting.has(id)) {
+          runningSince.delete(id);
+          finishedRuns.set(id, [...(finishedRuns.get(id) ?? []), now - since]);
+        }
+      for (const id of counting) if (!runningSince.has(id)) runningSince.set(id, now);
+    }
+    for (const [id, ms] of durations) if ((finishedRuns.get(id) ?? []).some((run) => run >= ms)) return null;
+    return durations;
+  }
+
+  const sample = sampleTakingEveryRule(
+    toastQueueExpectation,
+    freshToastQueueFacts,
+    toastQueueTestPaths().filter((path) => expiringDurations(path) !== null),
+    // Every transition, and every kind of step (a push of a known id replaces its content).
+    (path) => [...computeCoverage(toastQueueMachine, [path]).transitions.covered, ...eventsOf(path).map(kindOf)],
+  );
+  const named = (path: Path) => eventsOf(path).map(kindOf).join(' → ');
+
+  const recorder = replayRecorder(toastQueueMachine, 'chromium', true);
+  afterAll(() => void recorder.write());
+
+  it('should sample paths that take every rule of the table and every transition of the graph', () => {
+    const transitions = new Set(sample.flatMap((path) => computeCoverage(toastQueueMachine, [path]).transitions.covered));
+    expect(transitions.size).toBe(computeCoverage(toastQueueMachine, []).transitions.total.length);
+    expect(rulesNoPathTakes(toastQueueExpectation, freshToastQueueFacts, sample)).toEqual([]);
+  });
+
+  /** The page's queue and screen, with page ids: the actor's state and lists, and each live toast's text and toggle. */
+  const observe = (page: Page) =>
+    page.evaluate(async () => ({
+      queue: await window.harness.toastQueue(),
+      screen: [...document.querySelectorAll<HTMLElement>('[data-sonner-toast]:not([data-removed="true"]) [data-toast-id]')].map((el) => ({
+        id: el.dataset.toastId!,
+        // The message line (an error toast may have a title line above it).
+        text: [...el.querySelectorAll('p')].map((p) => p.textContent ?? '').find((line) => line.startsWith('toast-')) ?? '',
+        held: el.querySelector('[aria-expanded]')?.getAttribute('aria-expanded') === 'true',
+      })),
+    }));
+
+  it.each(sample.map((path) => [named(path), path] as const))('should walk %s', (name, path) =>
+    recorder.run({ ...path, description: name }, async () => {
+      const durations = expiringDurations(path)!;
+      const context = await newContext(browser, baseUrl, { viewport: { width: 1280, height: 800 } });
+      await context.clock.install();
+      const page = await context.newPage();
+      const errors = collectPageErrors(page);
+      await page.goto(harnessPath);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+
+      const pageIds: string[] = [];
+      const pageId = (tableId: string) => pageIds[Number(tableId.replace('toast-', '')) - 1];
+      const tableId = (id: string) => `toast-${pageIds.indexOf(id) + 1}`;
+      const texts = new Map<string, string>();
+      const table = new IndependentExpectation(toastQueueExpectation, freshToastQueueFacts());
+      const inPage = (id: string, selector: string) =>
+        page.evaluate(([id, selector]) => document.querySelector<HTMLElement>(`[data-toast-id="${id}"] ${selector}`)!.click(), [id, selector] as const);
+
+      for (const [step, event] of eventsOf(path).entries()) {
+        if (gapBefore(event) > 0) await page.clock.runFor(gapBefore(event));
+        const trail = `${name}: step ${step + 1} (${kindOf(event)})`;
+        const shownBefore = table.facts.shown.map((t) => t.id);
+        if (event.type === 'toast.push') {
+          const again = event.toast?.id;
+          const id = again ?? `toast-${table.facts.handedOut + 1}`;
+          const text = again ? `${id} again` : `${id} message`;
+          const duration = durations.get(id) ?? null;
+          const returned = await page.evaluate(([body, id, duration]) => window.harness.notify.error(body, { id: id ?? undefined, duration }), [
+            { ...serverError, messages: [text] },
+            again ? pageId(again) : null,
+            duration,
+          ] as const);
+          if (!again) pageIds.push(returned!);
+          texts.set(id, text);
+        } else if (event.type === 'toast.dismiss') {
+          if (shownBefore.includes(event.id!)) await inPage(pageId(event.id!), 'button[aria-label="Close"]');
+          else await page.evaluate((id) => window.harness.notify.dismiss(id), pageId(event.id!));
+        } else if (event.type === 'toast.pause' || event.type === 'toast.resume') {
+          await inPage(pageId(event.id!), '[aria-expanded]');
+        } else if (event.type === 'toast.clear') {
+          await page.evaluate(() => window.harness.notify.clear());
+        }
+        // toast.expired: the tick before this step ran the toast's time out.
+        const expected = table.next(event);
+        const shown = table.facts.shown;
+        await expect
+          .poll(
+            async () => {
+              const { queue, screen } = await observe(page);
+              return {
+                state: queue.state,
+                shown: queue.visible.map((t) => ({ id: tableId(t.id), held: t.paused })),
+                waiting: queue.queued.map(tableId),
+                screen: screen.map((t) => ({ id: tableId(t.id), text: t.text, held: t.held })).sort((a, b) => a.id.localeCompare(b.id)),
+              };
+            },
+            { message: trail, timeout: 5000 },
+          )
+          .toEqual({
+            state: expected,
+            shown,
+            waiting: table.facts.waiting,
+            screen: shown.map((t) => ({ id: t.id, text: texts.get(t.id), held: t.held })).sort((a, b) => a.id.localeCompare(b.id)),
+          });
+      }
+      expect(errors).toEqual([]);
+      await context.close();
+    }),
+  );
 });
 
 describe('the banner in the browser', () => {
