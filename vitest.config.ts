@@ -1,5 +1,13 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Vitest's default is one worker fewer than the cores: one worker on the 2-core CI machine,
+ * with the second core idle while a worker waits on PostgreSQL, a browser or a server
+ * (decision 0288). Two at least; the e2e files two at a time (each starts a server and a browser).
+ */
+const workers = Math.max(2, availableParallelism() - 1);
 
 /**
  * One runner, four roots (ARCHITECTURE.md §4):
@@ -19,6 +27,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/machines/**/*.test.{ts,tsx}', 'tests/src/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/jsdom-setup.ts'],
+          maxWorkers: workers,
           // Whole screens render in jsdom with Ark's state machines; on a shared 2-core machine a
           // user-event walk through a form takes 5–8 s. Time is not what these tests check.
           testTimeout: 20_000,
@@ -33,6 +42,7 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          maxWorkers: workers,
         },
       },
       {
@@ -43,8 +53,9 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 120_000,
           pool: 'forks',
-          // Each file starts a server and a browser; two cores run them one at a time.
-          fileParallelism: false,
+          // Each file starts a server and a browser: two files at a time keep both cores busy
+          // (one alone leaves a core idle while it waits on the other process).
+          maxWorkers: 2,
           // One retry for a real browser on a loaded 2-core runner (decision 0170): a test must
           // fail twice in a row to fail the run, and the report marks every retried test.
           retry: 1,
