@@ -1,8 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createServer, type ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventObject } from 'xstate';
 import { computeCoverage } from '#machines/graph-coverage.ts';
@@ -14,40 +10,33 @@ import { IndependentExpectation, rulesNoPathTakes, sampleTakingEveryRule, stepPa
 import { snackbarExpectation, type SnackbarFacts } from '#tests/fixtures/expectations/snackbar.ts';
 import { freshToastQueueFacts, toastQueueExpectation } from '#tests/fixtures/expectations/toast-queue.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
-import { collectPageErrors, launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { freePort } from './support/server.ts';
+import { collectPageErrors, launchBrowser, newContext, pauseClock, screenshot } from './support/browser.ts';
+import { startHarnessServer } from './support/harness-server.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
 const harnessPath = '/tests/e2e/fixtures/notifications/index.html';
-let vite: ViteDevServer;
-let cacheDir: string;
+let harnessServer: Awaited<ReturnType<typeof startHarnessServer>>;
 let browser: Browser;
 let baseUrl: string;
 
 beforeAll(async () => {
-  cacheDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-vite-'));
-  const port = await freePort();
-  vite = await createServer({
-    root,
-    configFile: path.join(root, 'vite.config.ts'),
-    cacheDir,
-    logLevel: 'error',
-    clearScreen: false,
-    server: { host: '127.0.0.1', port, strictPort: true, hmr: false, watch: null },
-    optimizeDeps: {
-      entries: [harnessPath.slice(1)],
-      include: ['react', 'react-dom/client', 'react/jsx-dev-runtime', 'react-i18next', 'i18next', 'sonner', 'xstate', '@xstate/react', '@xstate/store'],
-    },
-  });
-  await vite.listen();
-  baseUrl = `http://127.0.0.1:${port}`;
+  harnessServer = await startHarnessServer(harnessPath, [
+    'react',
+    'react-dom/client',
+    'react/jsx-dev-runtime',
+    'react-i18next',
+    'i18next',
+    'sonner',
+    'xstate',
+    '@xstate/react',
+    '@xstate/store',
+  ]);
+  baseUrl = harnessServer.baseUrl;
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await vite?.close();
-  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+  await harnessServer?.close();
 });
 
 async function openHarness(): Promise<{ page: Page; errors: string[] }> {
@@ -466,6 +455,7 @@ describe('toast queue paths in Chromium', () => {
       const errors = collectPageErrors(page);
       await page.goto(harnessPath);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      await pauseClock(page);
 
       const pageIds: string[] = [];
       const pageId = (tableId: string) => pageIds[Number(tableId.replace('toast-', '')) - 1];

@@ -45,3 +45,13 @@ export async function screenshot(page: Page, name: string) {
   await mkdir(screenshotDir, { recursive: true });
   await page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 }
+
+/**
+ * Stops the page's fake clock (installed with `context.clock.install()`): after the install,
+ * time still flows with the real one, so a slow step would let a timer run out early. Paused,
+ * the page's time moves only when the test runs it forward.
+ */
+export async function pauseClock(page: Page) {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 1000);
+}
