@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './tests/setup/sequencer.ts';
 
 /**
  * Vitest's default is one worker fewer than the cores: one worker on the 2-core CI machine,
@@ -19,6 +20,7 @@ const workers = Math.max(2, availableParallelism() - 1);
 export default defineConfig({
   test: {
     reporters: ['default'],
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         plugins: [react()],
