@@ -8,7 +8,10 @@ type Row = [label: string, response: ItemResponse, expected: number, outcome: Ou
 function table(item: ItemContent, rows: Row[]) {
   for (const [label, response, expected, outcome] of rows) {
     it(`should give ${expected} (${outcome}) when ${label}`, () => {
-      const result = score(item, response);
+      // Each case scores its own copy: score() keeps an item's compiled form, so a compilation
+      // made for another case (or another run of the suite, in a mutation run) would otherwise
+      // be scored with, and a fault in the compiler would go unseen.
+      const result = score(structuredClone(item), response);
       expect(result.score).toBe(expected);
       expect(result.outcome).toBe(outcome);
       expect(result.maxScore).toBe(item.marking.correct);
