@@ -4,6 +4,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { pandaStatic } from './scripts/vite/panda-static.ts';
 import { reactRouterPure } from './scripts/vite/react-router-pure.ts';
+import { routePreloads } from './scripts/vite/route-preloads.ts';
 
 /**
  * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
@@ -121,7 +122,7 @@ const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.u
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadUiFont(), pandaStatic(import.meta.dirname), reactRouterPure()],
+  plugins: [react(), preloadUiFont(), pandaStatic(import.meta.dirname), reactRouterPure(), routePreloads(import.meta.dirname)],
   resolve: {
     alias:
       command === 'build'

@@ -3,7 +3,7 @@ import '@fontsource/public-sans/latin-600.css';
 import '@fontsource/public-sans/latin-700.css';
 import './fonts/public-sans-fallback.css';
 import './index.css';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Root } from './app/root.tsx';
 import { startVersionCheck } from './app/start-version-check.ts';
@@ -19,10 +19,17 @@ async function start() {
   // restored localization slice then decides the language.
   await rehydrateClientState();
   await startLanguageSync();
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <Root />
-    </StrictMode>,
+  // A transition, so React renders the first screen in slices of a few milliseconds and the
+  // browser stays responsive: rendered in one piece, the shell and a data page held the main
+  // thread for about 180 ms (700 ms on Lighthouse's slowed phone), most of the page's blocking
+  // time (issue 22, docs/decisions/0289). The boot splash stays until the render commits.
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <Root />
+      </StrictMode>,
+    ),
   );
   startVersionCheck();
 }

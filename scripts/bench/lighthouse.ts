@@ -14,12 +14,10 @@ import { join } from 'node:path';
 import lighthouse, { type Flags, type RunnerResult } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import puppeteer from 'puppeteer-core';
-import { emptySession, userFromToken, type AuthSession } from '#machines/auth-session.machine.ts';
 import { chromiumArgs, chromePath } from '#tests/e2e/support/browser.ts';
 import { removeDataDir, startServer, type RunningServer } from '#tests/e2e/support/server.ts';
 import { seededDataDir } from '#tests/e2e/support/seeded-data-dir.ts';
-import { sealedState } from '#tests/e2e/support/signed-in-page.ts';
-import { signInOverHttp } from '#tests/e2e/support/sign-in.ts';
+import { savedSession } from '#tests/e2e/support/signed-in-page.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { seedBenchTickets } from './seed-tickets.ts';
 import { seedBenchUsers } from './users.ts';
@@ -120,20 +118,7 @@ export async function benchLighthouse() {
   let breached = false;
   try {
     server = await startServer({ dataDir });
-    const session = await signInOverHttp(server.url, TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD);
-    const permissions = (await (
-      await fetch(`${server.url}/api/personal/permissions`, { headers: { authorization: `Bearer ${session.token}` } })
-    ).json()) as string[];
-    const authUser: AuthSession = {
-      ...emptySession,
-      isLoggedIn: true,
-      authenticated: true,
-      token: session.token,
-      refreshToken: session.refreshToken,
-      refreshTokenExpiryTime: session.refreshTokenExpiryTime,
-      user: userFromToken(session.token),
-    };
-    const saved = await sealedState(server, { authUser, userPermissions: { permissions } });
+    const { saved } = await savedSession(server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
     console.log(`lighthouse: median of ${runs} runs per page (Lighthouse 12, ${chromePath})`);
     for (const path of pages) {
       for (const profile of ['mobile', 'desktop'] as const) {

@@ -11,6 +11,7 @@ import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchItemBank } from './item-bank.ts';
 import { benchLighthouse } from './lighthouse.ts';
 import { benchPaperSets } from './paper-sets.ts';
+import { benchProfile } from './profile-page.ts';
 import { benchQtiImport } from './qti-import.ts';
 import { benchRealtime } from './realtime.ts';
 import { benchScoring } from './scoring.ts';
@@ -38,7 +39,10 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   admitcard: () => benchAdmitCard(),
   delivery: () => benchDelivery(),
   statistics: () => benchStatistics(),
+  profile: () => benchProfile(),
 };
+/** Tools for finding a cost, not budgets: run only when named. */
+const onlyWhenNamed = new Set(['profile']);
 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !benchmarks[name]);
@@ -46,7 +50,7 @@ if (unknown.length) {
   console.error(`Unknown benchmark(s): ${unknown.join(', ')}. Known: ${Object.keys(benchmarks).join(', ')}`);
   process.exit(2);
 }
-for (const name of wanted.length ? wanted : Object.keys(benchmarks)) {
+for (const name of wanted.length ? wanted : Object.keys(benchmarks).filter((name) => !onlyWhenNamed.has(name))) {
   console.log(`\n== ${name} ==`);
   await benchmarks[name]();
 }

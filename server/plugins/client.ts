@@ -1,10 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ServerConfig } from '#server/config.ts';
 import { errorBody } from './errors.ts';
+import { readRoutePreloads, routePreloader } from './route-preloads.ts';
 
 /** The runtime configuration object of ARCHITECTURE.md §5, as the browser receives it. */
 export function runtimeConfig(config: ServerConfig, persistSecret: string) {
@@ -48,6 +50,8 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
   const hasClient = existsSync(indexFile);
   if (!hasClient) app.log.warn({ clientDir: config.clientDir }, 'no built client found; run `npm run build`');
   const indexHtml = hasClient ? readFileSync(indexFile, 'utf8') : '';
+  // Each page's index names the files that page needs first (issue 22, docs/decisions/0289).
+  const indexFor = routePreloader(indexHtml, hasClient ? readRoutePreloads(config.clientDir) : undefined, config.ui.i18n);
 
   app.get('/meta.json', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
@@ -75,7 +79,22 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
     });
   }
 
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  // The index is a few KB and differs per route: each variant is compressed once, when first asked for.
+  const compressed = new Map<string, { br: Buffer; gzip: Buffer }>();
+  const sendIndex = (reply: FastifyReply, pathname = '/') => {
+    const html = indexFor(pathname);
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    const accepted = String(reply.request.headers['accept-encoding'] ?? '')
+      .split(',')
+      .map((part) => part.trim().split(/\s*;\s*q=/))
+      .filter(([, quality]) => quality === undefined || Number(quality) > 0)
+      .map(([name]) => name.toLowerCase());
+    const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
+    if (!encoding) return reply.send(html);
+    let variants = compressed.get(html);
+    if (!variants) compressed.set(html, (variants = { br: brotliCompressSync(html), gzip: gzipSync(html) }));
+    return reply.header('content-encoding', encoding).send(variants[encoding]);
+  };
 
   app.get('/', { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) => {
     if (!hasClient) return reply.status(503).type('text/plain').send('The client is not built. Run `npm run build`.');
@@ -91,7 +110,7 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
       !pathname.startsWith('/assets/') &&
       !path.extname(pathname) &&
       hasClient;
-    if (wantsPage) return sendIndex(reply);
+    if (wantsPage) return sendIndex(reply, pathname);
     return reply.status(404).send(errorBody(404, [`The resource ${request.method} ${pathname} was not found.`], `${request.method} ${pathname}`));
   });
 });

@@ -40,7 +40,11 @@ export function initialsOf(name: string): string {
     .replace(/@.*$/u, '')
     .split(/[\s._-]+/u)
     .filter(Boolean);
-  const first = (word: string | undefined) => (word ? (Array.from(graphemes().segment(word))[0]?.segment ?? '') : '');
+  // A word that starts with two ASCII characters starts with a one-character grapheme: the
+  // segmenter, whose first use loads the browser's break data (about 40 ms on a phone, in the
+  // header's first render), is for the other scripts only (issue 22).
+  const first = (word: string | undefined) =>
+    !word ? '' : /^[\x21-\x7e](?:[\x21-\x7e]|$)/.test(word) ? word[0] : (Array.from(graphemes().segment(word))[0]?.segment ?? '');
   if (words.length === 0) return '?';
   return words.length === 1 ? first(words[0]) : first(words[0]) + first(words[words.length - 1]);
 }
@@ -52,10 +56,18 @@ export function initialsOf(name: string): string {
  */
 export function Avatar({ name, src, size }: { name: string; src?: string | null; size?: 'sm' | 'md' }) {
   const classes = avatarRecipe({ size });
+  // Without a picture there is nothing to load: the initials alone, without Ark's state machine,
+  // which a page of table rows built one of per row (issue 22).
+  if (!src)
+    return (
+      <div className={classes.root} aria-hidden="true" data-testid="avatar">
+        <span className={classes.fallback}>{initialsOf(name)}</span>
+      </div>
+    );
   return (
     <ArkAvatar.Root className={classes.root} aria-hidden="true" data-testid="avatar">
       <ArkAvatar.Fallback className={classes.fallback}>{initialsOf(name)}</ArkAvatar.Fallback>
-      {src ? <ArkAvatar.Image className={classes.image} src={src} alt="" /> : null}
+      <ArkAvatar.Image className={classes.image} src={src} alt="" />
     </ArkAvatar.Root>
   );
 }

@@ -184,6 +184,8 @@ export const auditedScreens: AuditedScreen[] = [
     ready: async (page) => {
       await page.getByTestId('card-desk-by-status-content').waitFor();
       await page.getByTestId('card-oldest-open-content').waitFor();
+      // The chart is drawn when it comes near the screen.
+      await page.getByTestId('resolved-chart').scrollIntoViewIfNeeded();
       await page.getByTestId('resolved-chart').locator('svg').first().waitFor();
     },
   },
@@ -289,7 +291,16 @@ export const auditedScreens: AuditedScreen[] = [
       await page.getByTestId('status-filter').waitFor({ state: 'visible' });
     },
   },
-  { name: 'support desk', path: '/support', prepare: asAdmin, ready: heading('Support desk') },
+  {
+    name: 'support desk',
+    path: '/support',
+    prepare: asAdmin,
+    // The desk once its list has answered: the heading alone can come before the rows and their fade-in.
+    ready: async (page) => {
+      await heading('Support desk')(page);
+      await page.getByTestId('list-skeleton').waitFor({ state: 'detached' });
+    },
+  },
   { name: 'support groups', path: '/support/groups', prepare: asAdmin, ready: heading('Support groups') },
   // Issue 5: the sign-in and account screens.
   { name: 'sign in', path: '/login', ready: heading('Sign in') },

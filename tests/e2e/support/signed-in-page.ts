@@ -55,6 +55,22 @@ function sessionOf(server: RunningServer, user: { email: string; password: strin
  * (tests/e2e/auth-*.test.ts).
  */
 export async function signInContext(context: BrowserContext, server: RunningServer, user: { email: string; password: string }): Promise<string> {
+  const { token, saved } = await savedSession(server, user);
+  await context.addInitScript(
+    ([key, value]) => {
+      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
+    },
+    [saved.key, saved.value] as const,
+  );
+  return token;
+}
+
+/**
+ * The saved state (storage key and sealed value) of a user who signed in over HTTP, as the app
+ * keeps it after its own sign-in: the authUser and userPermissions slices. For a browser that
+ * is not a Playwright context (the Lighthouse and profile benches put it in place themselves).
+ */
+export async function savedSession(server: RunningServer, user: { email: string; password: string }) {
   const { session, permissions } = await sessionOf(server, user);
   const authUser: AuthSession = {
     ...emptySession,
@@ -65,14 +81,7 @@ export async function signInContext(context: BrowserContext, server: RunningServ
     refreshTokenExpiryTime: session.refreshTokenExpiryTime,
     user: userFromToken(session.token),
   };
-  const saved = await sealedState(server, { authUser, userPermissions: { permissions } });
-  await context.addInitScript(
-    ([key, value]) => {
-      if (!localStorage.getItem(key)) localStorage.setItem(key, value);
-    },
-    [saved.key, saved.value] as const,
-  );
-  return session.token;
+  return { token: session.token, saved: await sealedState(server, { authUser, userPermissions: { permissions } }) };
 }
 
 /** A browser tab of a signed-in user (see signInContext). */

@@ -2,6 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
+import { locales } from '#src/lib/config.ts';
 import {
   formatDate,
   formatDateTime,
@@ -76,6 +77,15 @@ describe('number formatting', () => {
     expect(formatNumber(0.256, { locale: 'hi', style: 'percent' })).toBe('26%');
     expect(formatNumber(null, { locale: 'en-IN' })).toBe('');
     expect(formatNumber(Number.NaN, { locale: 'en-IN' })).toBe('');
+  });
+
+  it('should write a count below 1000 as Intl does in every language the app speaks, though without it', () => {
+    for (const locale of locales)
+      for (const value of [0, 7, 42, 999, 1000, 1234])
+        expect(formatNumber(value, { locale }), `${value} in ${locale}`).toBe(new Intl.NumberFormat(locale).format(value));
+    // Options, fractions and negatives still take Intl.
+    expect(formatNumber(5, { locale: 'hi', style: 'percent' })).toBe('500%');
+    expect(formatNumber(2.5, { locale: 'fr' })).toBe('2,5');
   });
 });
 
