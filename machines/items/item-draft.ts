@@ -258,12 +258,13 @@ export function languagesToShow(item: ItemContent, projectLanguages: readonly st
 export function changeKind(item: ItemContent, kind: ItemKind): ItemContent {
   if (item.kind === kind) return item;
   const languages = Object.keys(item.variants);
-  const fresh = blankItem(kind, languages, kind === 'essay' ? { ...item.marking, wrong: 0 } : item.marking);
+  // blankItem gives an essay no marks for wrong itself.
+  const fresh = blankItem(kind, languages, item.marking);
   const variants = Object.fromEntries(
     languages.map((lang) => {
       const blank = fresh.variants[lang];
-      const stem = kind === 'fillInBlanks' ? `${item.variants[lang].stem}${blank.stem}` : item.variants[lang].stem;
-      return [lang, { ...blank, stem }];
+      // A new kind's stem is empty except fill-in-the-blanks' gap, which goes after the kept stem.
+      return [lang, { ...blank, stem: `${item.variants[lang].stem}${blank.stem}` }];
     }),
   );
   return { ...fresh, media: item.media, variants } as ItemContent;

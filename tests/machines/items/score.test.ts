@@ -284,3 +284,109 @@ describe('parseNumberResponse', () => {
     expect(parseNumberResponse(text)).toBeNaN();
   });
 });
+
+describe('score: what the result says besides the marks', () => {
+  it.each<[string, ItemContent, ItemResponse, string]>([
+    ['a single choice sent as a list', singleChoice, ['A'], 'a single choice takes one option id'],
+    ['true/false sent as text', trueFalse, 'true', 'true/false takes true or false'],
+    ['multiple choice sent as one id', multipleChoice, 'A', 'multiple choice takes a list of option ids'],
+    ['multiple choice with a number in the list', multipleChoice, ['A', 3] as unknown as ItemResponse, 'multiple choice takes a list of option ids'],
+    ['an ordering sent as one id', ordering, 'A', 'ordering takes a list of option ids'],
+    ['matching sent as flat ids', matching, ['GJ', 'GAN'], 'matching takes a list of [left, right] pairs'],
+    ['matching with a pair of three', matching, [['GJ', 'GAN', 'MUM']] as unknown as ItemResponse, 'matching takes a list of [left, right] pairs'],
+    ['matching with a number in a pair', matching, [['GJ', 1]] as unknown as ItemResponse, 'matching takes a list of [left, right] pairs'],
+    ['matching as one pair object', matching, { GJ: 'GAN' }, 'matching takes a list of [left, right] pairs'],
+    ['a number sent as a list', numeric, [9.81] as unknown as ItemResponse, 'a numeric answer takes a number or its text'],
+    ['short text sent as a number', shortText, 5, 'a text answer takes text'],
+    ['an essay sent as a list', essay, ['words'], 'a text answer takes text'],
+    ['gaps sent as text', fillInBlanks, 'hydrogen', 'fill-in-the-blanks takes the text of each gap by gap id'],
+    ['gaps sent as a list', fillInBlanks, ['hydrogen'], 'fill-in-the-blanks takes the text of each gap by gap id'],
+    ['a gap sent as a number', fillInBlanks, { G1: 'hydrogen', G2: 5 } as unknown as ItemResponse, 'gap G2 takes text'],
+  ])('should refuse %s, saying why', (_, item, response, message) => {
+    expect(() => score(item, response)).toThrow(new InvalidResponseError(message));
+    try {
+      score(item, response);
+    } catch (error) {
+      expect((error as Error).name).toBe('InvalidResponseError');
+    }
+  });
+
+  it('should report the lowest marks possible, wrong or unanswered', () => {
+    expect(score(singleChoice, 'A').minScore).toBe(-1);
+    expect(score({ ...singleChoice, marking: { correct: 4, wrong: -1, unanswered: -2 } }, 'A').minScore).toBe(-2);
+  });
+
+  it('should hold an answered item marked by a person for the marking queue, and score a blank one', () => {
+    const byPerson: ItemContent = { ...multipleChoice, marking: { correct: 4, wrong: -1, unanswered: -0.5, byPerson: true } };
+    expect(score(byPerson, ['A'])).toEqual({
+      score: null,
+      maxScore: 4,
+      minScore: -1,
+      outcome: 'awaitingMarking',
+      needsHumanMarking: true,
+      template: null,
+      parts: [],
+    });
+    expect(score(byPerson, [])).toMatchObject({ score: -0.5, outcome: 'unanswered', needsHumanMarking: false });
+  });
+
+  it('should list the parts given, each once, with whether they are in the key', () => {
+    expect(score(multipleChoice, ['C', 'B', 'C']).parts).toEqual([
+      { id: 'C', correct: true },
+      { id: 'B', correct: false },
+    ]);
+    expect(
+      score(matching, [
+        ['GJ', 'GAN'],
+        ['MH', 'BLR'],
+        ['GJ', 'GAN'],
+      ]).parts,
+    ).toEqual([
+      { id: 'GJ GAN', correct: true },
+      { id: 'MH BLR', correct: false },
+    ]);
+    expect(score(singleChoice, 'A').parts).toEqual([]);
+    expect(score(multipleChoice, null).parts).toEqual([]);
+  });
+
+  it('should judge each gap by its own case rule and leave blank gaps out of the parts', () => {
+    const cased: ItemContent = {
+      ...fillInBlanks,
+      gaps: [
+        { id: 'G1', answers: [{ text: 'H2', caseSensitive: true }], expectedLength: 5 },
+        { id: 'G2', answers: [{ text: 'Oxygen', caseSensitive: false }], expectedLength: 5 },
+      ],
+    };
+    expect(score(cased, { G1: 'h2', G2: ' OXYGEN ' }).parts).toEqual([
+      { id: 'G1', correct: false },
+      { id: 'G2', correct: true },
+    ]);
+    expect(score(cased, { G1: 'H2', G2: '   ' }).parts).toEqual([{ id: 'G1', correct: true }]);
+    expect(score(cased, { G2: null }).outcome).toBe('unanswered');
+  });
+
+  it('should count the words of an essay, none for a blank one, and know no limit when there is none', () => {
+    expect(score({ ...essay, wordLimit: null }, 'one two three').words).toEqual({ count: 3, overLimit: false });
+    expect(score({ ...essay, wordLimit: 3 }, ' one  two three ').words).toEqual({ count: 3, overLimit: false });
+    expect(score(essay, null).words).toEqual({ count: 0, overLimit: false });
+    expect(score(essay, '').outcome).toBe('unanswered');
+  });
+
+  it('should take a typed number as it is, and an infinite one as wrong', () => {
+    expect(parseNumberResponse(9.8)).toBe(9.8);
+    expect(parseNumberResponse(Number.POSITIVE_INFINITY)).toBeNaN();
+    expect(score(numeric, 9.8)).toMatchObject({ score: 4, outcome: 'correct' });
+    expect(score(numeric, Number.NaN)).toMatchObject({ score: -1, outcome: 'wrong' });
+  });
+
+  it('should call a score between nothing and the maximum partial, and nothing or less wrong', () => {
+    const moodle: ItemContent = {
+      ...multipleChoice,
+      marking: { correct: 2, wrong: 0, unanswered: 0 },
+      partial: { perCorrect: 1, perWrong: -1, wrongCancels: false },
+    };
+    expect(score(moodle, ['A']).outcome).toBe('partial');
+    expect(score(moodle, ['A', 'B']).outcome).toBe('wrong');
+    expect(score(moodle, ['A', 'C']).outcome).toBe('correct');
+  });
+});
