@@ -37,6 +37,7 @@ import { keepQueue, queuedSaves } from './lib/offline-queue.ts';
 import { CalculatorPanel } from './calculator-panel.tsx';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
 import { useRealtime } from '#src/app/realtime/use-realtime.ts';
+import { registerLiveActor } from '#src/app/live-actors.ts';
 
 /**
  * The candidate's screen (issue 19, EXAMS.md §4, docs/decisions/0243): the CBT layout of national
@@ -257,6 +258,8 @@ function Sitting({ delivery, initialOffset, onEnded }: { delivery: Delivery; ini
       },
     },
   );
+  // Listed for the live mode of /machines; the screen's path replays find the running sitting there too.
+  useEffect(() => registerLiveActor('delivery-sitting', sittingMachine, sitting), [sitting]);
   const autosave = useChild<AutosaveActor>(sitting, 'autosave');
   const connection = useChild<ConnectionActor>(sitting, 'connection');
   const countdown = useChild<CountdownActor>(sitting, 'countdown');

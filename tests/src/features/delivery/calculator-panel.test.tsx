@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyActorRef, EventObject } from 'xstate';
 import { calculatorMachine } from '#machines/delivery-calculator.machine.ts';
 import { calculatorTestPaths } from '#machines/delivery-calculator.model.ts';
-import { computeCoverage } from '#machines/graph-coverage.ts';
+import { computeCoverage, transitionsTakenBy } from '#machines/graph-coverage.ts';
 import { liveActors } from '#src/app/live-actors.ts';
 import { CalculatorPanel } from '#src/features/delivery/calculator-panel.tsx';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
@@ -142,11 +142,8 @@ describe('the calculator panel', () => {
 });
 
 // A sample of the paths that takes every rule of the table and every transition of the graph.
-const paths = sampleTakingEveryRule(
-  calculatorExpectation,
-  freshCalculatorFacts,
-  calculatorTestPaths(),
-  (path) => computeCoverage(calculatorMachine, [path]).transitions.covered,
+const paths = sampleTakingEveryRule(calculatorExpectation, freshCalculatorFacts, calculatorTestPaths(), (path) =>
+  transitionsTakenBy(calculatorMachine, [path]),
 );
 const recorder = replayRecorder(calculatorMachine, 'jsdom', true);
 afterAll(() => void recorder.write());

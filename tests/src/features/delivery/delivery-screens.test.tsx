@@ -1,8 +1,5 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions } from '#machines/permissions.ts';
 import { deliveryStore, userPermissionsStore } from '#src/app/stores/slices.ts';
@@ -10,7 +7,7 @@ import type { Delivery, Timing } from '#src/features/delivery/api/delivery-api.t
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { offlineQueueStore } from '#src/features/delivery/lib/offline-queue.ts';
-import { testRouter } from '#tests/src/support/test-router.tsx';
+import { candidateDelivery, choiceItem, MIN, renderCandidateScreen, serverTiming } from './candidate-fixture.tsx';
 
 const api = vi.hoisted(() => ({
   sittings: vi.fn(),
@@ -25,68 +22,23 @@ const api = vi.hoisted(() => ({
 vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ deliveryApi: api }));
 const { default: DeliveryPage } = await import('#src/features/delivery/delivery-page.tsx');
 
-const MIN = 60_000;
-const choice = (n: number, stem: string) => ({
-  number: n,
-  versionId: `v${n}`,
-  kind: 'singleChoice',
-  marks: 1,
-  options: ['b', 'a'],
-  left: null,
-  right: null,
-  content: {
-    kind: 'singleChoice' as const,
-    variants: { en: { stem: `<p>${stem}</p>`, choices: { a: 'Alpha', b: 'Beta' } }, hi: { stem: `<p>हिंदी ${n}</p>`, choices: { a: 'अ', b: 'ब' } } },
-    marking: { correct: 1, wrong: 0, unanswered: 0 },
-    media: [],
-    options: [
-      { id: 'a', keepLast: false },
-      { id: 'b', keepLast: false },
-    ],
-    correct: '',
-    shuffle: true,
-  },
-});
-
 /** The browser's clock is ten minutes behind the server's: the timer must not care. */
 const SKEW = 10 * MIN;
-function timing(over: Partial<Timing> = {}): Timing {
-  const serverNow = Date.now() + SKEW;
-  return {
-    status: 'Active',
-    serverNow: new Date(serverNow).toISOString(),
-    startsAt: new Date(serverNow - 5 * MIN).toISOString(),
-    deadline: new Date(serverNow + 30 * MIN).toISOString(),
-    remainingMs: 30 * MIN,
-    allowedMs: 60 * MIN,
-    extensionMs: 0,
-    admitted: false,
-    declared: true,
-    endedAt: null,
-    ...over,
-  };
-}
+const timing = (over: Partial<Timing> = {}): Timing => serverTiming(over, SKEW);
+/** Three items in two sections, in English and Hindi, options in the order the server shuffled. */
+const item = (n: number, stem: string) => choiceItem(n, { stem, withHindi: true, options: ['b', 'a'], shuffle: true });
 function delivery(over: Partial<Delivery> = {}): Delivery {
-  return {
-    deliveryId: 41,
-    registrationId: 3,
-    seasonPaperId: 5,
-    rollNumber: 'MOCK0001',
-    candidateName: 'Kavya Shah',
+  return candidateDelivery({
     paper: { code: 'MATH', title: 'Unit test', durationMinutes: 60, totalMarks: 3, calculator: false, navigation: 'free', instructions: { en: 'Answer all.' } },
-    medium: 'en',
-    largePrint: false,
     languages: ['en', 'hi'],
     setLetter: 'B',
     timing: timing(),
     sections: [
-      { sectionId: '1', title: 'Section A', instructions: {}, items: [choice(1, 'First'), choice(2, 'Second')] },
-      { sectionId: '2', title: 'Section B', instructions: {}, items: [choice(3, 'Third')] },
+      { sectionId: '1', title: 'Section A', instructions: {}, items: [item(1, 'First'), item(2, 'Second')] },
+      { sectionId: '2', title: 'Section B', instructions: {}, items: [item(3, 'Third')] },
     ],
-    answers: [],
-    actions: ['delivery.save', 'delivery.submit'],
     ...over,
-  };
+  });
 }
 
 beforeAll(async () => {
@@ -100,19 +52,8 @@ beforeEach(() => {
 afterEach(() => vi.clearAllMocks());
 
 function renderDelivery() {
-  const location = testRouter('/sit/41');
   const user = userEvent.setup();
-  render(
-    <I18nextProvider i18n={i18n}>
-      <location.Router>
-        <Suspense fallback={null}>
-          <Routes>
-            <Route path="/sit/:deliveryId" element={<DeliveryPage />} />
-          </Routes>
-        </Suspense>
-      </location.Router>
-    </I18nextProvider>,
-  );
+  renderCandidateScreen(DeliveryPage);
   return { user };
 }
 
