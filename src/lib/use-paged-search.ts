@@ -1,5 +1,5 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { fromPromise } from 'xstate';
 import { defaultQuery, pagedSearchMachine, type PagedQuery, type PagedResult, type PagedSearchEvent } from '#machines/paged-search.machine.ts';
@@ -86,6 +86,28 @@ export function eventsBetween(from: PagedQuery, to: PagedQuery, filters: UrlFilt
 }
 
 /**
+ * The URLs a list wrote itself and the router has not shown yet. The router applies a write a
+ * little later (in a transition); a keyword typed in between would be overwritten if the list
+ * followed its own older URL back. A URL the list wrote is skipped, once, when it arrives;
+ * anything else (back, forward, a link) is followed.
+ */
+export function ownUrlWrites() {
+  const pending: string[] = [];
+  return {
+    wrote(search: string) {
+      // React's development double run of effects writes the same URL twice.
+      if (pending.at(-1) !== search) pending.push(search);
+    },
+    /** True when `search` is one of the list's own writes arriving; it and the ones before it are then done. */
+    arrived(search: string) {
+      const index = pending.indexOf(search);
+      pending.splice(0, index < 0 ? pending.length : index + 1);
+      return index >= 0;
+    },
+  };
+}
+
+/**
  * A list screen's search as an actor (machines/paged-search.machine.ts): the view reads the
  * query and the page from it and sends user actions. `fetchPage` is the feature's API call.
  * The query lives in the URL's search params too (docs/decisions/0081): keyword, page, page
@@ -105,11 +127,14 @@ export function usePagedSearch<T>(fetchPage: (query: PagedQuery) => Promise<Page
   const [snapshot, send, actor] = useMachine(machine, { input: queryFromParams(params, fixed.defaults, fixed.filters) });
   const query = snapshot.context.query;
 
+  const [ownWrites] = useState(ownUrlWrites);
+
   // The URL moved (back, forward, a link): the actor follows.
   useEffect(() => {
+    if (ownWrites.arrived(params.toString())) return;
     const wanted = queryFromParams(params, fixed.defaults, fixed.filters);
     for (const event of eventsBetween(actor.getSnapshot().context.query, wanted, fixed.filters)) actor.send(event);
-  }, [params, actor, fixed]);
+  }, [params, actor, fixed, ownWrites]);
 
   // The query changed (the user searched, sorted, filtered, paged): the URL follows. Only a
   // change of the query counts: when the URL moved, the effect above brings the query along.
@@ -121,8 +146,9 @@ export function usePagedSearch<T>(fetchPage: (query: PagedQuery) => Promise<Page
     if (next.toString() === current.toString()) return;
     const before = queryFromParams(current, fixed.defaults, fixed.filters);
     const onlyKeyword = eventsBetween(before, query, fixed.filters).every((event) => event.type === 'search.keyword');
+    ownWrites.wrote(next.toString());
     setUrl(next, { replace: onlyKeyword });
-  }, [query, fixed]);
+  }, [query, fixed, ownWrites]);
 
   return {
     snapshot,

@@ -37,20 +37,35 @@ class FakeSocket extends EventEmitter {
   }
 }
 
-/** The test database, with a gate that holds the hub's next log read until released. */
+/**
+ * The test database, with a gate that holds the hub's next log read until released.
+ * `hold()` closes the gate at once and then waits for log reads already sent to finish: one of
+ * those (woken by an earlier notification) could otherwise still see an event posted after the
+ * gate closed, and the test would no longer know which read delivers it.
+ */
 function gated(db: Db) {
   let closed: { opened: Promise<void>; open: () => void; arrived: () => void; reached: Promise<void> } | undefined;
+  const inFlight = new Set<Promise<unknown>>();
   const wrapped: Db = {
     ...db,
     kind: db.kind,
-    async query(sql, params) {
+    async query<T>(sql: string, params?: readonly unknown[]) {
+      const isLogRead = sql.includes('with ev as');
       const gate = closed;
-      if (gate && sql.includes('with ev as')) {
+      if (gate && isLogRead) {
         closed = undefined;
         gate.arrived();
         await gate.opened;
+        return db.query<T>(sql, params);
       }
-      return db.query(sql, params);
+      const read = db.query<T>(sql, params);
+      if (!isLogRead) return read;
+      inFlight.add(read);
+      try {
+        return await read;
+      } finally {
+        inFlight.delete(read);
+      }
     },
     transaction: (fn) => db.transaction(fn),
     exec: (sql) => db.exec(sql),
@@ -59,12 +74,13 @@ function gated(db: Db) {
   };
   return {
     db: wrapped,
-    hold() {
+    async hold() {
       let open!: () => void;
       let arrived!: () => void;
       const opened = new Promise<void>((r) => (open = r));
       const reached = new Promise<void>((r) => (arrived = r));
       closed = { opened, open, arrived, reached };
+      await Promise.allSettled([...inFlight]);
       return { reached, open };
     },
   };
@@ -138,13 +154,18 @@ describeEachDatabase('real-time hub races', (get) => {
   it('should deliver to a socket that connected while the log was being read', async () => {
     const ticket = await raiseTicket(get().app, f.requester, { supportGroupId: f.groups.general });
     const first = await open(agents[0]);
-    const held = gate.hold();
+    const held = await gate.hold();
     const id = await post(ticket.ticketId, 'during the read');
     await held.reached; // the hub is reading, for the users connected so far
-    const late = await open(agents[1]);
+    let late: FakeSocket;
+    try {
+      late = await open(agents[1]);
+    } finally {
+      // Never leave the hub's reader parked: the next test shares the hub.
+      held.open();
+    }
     const readyCursor = late.sent[0].cursor!;
     expect(readyCursor).toBeLessThan(id);
-    held.open();
     await until(() => late.sent.some((fr) => fr.cursor === id));
     await until(() => first.sent.some((fr) => fr.cursor === id));
     expect(late.sent.filter((fr) => fr.cursor === id)).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultQuery, type PagedQuery } from '#machines/paged-search.machine.ts';
-import { eventsBetween, paramsFromQuery, queryFromParams, type UrlFilters } from '#src/lib/use-paged-search.ts';
+import { eventsBetween, ownUrlWrites, paramsFromQuery, queryFromParams, type UrlFilters } from '#src/lib/use-paged-search.ts';
 
 const defaults: PagedQuery = { ...defaultQuery, orderBy: ['createdOn asc'], filters: { statusId: 1 } };
 const filters: UrlFilters = { statusId: 'number', supportGroupId: 'number', roleId: 'string' };
@@ -42,5 +42,34 @@ describe('a list query in the URL', () => {
     expect(eventsBetween({ ...defaults, pageNumber: 4 }, { ...defaults, orderBy: ['title asc'] }, filters)).toEqual([
       { type: 'search.sort', orderBy: ['title asc'] },
     ]);
+  });
+});
+
+describe('the URLs a list wrote itself', () => {
+  it('should skip its own writes as they arrive, late ones included, and follow any other URL', () => {
+    const writes = ownUrlWrites();
+    // Back to page 1, then a keyword typed before the router showed the first write.
+    writes.wrote('');
+    writes.wrote('q=layer');
+    // The first write arrives: the list does not follow it back to no keyword.
+    expect(writes.arrived('')).toBe(true);
+    expect(writes.arrived('q=layer')).toBe(true);
+    // Back to an earlier URL, the same text as a write already seen: followed.
+    expect(writes.arrived('')).toBe(false);
+    expect(writes.arrived('page=2')).toBe(false);
+  });
+
+  it('should drop the writes a skipped-over arrival makes stale, and not count a write made twice', () => {
+    const writes = ownUrlWrites();
+    writes.wrote('page=2');
+    writes.wrote('page=2');
+    writes.wrote('page=3');
+    // The router showed only the last write (it coalesced the two).
+    expect(writes.arrived('page=3')).toBe(true);
+    expect(writes.arrived('page=2')).toBe(false);
+    // A URL the list never wrote clears what was pending.
+    writes.wrote('q=a');
+    expect(writes.arrived('sort=title')).toBe(false);
+    expect(writes.arrived('q=a')).toBe(false);
   });
 });

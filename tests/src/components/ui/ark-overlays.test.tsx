@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
@@ -27,10 +27,20 @@ describe('Avatar (Ark Avatar)', () => {
     expect(initialsOf('asha.rao@example.test')).toBe('ar');
     expect(initialsOf('प्रिया शर्मा')).toBe('प्रिश');
     expect(initialsOf('   ')).toBe('?');
+    // A Latin letter with a combining mark is one grapheme: not cut after the letter.
+    expect(initialsOf('E\u0301mile Zola')).toBe('E\u0301Z');
+    expect(initialsOf('Ana Ôz')).toBe('AÔ');
+    expect(initialsOf('A')).toBe('A');
     render(<Avatar name="Asha Rao" />);
     const avatar = screen.getByTestId('avatar');
     expect(avatar).toHaveAttribute('aria-hidden', 'true');
     expect(avatar).toHaveTextContent('AR');
+    // Nothing to load: plain initials, no Ark state machine; with a picture, Ark's avatar loads it.
+    expect(avatar).not.toHaveAttribute('data-scope');
+    cleanup();
+    render(<Avatar name="Asha Rao" src="/photo.png" />);
+    expect(screen.getByTestId('avatar')).toHaveAttribute('data-scope', 'avatar');
+    expect(screen.getByTestId('avatar').querySelector('img')).toHaveAttribute('src', '/photo.png');
   });
 });
 

@@ -85,7 +85,14 @@ describe('the team grant dialog (Ark Combobox over the users search)', () => {
         .map((o) => o.textContent),
     ).toEqual(['Vikram Rao <vikram@example.test>', 'Vikas Shah <vikas@example.test>']);
 
-    await user.keyboard('{ArrowDown}{ArrowDown}{Enter}');
+    // One key at a time, each seen to move the highlight: on a loaded CI machine a key pressed
+    // while the matches were still rendering was lost (6 Dec).
+    const option = (name: string) => within(listbox).getByRole('option', { name });
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(option('Vikram Rao <vikram@example.test>')).toHaveAttribute('data-highlighted'));
+    await user.keyboard('{ArrowDown}');
+    await waitFor(() => expect(option('Vikas Shah <vikas@example.test>')).toHaveAttribute('data-highlighted'));
+    await user.keyboard('{Enter}');
     await waitFor(() => expect(input).toHaveValue('Vikas Shah <vikas@example.test>'));
     // Choosing does not search again for the chosen label.
     expect(users.search).toHaveBeenCalledTimes(1);
