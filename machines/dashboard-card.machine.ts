@@ -40,6 +40,7 @@ export function createDashboardCardMachine<T>() {
     states: {
       loading: {
         invoke: {
+          id: 'load',
           src: 'load',
           input: ({ context }) => ({ load: context.load }),
           onDone: { target: 'ready', actions: assign({ data: ({ event }) => event.output, error: null, stale: false }) },
@@ -53,6 +54,8 @@ export function createDashboardCardMachine<T>() {
           shown: { on: { 'card.refresh': 'refreshing' } },
           refreshing: {
             invoke: {
+              // The same id in both states: one load runs at a time, and its answer is `xstate.done.actor.load` wherever it lands.
+              id: 'load',
               src: 'load',
               input: ({ context }) => ({ load: context.load }),
               onDone: { target: 'shown', actions: assign({ data: ({ event }) => event.output, stale: false }) },
@@ -66,3 +69,6 @@ export function createDashboardCardMachine<T>() {
     },
   });
 }
+
+/** The card's machine as the /machines page and the model draw it (the data's type is the screen's). */
+export const dashboardCardMachine = createDashboardCardMachine<unknown>();

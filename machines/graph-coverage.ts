@@ -83,6 +83,16 @@ export function computeCoverage(machine: AnyStateMachine, paths: readonly PathLi
   };
 }
 
+/** The keys of the transitions the paths take, together: what a path sample is chosen to cover. */
+export function transitionsTakenBy(machine: AnyStateMachine, paths: readonly PathLike[]): string[] {
+  return computeCoverage(machine, paths).transitions.covered;
+}
+
+/** Every transition key of the machine's graph. */
+export function allTransitionsOf(machine: AnyStateMachine): string[] {
+  return computeCoverage(machine, []).transitions.total;
+}
+
 export function coverageLine(report: CoverageReport): string {
   const pct = (a: number, b: number) => (b === 0 ? 100 : Math.round((a / b) * 100));
   const s = report.states;

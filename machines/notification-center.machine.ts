@@ -30,6 +30,8 @@ export type MutationOp = 'read' | 'readAll' | 'archive' | 'unarchive';
 export interface MutationInput {
   op: MutationOp;
   id: number | null;
+  /** The child's id: its answer names it, and the child is stopped once it has answered. */
+  key?: string;
 }
 
 export interface NotificationCenterContext {
@@ -41,7 +43,11 @@ export interface NotificationCenterContext {
   error: unknown;
   /** Archived here and not yet restored or gone for good: what UNDO puts back. */
   archived: NotificationDto[];
+  /** The notifications the last "read all" turned read on screen: unread again if the server refuses it. */
+  readByReadAll: number[];
   pageSize: number;
+  /** Changes told to the server so far: names each one's child. */
+  changesMade: number;
 }
 
 export type NotificationCenterEvent =
@@ -57,8 +63,8 @@ export type NotificationCenterEvent =
   | { type: 'item.readAll' }
   | { type: 'item.archive'; id: number }
   | { type: 'item.unarchive'; id: number }
-  | { type: 'mutation.done'; op: MutationOp; id: number | null; unreadCount: number; notification: NotificationDto | null }
-  | { type: 'mutation.failed'; op: MutationOp; id: number | null; error: unknown };
+  | { type: 'mutation.done'; op: MutationOp; id: number | null; key?: string; unreadCount: number; notification: NotificationDto | null }
+  | { type: 'mutation.failed'; op: MutationOp; id: number | null; key?: string; error: unknown };
 
 export type NotificationCenterEmitted =
   { type: 'archived'; id: number } | { type: 'mutation.failed'; op: MutationOp; error: unknown } | { type: 'count.changed'; unreadCount: number };
@@ -82,10 +88,20 @@ export const notificationCenterMachine = setup({
       throw new Error('provide fetchPage');
     }),
     mutate: fromCallback<NotificationCenterEvent, MutationInput>(({ sendBack, input }) => {
-      sendBack({ type: 'mutation.failed', op: input.op, id: input.id, error: new Error('provide mutate') });
+      sendBack({ type: 'mutation.failed', op: input.op, id: input.id, key: input.key, error: new Error('provide mutate') });
     }),
   },
   actions: {
+    /** Tells the server about a change, in a child of its own until the answer comes. */
+    tellServer: enqueueActions(({ context, enqueue }, change: MutationInput) => {
+      const key = `change-${context.changesMade + 1}`;
+      enqueue.assign({ changesMade: context.changesMade + 1 });
+      enqueue.spawnChild('mutate', { id: key, input: { ...change, key } });
+    }),
+    /** The answer came: its child has nothing more to do. */
+    forgetChange: enqueueActions(({ enqueue }, key: string | undefined) => {
+      if (key) enqueue.stopChild(key);
+    }),
     setCount: enqueueActions(({ context, enqueue }, count: number) => {
       if (context.unreadCount === count) return;
       enqueue.assign({ unreadCount: count });
@@ -102,7 +118,9 @@ export const notificationCenterMachine = setup({
     loadingMore: false,
     error: null,
     archived: [],
+    readByReadAll: [],
     pageSize: NOTIFICATION_PAGE_SIZE,
+    changesMade: 0,
   }),
   type: 'parallel',
   on: {
@@ -120,14 +138,17 @@ export const notificationCenterMachine = setup({
           items: ({ context, event }) => context.items.map((n) => (n.id === event.id ? { ...n, readOn: new Date().toISOString() } : n)),
         }),
         { type: 'setCount', params: ({ context }) => Math.max(0, (context.unreadCount ?? 1) - 1) },
-        enqueueActions(({ enqueue, event }) => enqueue.spawnChild('mutate', { input: { op: 'read', id: event.id } })),
+        { type: 'tellServer', params: ({ event }) => ({ op: 'read', id: event.id }) },
       ],
     },
     'item.readAll': {
       actions: [
-        assign({ items: ({ context }) => context.items.map((n) => (n.readOn ? n : { ...n, readOn: new Date().toISOString() })) }),
+        assign({
+          items: ({ context }) => context.items.map((n) => (n.readOn ? n : { ...n, readOn: new Date().toISOString() })),
+          readByReadAll: ({ context }) => context.items.filter((n) => !n.readOn).map((n) => n.id),
+        }),
         { type: 'setCount', params: 0 },
-        enqueueActions(({ enqueue }) => enqueue.spawnChild('mutate', { input: { op: 'readAll', id: null } })),
+        { type: 'tellServer', params: { op: 'readAll', id: null } },
       ],
     },
     'item.archive': {
@@ -137,7 +158,7 @@ export const notificationCenterMachine = setup({
           const item = context.items.find((n) => n.id === event.id)!;
           return { items: context.items.filter((n) => n.id !== event.id), archived: [...context.archived.filter((n) => n.id !== event.id), item] };
         }),
-        enqueueActions(({ enqueue, event }) => enqueue.spawnChild('mutate', { input: { op: 'archive', id: event.id } })),
+        { type: 'tellServer', params: ({ event }) => ({ op: 'archive', id: event.id }) },
         emit(({ event }) => ({ type: 'archived' as const, id: event.id })),
       ],
     },
@@ -150,11 +171,12 @@ export const notificationCenterMachine = setup({
             archived: context.archived.filter((n) => n.id !== event.id),
           };
         }),
-        enqueueActions(({ enqueue, event }) => enqueue.spawnChild('mutate', { input: { op: 'unarchive', id: event.id } })),
+        { type: 'tellServer', params: ({ event }) => ({ op: 'unarchive', id: event.id }) },
       ],
     },
     'mutation.done': {
       actions: [
+        { type: 'forgetChange', params: ({ event }) => event.key },
         { type: 'setCount', params: ({ event }) => event.unreadCount },
         assign({
           items: ({ context, event }) => {
@@ -168,6 +190,7 @@ export const notificationCenterMachine = setup({
     },
     'mutation.failed': {
       actions: [
+        { type: 'forgetChange', params: ({ event }) => event.key },
         assign(({ context, event }) => {
           if (event.op === 'archive') {
             const item = context.archived.find((n) => n.id === event.id);
@@ -175,7 +198,9 @@ export const notificationCenterMachine = setup({
           }
           if (event.op === 'unarchive') return { items: context.items.filter((n) => n.id !== event.id) };
           if (event.op === 'read') return { items: context.items.map((n) => (n.id === event.id ? { ...n, readOn: null } : n)) };
-          return {};
+          // A refused "read all" leaves unread what it had turned read (what was read before stays read).
+          const unread = new Set(context.readByReadAll);
+          return { items: context.items.map((n) => (unread.has(n.id) ? { ...n, readOn: null } : n)), readByReadAll: [] };
         }),
         emit(({ event }) => ({ type: 'mutation.failed' as const, op: event.op, error: event.error })),
         // The server's count is the truth after a failed change.
@@ -190,6 +215,7 @@ export const notificationCenterMachine = setup({
         idle: { on: { 'count.load': 'loading', 'hub.resync': 'loading' } },
         loading: {
           invoke: {
+            id: 'fetchCount',
             src: 'fetchCount',
             onDone: { target: 'known', actions: { type: 'setCount', params: ({ event }) => event.output } },
             onError: 'idle',
@@ -204,7 +230,10 @@ export const notificationCenterMachine = setup({
         closed: { on: { 'list.open': 'loading' } },
         loading: {
           entry: assign({ error: null }),
+          // Leaving the page mid-load closes the list: the answer is dropped, and the next visit loads afresh.
+          on: { 'list.close': 'closed' },
           invoke: {
+            id: 'fetchFirstPage',
             src: 'fetchPage',
             input: ({ context }) => ({ pageNumber: 1, pageSize: context.pageSize }),
             onDone: {
@@ -225,10 +254,13 @@ export const notificationCenterMachine = setup({
             'list.close': '#notification-center.list.closed',
           },
           states: {
-            idle: { entry: assign({ loadingMore: false }), on: { 'list.more': { guard: ({ context }) => context.hasMore, target: 'more' } } },
+            idle: { on: { 'list.more': { guard: ({ context }) => context.hasMore, target: 'more' } } },
             more: {
               entry: assign({ loadingMore: true }),
+              // However it is left (an answer, a resync, the page closing), nothing is loading more.
+              exit: assign({ loadingMore: false }),
               invoke: {
+                id: 'fetchNextPage',
                 src: 'fetchPage',
                 input: ({ context }) => ({ pageNumber: context.pageNumber + 1, pageSize: context.pageSize }),
                 onDone: {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, type EventObject } from 'xstate';
 import { createDashboardCardMachine } from '#machines/dashboard-card.machine.ts';
-import { stateKey } from '#tests/fixtures/expectations/expectation-table.ts';
-import { dashboardCardRules, expectedAfter } from '#tests/fixtures/expectations/dashboard-card.ts';
+import { IndependentExpectation, stateKey } from '#tests/fixtures/expectations/expectation-table.ts';
+import { dashboardCardExpectation, freshDashboardCardFacts } from '#tests/fixtures/expectations/dashboard-card.ts';
 
 /** A card whose every load waits until the test settles it. */
 function card() {
@@ -28,6 +28,11 @@ function card() {
       else actor.send({ type: event });
       await flush();
     },
+    /** The newest load answers, after every older one still pending (superseded) has answered too. */
+    async answer(event: 'resolve' | 'reject', value: string) {
+      while (pending.length > 1) pending.shift()!.resolve('superseded');
+      await this.step(event, value);
+    },
   };
 }
 
@@ -39,13 +44,44 @@ const pathTo: Record<string, Array<'resolve' | 'reject' | 'card.retry' | 'card.r
   'ready.refreshing': ['resolve', 'card.refresh'],
 };
 
+/** The table's name of a step: an invoked load's answer, or a sent event. */
+const tableName = { resolve: 'done.load', reject: 'error.load', 'card.retry': 'card.retry', 'card.refresh': 'card.refresh' } as const;
+type Step = keyof typeof tableName;
+const stepOf = (event: string) => (Object.keys(tableName) as Step[]).find((step) => tableName[step] === event)!;
+
 describe('the dashboard card loader', () => {
-  it.each(dashboardCardRules.map((r) => [r.from, r.event, r.to] as const))('from %s, %s → %s', async (from, event) => {
+  it.each(dashboardCardExpectation.rules.map((r) => [r.from as string, r.event, r.to] as const))('from %s, %s → %s', async (from, event, to) => {
     const c = card();
     for (const step of pathTo[from]) await c.step(step);
     expect(c.state()).toBe(from);
-    await c.step(event);
-    expect(c.state()).toBe(expectedAfter(from, event));
+    await c.step(stepOf(event));
+    expect(c.state()).toBe(to);
+  });
+
+  it('should agree with the table, invariants included, along a walk through every state', async () => {
+    const c = card();
+    const walk = new IndependentExpectation(dashboardCardExpectation, freshDashboardCardFacts());
+    const steps: Step[] = [
+      'reject',
+      'card.refresh',
+      'card.retry',
+      'resolve',
+      'card.retry',
+      'card.refresh',
+      'card.refresh',
+      'reject',
+      'card.refresh',
+      'resolve',
+    ];
+    walk.check({ type: 'xstate.init' }, c.actor.getSnapshot(), 'start');
+    for (const [index, step] of steps.entries()) {
+      // The newest load answers; an older one still pending was superseded and is dropped.
+      const output = `answer ${index}`;
+      if (step === 'resolve' || step === 'reject') await c.answer(step, output);
+      else await c.step(step);
+      walk.check({ type: tableName[step], output } as EventObject, c.actor.getSnapshot(), steps.slice(0, index + 1).join(' → '));
+    }
+    expect(c.loads()).toBe(walk.facts.loadsAsked);
   });
 
   it('should keep the shown data through a failed refresh, marked stale, and take new data on the next', async () => {

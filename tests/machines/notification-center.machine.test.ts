@@ -33,11 +33,11 @@ function harness(options: { count?: number; pages?: NotificationPageResult[]; fa
         return page;
       }),
       mutate: fromCallback<NotificationCenterEvent, MutationInput>(({ input, sendBack }) => {
-        calls.push(input);
+        calls.push({ op: input.op, id: input.id });
         queueMicrotask(() =>
           options.fail?.[input.op]
-            ? sendBack({ type: 'mutation.failed', op: input.op, id: input.id, error: new Error('500') })
-            : sendBack({ type: 'mutation.done', op: input.op, id: input.id, unreadCount: options.unread ?? 0, notification: null }),
+            ? sendBack({ type: 'mutation.failed', op: input.op, id: input.id, key: input.key, error: new Error('500') })
+            : sendBack({ type: 'mutation.done', op: input.op, id: input.id, key: input.key, unreadCount: options.unread ?? 0, notification: null }),
         );
       }),
     },
@@ -123,6 +123,26 @@ describe('notification-center machine', () => {
       { op: 'read', id: 1 },
       { op: 'readAll', id: null },
     ]);
+  });
+
+  it('should keep each change running until its answer, and no longer', async () => {
+    const { actor } = harness({
+      fail: { archive: true },
+      pages: [{ data: [n(1, '2026-12-01T08:00:00Z'), n(2, '2026-12-02T08:00:00Z')], hasNextPage: false, unreadCount: 2 }],
+    });
+    const changes = () => Object.keys(actor.getSnapshot().children).filter((id) => id.startsWith('change-'));
+    actor.send({ type: 'list.open' });
+    await waitFor(actor, (s) => s.matches({ list: 'ready' }));
+    actor.send({ type: 'item.read', id: 1 });
+    actor.send({ type: 'item.archive', id: 2 });
+    expect(changes()).toEqual(['change-1', 'change-2']);
+    // One answered, one refused: neither is left behind.
+    await tick();
+    expect(changes()).toEqual([]);
+    actor.send({ type: 'item.readAll' });
+    expect(changes()).toEqual(['change-3']);
+    await tick();
+    expect(changes()).toEqual([]);
   });
 
   it('should archive at once, announce it for the snackbar, and bring it back in place on UNDO', async () => {
@@ -285,6 +305,18 @@ describe('notification-center machine: read', () => {
     expect(item(2)!.readOn).not.toBeNull();
     expect(item(3)!.readOn).toBeNull();
     expect(emitted).toContainEqual({ type: 'mutation.failed', op: 'read', error: new Error('500') });
+  });
+
+  it('should make unread again what read all turned read when the server refuses it, keeping what was read before', async () => {
+    const { actor, item, emitted } = await controlled({
+      pages: [page([n(1, '2026-12-01T08:00:00Z', '2026-12-01T09:00:00Z'), n(2, '2026-12-02T08:00:00Z'), n(3, '2026-12-03T08:00:00Z')])],
+    });
+    actor.send({ type: 'item.readAll' });
+    expect([item(1)!.readOn, item(2)!.readOn, item(3)!.readOn].every((readOn) => readOn !== null)).toBe(true);
+    actor.send(refused('readAll', null));
+    expect(item(1)!.readOn).toBe('2026-12-01T09:00:00Z');
+    expect([item(2)!.readOn, item(3)!.readOn]).toEqual([null, null]);
+    expect(emitted).toContainEqual({ type: 'mutation.failed', op: 'readAll', error: new Error('500') });
   });
 
   it('should ask the server for the unread count again after a refused change', async () => {

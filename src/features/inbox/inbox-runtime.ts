@@ -29,7 +29,7 @@ export function createInboxActor(api: InboxApi = inboxApi): NotificationCenterAc
         return { data: page.data, hasNextPage: page.hasNextPage, unreadCount: page.unreadCount };
       }),
       mutate: fromCallback<NotificationCenterEvent, MutationInput>(({ input, sendBack }) => {
-        const { op, id } = input;
+        const { op, id, key } = input;
         const call =
           op === 'readAll'
             ? api.markAllRead().then((r) => ({ unreadCount: r.unreadCount, notification: null }))
@@ -38,8 +38,8 @@ export function createInboxActor(api: InboxApi = inboxApi): NotificationCenterAc
                 notification: r.notification,
               }));
         call.then(
-          (r) => sendBack({ type: 'mutation.done', op, id, ...r }),
-          (error: unknown) => sendBack({ type: 'mutation.failed', op, id, error }),
+          (r) => sendBack({ type: 'mutation.done', op, id, key, ...r }),
+          (error: unknown) => sendBack({ type: 'mutation.failed', op, id, key, error }),
         );
       }),
     },

@@ -193,6 +193,22 @@ export const machineCatalogue: CatalogueEntry[] = [
       paths: (await import('#machines/papers/paper-flow.model.ts')).paperFlowTestPaths as () => TestPath[],
     }),
   },
+  {
+    id: 'dashboard-card',
+    file: 'machines/dashboard-card.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/dashboard-card.machine.ts')).dashboardCardMachine,
+      paths: (await import('#machines/dashboard-card.model.ts')).dashboardCardTestPaths as () => TestPath[],
+    }),
+  },
+  {
+    id: 'notification-center',
+    file: 'machines/notification-center.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/notification-center.machine.ts')).notificationCenterMachine,
+      paths: (await import('#machines/notification-center.model.ts')).notificationCenterTestPaths as () => TestPath[],
+    }),
+  },
 ];
 
 export function findCatalogueEntry(id: string): CatalogueEntry | undefined {

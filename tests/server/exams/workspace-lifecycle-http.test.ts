@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { examStatusTestPaths, projectStatusTestPaths } from '#machines/exams/exam-records.model.ts';
-import type { ExamEvent, ExamStatus } from '#machines/exams/exam-status.machine.ts';
-import type { ProjectEvent, ProjectStatus } from '#machines/exams/project-status.machine.ts';
+import { examStatusMachine, type ExamEvent, type ExamStatus } from '#machines/exams/exam-status.machine.ts';
+import { projectStatusMachine, type ProjectEvent, type ProjectStatus } from '#machines/exams/project-status.machine.ts';
 import { examTransitionTable, expectedExamStatus, expectedProjectStatus, projectTransitionTable } from '#tests/fixtures/exam-record-transitions.ts';
+import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import type { TestUser } from '#tests/setup/test-users.ts';
 import {
@@ -31,6 +32,13 @@ describeEachDatabase('project and exam lifecycles over HTTP', (get) => {
   let manager: TestUser;
   let staffAdmin: TestUser;
   let moderator: TestUser;
+  // Each path's result goes to /machines: replayed over HTTP against the hand-written table.
+  const projectRecorder = replayRecorder(projectStatusMachine, 'http', true);
+  const examRecorder = replayRecorder(examStatusMachine, 'http', true);
+  afterAll(() => {
+    projectRecorder.write();
+    examRecorder.write();
+  });
 
   beforeAll(async () => {
     const { app } = get();
@@ -86,38 +94,39 @@ describeEachDatabase('project and exam lifecycles over HTTP', (get) => {
     const statusEvents = projectTransitionTable.filter((r) => r.to !== 'same').map((r) => r.event);
     let steps = 0;
     let refusals = 0;
-    for (const path of paths) {
-      const id = await createProject(app, manager);
-      await grant(app, manager, id, staffAdmin, 'ProjectAdmin');
-      let status: ProjectStatus = 'Draft';
-      for (const step of path.steps.slice(1)) {
-        const event = step.event as ProjectEvent;
-        const expected = expectedProjectStatus(status, event.type, setUpOf(event));
-        expect(expected, `${path.description}: the table has ${event.type} from ${status}`).toBeDefined();
-        const res = await sendProject(app, id, event);
-        expect(res.statusCode, `${path.description}: ${event.type} from ${status}: ${res.body}`).toBeLessThan(300);
-        const stored = await project(app, id);
-        expect(stored.status, `${path.description} after ${event.type}`).toBe(expected);
-        status = expected!;
-        steps += 1;
-        // One refused status event from here (by the tenant manager, who may send them all).
-        const refused = statusEvents.find((type) => expectedProjectStatus(status, type) === undefined);
-        if (refused) {
-          const before = await project(app, id);
-          const res = await sendProjectEvent(app, manager, id, refused);
-          expect(res.statusCode, `${refused} from ${status}`).toBe(409);
-          expect(res.json().messages[0]).toMatch(new RegExp(`^A project in status ${status} cannot `));
-          expect(await project(app, id)).toEqual(before);
-          refusals += 1;
+    for (const path of paths)
+      await projectRecorder.run(path, async () => {
+        const id = await createProject(app, manager);
+        await grant(app, manager, id, staffAdmin, 'ProjectAdmin');
+        let status: ProjectStatus = 'Draft';
+        for (const step of path.steps.slice(1)) {
+          const event = step.event as ProjectEvent;
+          const expected = expectedProjectStatus(status, event.type, setUpOf(event));
+          expect(expected, `${path.description}: the table has ${event.type} from ${status}`).toBeDefined();
+          const res = await sendProject(app, id, event);
+          expect(res.statusCode, `${path.description}: ${event.type} from ${status}: ${res.body}`).toBeLessThan(300);
+          const stored = await project(app, id);
+          expect(stored.status, `${path.description} after ${event.type}`).toBe(expected);
+          status = expected!;
+          steps += 1;
+          // One refused status event from here (by the tenant manager, who may send them all).
+          const refused = statusEvents.find((type) => expectedProjectStatus(status, type) === undefined);
+          if (refused) {
+            const before = await project(app, id);
+            const res = await sendProjectEvent(app, manager, id, refused);
+            expect(res.statusCode, `${refused} from ${status}`).toBe(409);
+            expect(res.json().messages[0]).toMatch(new RegExp(`^A project in status ${status} cannot `));
+            expect(await project(app, id)).toEqual(before);
+            refusals += 1;
+          }
         }
-      }
-      const history = (await call(app, manager, 'GET', `/api/v1/project/${id}/history?pageSize=100`, { project: id })).json() as {
-        data: Array<{ event: string; toStatus: string }>;
-      };
-      // Newest first: every status change and every edit of the project itself (configuration has its own records).
-      const recorded = path.steps.slice(1).filter((s, i) => s.state.value !== path.steps[i].state.value || (s.event as ProjectEvent).type === 'project.edit');
-      expect(history.data.map((h) => h.event).reverse()).toEqual(['project.create', ...recorded.map((s) => (s.event as ProjectEvent).type)]);
-    }
+        const history = (await call(app, manager, 'GET', `/api/v1/project/${id}/history?pageSize=100`, { project: id })).json() as {
+          data: Array<{ event: string; toStatus: string }>;
+        };
+        // Newest first: every status change and every edit of the project itself (configuration has its own records).
+        const recorded = path.steps.slice(1).filter((s, i) => s.state.value !== path.steps[i].state.value || (s.event as ProjectEvent).type === 'project.edit');
+        expect(history.data.map((h) => h.event).reverse()).toEqual(['project.create', ...recorded.map((s) => (s.event as ProjectEvent).type)]);
+      });
     expect(steps).toBeGreaterThan(50);
     expect(refusals).toBe(steps);
   }, 240_000);
@@ -130,32 +139,36 @@ describeEachDatabase('project and exam lifecycles over HTTP', (get) => {
     await activateProject(app, manager, id);
     const statusEvents = examTransitionTable.filter((r) => r.to !== 'same').map((r) => r.event);
     let steps = 0;
-    for (const path of paths) {
-      const examId = await createExam(app, manager, id);
-      await grant(app, manager, id, moderator, 'Moderator', examId);
-      let status: ExamStatus = 'Draft';
-      for (const step of path.steps.slice(1)) {
-        const event = step.event as ExamEvent;
-        const user = event.by.examManager ? manager : event.by.moderator ? moderator : staffAdmin;
-        const expected = expectedExamStatus(status, event.type);
-        expect(expected, `${path.description}: the table has ${event.type} from ${status}`).toBeDefined();
-        const current = (await call(app, manager, 'GET', `/api/v1/exam/${examId}`, { project: id })).json() as { version: number };
-        const res =
-          event.type === 'exam.edit'
-            ? await call(app, user, 'PUT', `/api/v1/exam/${examId}`, { project: id, body: { description: `Edited ${uniqueCode()}`, version: current.version } })
-            : await sendExamEvent(app, user, id, examId, event.type, event.type === 'exam.withdrawResults' ? { reason: event.reason } : {});
-        expect(res.statusCode, `${path.description}: ${event.type} from ${status}: ${res.body}`).toBeLessThan(300);
-        const stored = (await call(app, manager, 'GET', `/api/v1/exam/${examId}`, { project: id })).json() as { status: ExamStatus };
-        expect(stored.status, `${path.description} after ${event.type}`).toBe(expected);
-        status = expected!;
-        steps += 1;
-        const refused = statusEvents.find((type) => expectedExamStatus(status, type) === undefined);
-        if (refused) {
-          const res = await sendExamEvent(app, manager, id, examId, refused, { reason: 'x' });
-          expect(res.statusCode, `${refused} from ${status}`).toBe(409);
+    for (const path of paths)
+      await examRecorder.run(path, async () => {
+        const examId = await createExam(app, manager, id);
+        await grant(app, manager, id, moderator, 'Moderator', examId);
+        let status: ExamStatus = 'Draft';
+        for (const step of path.steps.slice(1)) {
+          const event = step.event as ExamEvent;
+          const user = event.by.examManager ? manager : event.by.moderator ? moderator : staffAdmin;
+          const expected = expectedExamStatus(status, event.type);
+          expect(expected, `${path.description}: the table has ${event.type} from ${status}`).toBeDefined();
+          const current = (await call(app, manager, 'GET', `/api/v1/exam/${examId}`, { project: id })).json() as { version: number };
+          const res =
+            event.type === 'exam.edit'
+              ? await call(app, user, 'PUT', `/api/v1/exam/${examId}`, {
+                  project: id,
+                  body: { description: `Edited ${uniqueCode()}`, version: current.version },
+                })
+              : await sendExamEvent(app, user, id, examId, event.type, event.type === 'exam.withdrawResults' ? { reason: event.reason } : {});
+          expect(res.statusCode, `${path.description}: ${event.type} from ${status}: ${res.body}`).toBeLessThan(300);
+          const stored = (await call(app, manager, 'GET', `/api/v1/exam/${examId}`, { project: id })).json() as { status: ExamStatus };
+          expect(stored.status, `${path.description} after ${event.type}`).toBe(expected);
+          status = expected!;
+          steps += 1;
+          const refused = statusEvents.find((type) => expectedExamStatus(status, type) === undefined);
+          if (refused) {
+            const res = await sendExamEvent(app, manager, id, examId, refused, { reason: 'x' });
+            expect(res.statusCode, `${refused} from ${status}`).toBe(409);
+          }
         }
-      }
-    }
+      });
     expect(steps).toBeGreaterThan(30);
   }, 240_000);
 });

@@ -1,11 +1,12 @@
 import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { css } from '#styled-system/css';
 import { createDashboardCardMachine } from '#machines/dashboard-card.machine.ts';
 import { Bone } from '#src/components/ui/skeleton.tsx';
 import { Button } from '#src/components/ui/button.tsx';
 import { Link } from '#src/components/ui/link.tsx';
+import { registerLiveActor } from '#src/app/live-actors.ts';
 import { useRealtime } from '#src/app/realtime/use-realtime.ts';
 import { useErrorText } from '#src/lib/use-error-text.ts';
 
@@ -53,7 +54,14 @@ const box = css({
 export function DashboardCard<T>({ id, title, to, linkLabel, load, liveTickets = false, skeleton, hideWhen, children }: DashboardCardProps<T>) {
   const { t } = useTranslation('dashboard');
   const machine = useMemo(() => createDashboardCardMachine<T>(), []);
-  const [snapshot, send] = useMachine(machine, { input: { load } });
+  const [current, send, actorRef] = useMachine(machine, { input: { load } });
+  // Listed in the live mode of /machines, one entry per card.
+  useEffect(() => registerLiveActor(`dashboard-card:${id}`, machine, actorRef), [id, machine, actorRef]);
+  // The card's content renders in a deferred pass: an actor's change renders at once and in one
+  // piece, and a dashboard's cards answering together held a phone's main thread for a quarter
+  // of a second each. Deferred, React renders them in slices while the page stays responsive
+  // (issue 22); until then the card keeps what it showed (its skeleton).
+  const snapshot = useDeferredValue(current);
   const errorText = useErrorText(snapshot.matches('failed') ? snapshot.context.error : null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(

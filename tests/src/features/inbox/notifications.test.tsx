@@ -4,6 +4,7 @@ import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { NotificationDto } from '#machines/notification-center.machine.ts';
+import { modelNotification } from '#machines/notification-center.model.ts';
 import { NotificationsHost } from '#src/app/notifications/notifications-host.tsx';
 import { closeSnackbar } from '#src/app/notifications/snackbar.ts';
 import { setUnreadCount } from '#src/app/notifications/unread-count.ts';
@@ -34,16 +35,8 @@ const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000 - 60_000)
 /** An hour ago, or a second ago in the first hour after midnight: still today on the reader's clock. */
 const earlierToday = () => (dayKey(hoursAgo(1)) === dayKey(now.toISOString()) ? hoursAgo(1) : new Date(now.getTime() - 1000).toISOString());
 
-const reply = (id: number, createdOn: string, readOn: string | null = null): NotificationDto => ({
-  id,
-  kind: 'ticket.reply',
-  titleKey: 'kinds.ticket.reply',
-  params: { ticketId: id, title: `Hall ticket ${id}`, from: 'Chen Agent' },
-  link: `/tickets/${id}`,
-  createdOn,
-  readOn,
-  archivedOn: null,
-});
+/** The model's ticket reply, at the time and read state this test needs. */
+const reply = (id: number, createdOn: string, readOn: string | null = null): NotificationDto => ({ ...modelNotification(id, 0), createdOn, readOn });
 
 function fakeApi(items: NotificationDto[]) {
   let rows = [...items];

@@ -110,6 +110,8 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'deliveryCalculator',
       'result',
       'paperFlow',
+      'dashboard-card',
+      'notification-center',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
     const svg = await diagram();
