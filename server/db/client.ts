@@ -31,12 +31,22 @@ export interface QueryResult<T> {
   rowCount: number;
 }
 
+export interface ListenOptions {
+  /**
+   * Also hear the notifications of this handle's own commits before the commit returns, not
+   * only when the listening connection reads them a moment later. Caches that must never serve
+   * a row this instance has just changed need it (docs/decisions/0291). The handler may then be
+   * told the same payload twice.
+   */
+  ownCommitsFirst?: boolean;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` in one transaction; rolls back when it throws. */
   transaction<R>(fn: (tx: Queryable) => Promise<R>): Promise<R>;
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   /**
    * Told `false` when notifications may have been missed (the LISTEN connection dropped) and
    * `true` once every channel is listened to again; caches kept fresh by NOTIFY depend on it.
@@ -181,14 +191,45 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
     return connecting;
   }
 
+  // Channels whose handlers asked to hear this instance's own commits first. PostgreSQL tells a
+  // listening session of its own NOTIFY before it answers the COMMIT, so every pool connection
+  // that LISTENs to them runs their handlers before the caller's commit resolves.
+  const ownCommitHandlers = new Map<string, Set<(payload: string) => void>>();
+  let ownCommitChannelsVersion = 0;
+  const clientChannelsVersion = new WeakMap<pg.PoolClient, number>();
+  async function checkout(): Promise<pg.PoolClient> {
+    const client = await pool.connect();
+    const version = clientChannelsVersion.get(client);
+    if (version === ownCommitChannelsVersion) return client;
+    if (version === undefined) {
+      client.on('notification', (msg) => {
+        for (const handler of ownCommitHandlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
+      });
+    }
+    clientChannelsVersion.set(client, ownCommitChannelsVersion);
+    // Queued ahead of the caller's statement on the same connection, so not awaited here.
+    for (const channel of ownCommitHandlers.keys()) {
+      client.query(`listen ${pg.escapeIdentifier(channel)}`).catch(() => clientChannelsVersion.set(client, -1));
+    }
+    return client;
+  }
+
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      const r = await pool.query(config(sql, params, options));
-      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+      const client = await checkout();
+      try {
+        const r = await client.query(config(sql, params, options));
+        client.release();
+        return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
+      } catch (error) {
+        // As pg's own pool.query: a connection that failed a statement is not reused.
+        client.release(error as Error);
+        throw error;
+      }
     },
     async transaction<R>(fn: (tx: Queryable) => Promise<R>) {
-      const client = await pool.connect();
+      const client = await checkout();
       try {
         await client.query('begin');
         const result = await fn({
@@ -210,9 +251,26 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       }
     },
     async exec(sql: string) {
-      await pool.query(sql);
+      const client = await checkout();
+      try {
+        await client.query(sql);
+        client.release();
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
     },
-    async listen(channel, onPayload) {
+    async listen(channel, onPayload, options) {
+      let own: Set<(payload: string) => void> | undefined;
+      if (options?.ownCommitsFirst) {
+        own = ownCommitHandlers.get(channel);
+        if (!own) {
+          own = new Set();
+          ownCommitHandlers.set(channel, own);
+          ownCommitChannelsVersion += 1;
+        }
+        own.add(onPayload);
+      }
       let set = handlers.get(channel);
       if (!set) {
         set = new Set();
@@ -224,6 +282,7 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       set.add(onPayload);
       return async () => {
         set.delete(onPayload);
+        own?.delete(onPayload);
       };
     },
     onListenState(handler) {

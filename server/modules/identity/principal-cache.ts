@@ -41,7 +41,8 @@ export class PrincipalCache {
   ) {}
 
   async start(): Promise<void> {
-    const unlisten = await this.db.listen(CONTROL_CHANNEL, (payload) => this.signal(payload));
+    // Own commits first: the request after a logout on this instance must already be refused.
+    const unlisten = await this.db.listen(CONTROL_CHANNEL, (payload) => this.signal(payload), { ownCommitsFirst: true });
     this.stopListening.push(unlisten);
     const unwatch = this.db.onListenState?.((listening) => {
       this.generation += 1;

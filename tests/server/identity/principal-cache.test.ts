@@ -243,3 +243,48 @@ describe('principal cache [pglite]', () => {
     }
   });
 });
+
+/**
+ * Stop 36's CI caught a logout on PostgreSQL whose very next request still passed: the cache
+ * heard the revocation on its LISTEN connection a moment after the commit had returned. Every
+ * pool connection now listens too, and PostgreSQL tells a session of its own NOTIFY before it
+ * answers the COMMIT (docs/decisions/0291). Repeated, because the old race lost only sometimes.
+ */
+for (const kind of testDatabaseKinds) {
+  describe(`principal cache and this instance's own commits [${kind}]`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    let dataDir: string;
+
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+      dataDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-principal-own-'));
+      app = await buildApp({ config: testConfig(dataDir), db: database.db, logger: false, runJobs: false });
+      await app.ready();
+    });
+
+    afterAll(async () => {
+      await app?.close();
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    });
+
+    it('should have dropped the caller by the time the commit of a change returns', async () => {
+      const user = await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Asha' });
+      const claims = await app.jwtSigner.verifyAccessToken(user.token, new Date());
+      const cache = app.principalCache;
+      for (let round = 0; round < 40; round += 1) {
+        expect(await cache.load(claims, new Date())).toBeDefined();
+        const name = `Asha ${round}`;
+        if (round % 2) {
+          await database.db.query('update users set first_name = $1 where id = $2', [name, user.id]);
+        } else {
+          await database.db.transaction((tx) => tx.query('update users set first_name = $1 where id = $2', [name, user.id]));
+        }
+        expect((await cache.load(claims, new Date()))?.firstName).toBe(name);
+      }
+      await database.db.query(`update refresh_token_families set revoked_at = now(), revoked_reason = 'logout' where user_id = $1`, [user.id]);
+      expect(await cache.load(claims, new Date())).toBeUndefined();
+    });
+  });
+}
