@@ -10,6 +10,7 @@ import { benchDelivery } from './delivery.ts';
 import { benchExamWorkspace } from './exam-workspace.ts';
 import { benchItemBank } from './item-bank.ts';
 import { benchLighthouse } from './lighthouse.ts';
+import { benchMachinesPage } from './machines-page.ts';
 import { benchPaperSets } from './paper-sets.ts';
 import { benchProfile } from './profile-page.ts';
 import { benchQtiImport } from './qti-import.ts';
@@ -39,6 +40,7 @@ const benchmarks: Record<string, () => Promise<unknown>> = {
   admitcard: () => benchAdmitCard(),
   delivery: () => benchDelivery(),
   statistics: () => benchStatistics(),
+  machines: () => benchMachinesPage(),
   profile: () => benchProfile(),
 };
 /** Tools for finding a cost, not budgets: run only when named. */

@@ -147,6 +147,36 @@ describe('/machines in Chromium', () => {
     await context.close();
   });
 
+  it('should page the notification center’s thousands of paths, find one by its event with the keyboard, and highlight it', async () => {
+    const { context, page, errors } = await openAsTester('/machines/notification-center');
+    const list = page.getByTestId('path-list');
+    await list.locator('button').first().waitFor({ timeout: 30_000 });
+    // Fifty at a time, not every path of the actor (9,433 when this was written).
+    expect(await list.locator('button').count()).toBe(50);
+    const total = Number((await page.getByTestId('paths-panel').locator('p').first().textContent())!.match(/^([\d,]+) paths/)![1].replace(/,/g, ''));
+    expect(total).toBeGreaterThan(1000);
+    await page
+      .getByRole('navigation', { name: 'Pages' })
+      .getByRole('button', { name: 'Page 2 of' + ` ${Math.ceil(total / 50)}` })
+      .click();
+    await expect(list.locator('button').first().textContent()).resolves.toMatch(/^51\. /);
+
+    const search = page.getByRole('searchbox', { name: 'Find a path by number or event' });
+    await search.focus();
+    await page.keyboard.type('item.unarchive');
+    await page.getByText(/^[\d,]+ of [\d,]+ paths match\.$/).waitFor();
+    const found = await list.locator('button').allTextContents();
+    expect(found.length).toBeGreaterThan(0);
+    for (const text of found) expect(text).toContain('item.unarchive');
+    // Tab to the first path found and choose it with the keyboard: its steps are listed.
+    await list.locator('button').first().focus();
+    await page.keyboard.press('Enter');
+    expect(await list.locator('button').first().getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('path-steps').locator('li').allTextContents()).toContainEqual(expect.stringMatching(/^item\.unarchive → /));
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('should zoom with the keyboard and the buttons', async () => {
     const { context, page } = await openAsTester('/machines/ticketLifecycle');
     const diagram = page.getByRole('img', { name: 'Statechart of ticketLifecycle' });

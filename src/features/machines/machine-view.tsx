@@ -6,7 +6,10 @@ import { computeCoverage, pathKey } from '#machines/graph-coverage.ts';
 import { notify } from '#src/app/notifications/notify.ts';
 import { Badge } from '#src/components/ui/badge.tsx';
 import { Button } from '#src/components/ui/button.tsx';
+import { Checkbox } from '#src/components/ui/checkbox.tsx';
 import { card } from '#src/components/ui/page-header.tsx';
+import { Pagination } from '#src/components/ui/pagination.tsx';
+import { SearchInput } from '#src/components/ui/search-input.tsx';
 import { ErrorState, LoadingState } from '#src/components/ui/states.tsx';
 import { useFormat } from '#src/lib/format.ts';
 import { saveFile } from '#src/lib/save-file.ts';
@@ -18,7 +21,6 @@ import { toMermaid } from './mermaid.ts';
 import { noHighlight, StatechartSvg, type Highlight, type StatechartHandle } from './statechart-svg.tsx';
 import { standaloneSvg } from './svg-export.ts';
 import { activeStateIds, stateValueText, useLiveActors } from './use-live-actors.ts';
-import { Checkbox } from '#src/components/ui/checkbox.tsx';
 
 export type CoverageState = { status: 'loading' } | { status: 'failed' } | { status: 'ready'; reports: MachineCoverage[] };
 
@@ -168,11 +170,9 @@ function LivePanel({ machineId, highlightLive, onHighlightLive }: { machineId: s
 }
 
 /** Per path: the systems it was replayed against in the latest run, with the result and date. */
-function PathReplays({ path, replays }: { path: TestPath; replays: MachineReplay[] }) {
+function PathReplays({ runs, pathKey: key }: { runs: readonly MachineReplay[]; pathKey: string }) {
   const { t } = useTranslation('machines');
   const format = useFormat();
-  const key = pathKey(path);
-  const runs = replays.filter((replay) => replay.results[key]);
   if (!runs.length) return <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{t('replays.none')}</span>;
   return (
     <span className={css({ display: 'inline-flex', flexWrap: 'wrap', gap: '2', fontSize: 'xs', color: 'fg.muted' })} data-testid="path-replays">
@@ -190,6 +190,24 @@ function PathReplays({ path, replays }: { path: TestPath; replays: MachineReplay
   );
 }
 
+/**
+ * Paths shown at once. Some actors have thousands of paths (the notification center 9,433):
+ * drawing them all made the page slow to open and the list useless to scan, so the list is
+ * searched and paged instead.
+ */
+export const PATHS_PER_PAGE = 50;
+
+const noReplays: MachineReplay[] = [];
+
+interface ListedPath {
+  /** Its place among all the actor's paths: what the tests and replays number it by. */
+  index: number;
+  path: TestPath;
+  description: string;
+  key: string;
+  runs: readonly MachineReplay[];
+}
+
 function PathsPanel({
   machineId,
   paths,
@@ -204,6 +222,27 @@ function PathsPanel({
   replays: MachineReplay[];
 }) {
   const { t } = useTranslation('machines');
+  const format = useFormat();
+  const [query, setQuery] = useState('');
+  const [unreplayedOnly, setUnreplayedOnly] = useState(false);
+  const [page, setPage] = useState(1);
+  const listed = useMemo<ListedPath[]>(() => {
+    if (paths?.status !== 'ready') return [];
+    return paths.value.map((path, index) => {
+      const key = pathKey(path);
+      return { index, path, description: pathDescription(path) || t('paths.initial'), key, runs: replays.filter((replay) => replay.results[key]) };
+    });
+  }, [paths, replays, t]);
+  const matching = useMemo(() => {
+    const words = query.trim().toLocaleLowerCase();
+    return listed.filter(
+      (entry) =>
+        (!unreplayedOnly || entry.runs.length === 0) && (!words || String(entry.index + 1) === words || entry.description.toLocaleLowerCase().includes(words)),
+    );
+  }, [listed, query, unreplayedOnly]);
+  const totalPages = Math.max(1, Math.ceil(matching.length / PATHS_PER_PAGE));
+  const currentPage = Math.min(page, totalPages);
+  const shown = matching.slice((currentPage - 1) * PATHS_PER_PAGE, currentPage * PATHS_PER_PAGE);
   const chosen = paths?.status === 'ready' && selected !== null ? paths.value[selected] : null;
   return (
     <section className={`${card} ${section}`} aria-labelledby={`paths-${machineId}`} data-testid="paths-panel">
@@ -226,22 +265,59 @@ function PathsPanel({
       ) : (
         <>
           <p className={css({ fontSize: 'sm', color: 'fg.muted' })}>{t('paths.count', { count: paths.value.length })}</p>
-          <ul className={listBox} data-testid="path-list">
-            {paths.value.map((path, index) => (
-              <li key={index}>
-                <button
-                  type="button"
-                  className={pathButton}
-                  aria-pressed={selected === index}
-                  aria-label={`${t('paths.show', { number: index + 1 })}: ${pathDescription(path) || t('paths.initial')}`}
-                  onClick={() => onSelect(selected === index ? null : index)}
-                >
-                  {index + 1}. {pathDescription(path) || t('paths.initial')}
-                </button>
-                <PathReplays path={path} replays={replays} />
-              </li>
-            ))}
-          </ul>
+          <div className={css({ display: 'flex', alignItems: 'center', gap: '3', flexWrap: 'wrap' })}>
+            <SearchInput
+              label={t('paths.find')}
+              value={query}
+              data-testid="path-search"
+              onChange={(event) => {
+                setQuery(event.target.value);
+                setPage(1);
+              }}
+            />
+            <Checkbox
+              checked={unreplayedOnly}
+              testId="path-unreplayed-only"
+              onChange={(checked) => {
+                setUnreplayedOnly(checked);
+                setPage(1);
+              }}
+            >
+              {t('paths.unreplayedOnly')}
+            </Checkbox>
+          </div>
+          {matching.length === 0 ? (
+            <p className={css({ fontSize: 'sm', color: 'fg.muted' })} role="status" data-testid="path-no-match">
+              {t('paths.noMatch')}
+            </p>
+          ) : (
+            <>
+              {matching.length < listed.length ? (
+                <p className={css({ fontSize: 'sm', color: 'fg.muted' })} role="status">
+                  {t('paths.matching', { count: matching.length, total: format.number(listed.length) })}
+                </p>
+              ) : null}
+              <ul className={listBox} data-testid="path-list">
+                {shown.map((entry) => (
+                  <li key={entry.index}>
+                    <button
+                      type="button"
+                      className={pathButton}
+                      aria-pressed={selected === entry.index}
+                      aria-label={`${t('paths.show', { number: entry.index + 1 })}: ${entry.description}`}
+                      onClick={() => onSelect(selected === entry.index ? null : entry.index)}
+                    >
+                      {entry.index + 1}. {entry.description}
+                    </button>
+                    <PathReplays runs={entry.runs} pathKey={entry.key} />
+                  </li>
+                ))}
+              </ul>
+              {totalPages > 1 ? (
+                <Pagination page={currentPage} pageSize={PATHS_PER_PAGE} totalCount={matching.length} totalPages={totalPages} onPage={setPage} />
+              ) : null}
+            </>
+          )}
           {chosen ? (
             <div>
               <h4 className={css({ fontSize: 'sm', fontWeight: 'semibold', mb: '1' })}>{t('paths.steps')}</h4>
@@ -321,6 +397,11 @@ export function MachineView({ entry, coverage }: { entry: CatalogueEntry; covera
     return () => clearTimeout(timer);
   }, [loaded]);
 
+  // Kept between renders: the paths panel indexes thousands of paths by these.
+  const replays = useMemo(
+    () => (coverage.status === 'ready' && machine ? (coverage.reports.find((r) => r.machineId === machine.id)?.replays ?? noReplays) : noReplays),
+    [coverage, machine],
+  );
   const liveActors = useLiveActors(machine?.id ?? entry.id);
   const pathHighlight = useMemo(() => {
     if (!machine || paths?.status !== 'ready' || selected === null || !paths.value[selected]) return null;
@@ -408,13 +489,7 @@ export function MachineView({ entry, coverage }: { entry: CatalogueEntry; covera
         </figure>
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: 0 })}>
           <LivePanel machineId={machine!.id} highlightLive={highlightLive} onHighlightLive={setHighlightLive} />
-          <PathsPanel
-            machineId={machine!.id}
-            paths={paths}
-            selected={selected}
-            onSelect={setSelected}
-            replays={coverage.status === 'ready' ? (coverage.reports.find((r) => r.machineId === machine!.id)?.replays ?? []) : []}
-          />
+          <PathsPanel machineId={machine!.id} paths={paths} selected={selected} onSelect={setSelected} replays={replays} />
         </div>
       </div>
 

@@ -20,6 +20,8 @@ const { fixtureMachine } = await import('#tests/fixtures/fixture-machine.ts');
 
 const { ticketLifecyclePaths } = await import('#machines/ticket-lifecycle.model.ts');
 const { pathKey } = await import('#machines/graph-coverage.ts');
+type TestPath = import('#src/features/machines/machine-catalogue.ts').TestPath;
+type MachineCoverage = import('#src/features/machines/api/machines-api.ts').MachineCoverage;
 
 /** The key of the lifecycle path claim → hold → resume, as the replays record it. */
 const claimHoldResume = pathKey(
@@ -343,6 +345,80 @@ describe('a machine drawn from its definition alone', () => {
     expect(within(svg.querySelector('[data-state="fixture"]') as unknown as HTMLElement).getByText('tick / count')).toBeInTheDocument();
     expect(screen.getByText('This machine has no model-based test paths yet.')).toBeInTheDocument();
     expect(screen.getByTestId('coverage-badge')).toHaveTextContent('Not measured');
+  });
+});
+
+describe('a machine with many test paths', () => {
+  /** 120 made-up one-step paths: path 77 alone takes `rare`, paths 3 and 90 were replayed. */
+  function manyPaths() {
+    const state = { value: 'idle' };
+    return Array.from({ length: 120 }, (_, index) => ({
+      state,
+      steps: [
+        { event: { type: 'xstate.init' }, state },
+        { event: { type: index === 76 ? 'rare' : 'tick', n: index }, state },
+      ],
+    })) as unknown as TestPath[];
+  }
+
+  it('should page the paths fifty at a time, find them by event or number, and show only the unreplayed ones when asked', async () => {
+    const paths = manyPaths();
+    const replayed = (n: number) => [pathKey(paths[n - 1]), 'passed'] as const;
+    const report: MachineCoverage = {
+      ...lifecycleReport,
+      machineId: 'fixture',
+      replays: [{ ...lifecycleReport.replays[0], system: 'http', results: Object.fromEntries([replayed(3), replayed(90)]) }],
+    };
+    const entry = { id: 'fixture', file: 'tests/fixtures/fixture-machine.ts', load: async () => ({ machine: fixtureMachine(), paths: () => paths }) };
+    const user = userEvent.setup();
+    render(
+      <I18nextProvider i18n={i18n}>
+        <MachineView entry={entry} coverage={{ status: 'ready', reports: [report] }} />
+      </I18nextProvider>,
+    );
+    const listed = async () => {
+      const list = await screen.findByTestId('path-list', {}, { timeout: 15_000 });
+      return within(list)
+        .getAllByRole('button')
+        .map((button) => button.textContent);
+    };
+    const first = await listed();
+    expect(screen.getByText('120 paths from the same @xstate/graph call the tests use.')).toBeInTheDocument();
+    expect(first).toHaveLength(50);
+    expect(first[0]).toBe('1. tick ⇒ idle');
+    expect(first[49]).toBe('50. tick ⇒ idle');
+    expect(screen.getByText('1–50 of 120')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 3 of 3' }));
+    const third = await listed();
+    expect(third).toHaveLength(20);
+    expect(third[0]).toBe('101. tick ⇒ idle');
+
+    // Typing searches from the first page again: by an event, then by a path's number.
+    const search = screen.getByRole('searchbox', { name: 'Find a path by number or event' });
+    await user.type(search, 'RARE');
+    expect(await listed()).toEqual(['77. rare ⇒ idle']);
+    expect(screen.getByText('1 of 120 paths matches.')).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+    await user.clear(search);
+    await user.type(search, '90');
+    expect(await listed()).toEqual(['90. tick ⇒ idle']);
+    expect(within(screen.getByTestId('path-list')).getByTestId('path-replays')).toHaveTextContent(/Server \(HTTP\): passed/);
+    await user.clear(search);
+    await user.type(search, 'nothing like it');
+    expect(screen.getByTestId('path-no-match')).toHaveTextContent('No path matches. Change the search or clear the filter.');
+    expect(screen.queryByTestId('path-list')).toBeNull();
+    await user.clear(search);
+
+    // Only the paths no system replayed: 118 of them, so 3 and 90 are gone.
+    await user.click(screen.getByRole('checkbox', { name: 'Only paths not yet replayed against a system' }));
+    expect(screen.getByText('118 of 120 paths match.')).toBeInTheDocument();
+    const unreplayed = await listed();
+    expect(unreplayed.slice(0, 3)).toEqual(['1. tick ⇒ idle', '2. tick ⇒ idle', '4. tick ⇒ idle']);
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    const last = await listed();
+    expect(last).toHaveLength(18);
+    expect(last).not.toContain('90. tick ⇒ idle');
   });
 });
 
