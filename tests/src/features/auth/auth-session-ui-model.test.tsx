@@ -160,7 +160,8 @@ function Home() {
 /** Polls with the real clock until `check` passes (the fake one only moves when a step says so). */
 async function until(check: () => void, where: string) {
   let last: unknown;
-  for (let attempt = 0; attempt < 300; attempt += 1) {
+  // Up to about 10 s: a loaded CI machine may take seconds to import the code step's chunk.
+  for (let attempt = 0; attempt < 1000; attempt += 1) {
     await act(async () => {
       await new Promise((resolve) => realSetTimeout(resolve, attempt < 20 ? 0 : 10));
     });
@@ -252,159 +253,162 @@ describe('auth session paths through the sign-in screens (jsdom)', () => {
     expect(paths.length).toBeLessThan(80);
   });
 
-  it.each(paths.map((path, index) => [pathName(path), path, index] as const))('should walk %s', (_name, path, index) =>
-    recorder.run(path, async () => {
-      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
-      const user = userEvent.setup({ delay: null });
-      const calls: Call[] = [];
-      const waiting = (name: CallName) => (input: Record<string, unknown>) => new Promise((resolve, reject) => calls.push({ name, input, resolve, reject }));
-      // A channel of its own per path, and the other tab's end of it.
-      const productKey = `auth-paths-${index}`;
-      const otherTab = new BroadcastChannel(`${productKey}:auth`);
-      const independent = new IndependentExpectation(authSessionExpectation, freshAuthSessionFacts());
-      let runtime: Runtime | null = null;
-      let typed = { email: '', password: '' };
-      let challenge: string | null = null;
-      /** The access token the session last held: a refresh presents it (docs/decisions/0032). */
-      let lastAccess: string | null = null;
-      let code = '';
-      /** The reason of the call that failed in the step just taken (the screen says it then). */
-      let failure: string | null = null;
-      const trail: string[] = [];
-      try {
-        for (const { event: step } of path.steps.slice(1)) {
-          const event = step as EventObject & Record<string, unknown>;
-          const name = tableEvent(event);
-          trail.push(stepName(event));
-          const where = trail.join(' → ');
-          const state = independent.state;
-          failure = null;
-          if (name === 'session.restore') {
-            const saved = event.session as Record<string, unknown> | null;
-            authUserStore.trigger.set({ session: { ...emptyAuthUser, ...(saved ?? {}) } as never });
-            lastAccess = (saved?.token as string | undefined) ?? (saved?.expiredToken as string | undefined) ?? null;
-            runtime = startAuthSession({
-              api: {
-                requestCode: waiting('requestCode'),
-                resendCode: waiting('resendCode'),
-                verifyCode: waiting('verifyCode'),
-                refreshTokens: waiting('refreshTokens'),
-                invalidateSession: waiting('invalidateSession'),
-                permissions: async () => [],
-              } as never,
-              store: authUserStore,
-              tabs: createTabSync(productKey, { storage: null, locks: null }),
-              destroy: () => {},
-              setPermissions: () => {},
-            });
-            holder.current = { authSession: runtime.actor } as never;
-            render(
-              <I18nextProvider i18n={i18n}>
-                <MemoryRouter initialEntries={['/login']}>
-                  <NavigationProbe />
-                  <Suspense fallback={null}>
-                    <Routes>
-                      <Route path="/login" element={<SignInPage />} />
-                      {['/', '/tickets'].map((route) => (
-                        <Route
-                          key={route}
-                          path={route}
-                          element={
-                            <RequireSession>
-                              <Home />
-                            </RequireSession>
-                          }
-                        />
-                      ))}
-                    </Routes>
-                  </Suspense>
-                </MemoryRouter>
-              </I18nextProvider>,
-            );
-            independent.next(event);
-            // Restored as expired, the runtime asks for fresh tokens on its own: the path's next step.
-            if (restoredExpired(event)) continue;
-          } else if (name === 'token.refresh' && state === 'expired' && trail.length === 2) {
-            // Already sent by the runtime right after the restore.
-          } else if (name === 'login.submit') {
-            typed = { email: event.email as string, password: event.password as string };
-            await until(() => screen.getByLabelText(/E-mail address/), where);
-            const email = screen.getByLabelText(/E-mail address/) as HTMLInputElement;
-            await person(() => user.clear(email));
-            await person(() => user.type(email, typed.email));
-            const password = screen.getByLabelText(/^Password/) as HTMLInputElement;
-            await person(() => user.clear(password));
-            await person(() => user.type(password, typed.password));
-            await person(() => user.click(screen.getByRole('button', { name: 'Continue' })));
-          } else if (name === 'otp.submit') {
-            await until(() => screen.getByRole('textbox', { name: 'Code, digit 1 of 6' }), where);
-            // Typed digit by digit from the first box: the sixth digit sends the code.
-            await person(() => user.click(screen.getByRole('textbox', { name: 'Code, digit 1 of 6' })));
-            code = event.code as string;
-            await person(() => user.keyboard(code));
-          } else if (name === 'otp.resend') {
-            await person(() => user.click(screen.getByRole('button', { name: 'Send a new code' })));
-          } else if (name === 'login.cancel') {
-            await person(() => user.click(screen.getByRole('button', { name: 'Use another account' })));
-          } else if (name === 'logout') {
-            await person(() => user.click(screen.getByRole('button', { name: 'Sign out' })));
-          } else if (name === 'token.refresh') {
-            // What the HTTP layer does on a 401; its promise ends with the path's answer.
-            void runtime!.refreshSession().catch(() => {});
-          } else if (name === 'session.synced') {
-            otherTab.postMessage({ type: 'synced', rev: `other-${trail.length}`, session: event.session });
-          } else if (name === 'session.ended') {
-            otherTab.postMessage({ type: 'ended', rev: `other-${trail.length}` });
-          } else if (name === 'redirect.remember') {
-            // A protected page visited while signed out remembers itself and sends the person to /login.
-            act(() => navigation.navigate!('/tickets'));
-          } else if (name.startsWith('after.')) {
-            const ms = independent.delay(name.slice('after.'.length))!;
-            // Not a moment early: 1 ms before the spec's time nothing may have moved.
-            await act(async () => void vi.advanceTimersByTime(ms - 1));
-            expect(independent.state, `${where}: before the delay ran out`).toBe(state);
-            independent.check({ type: 'xstate.init' }, runtime!.actor.getSnapshot(), `${where} (1 ms early)`);
-            await act(async () => void vi.advanceTimersByTime(1));
-          } else {
-            // An answer: the waiting call of that name ends as the path says; its input is checked first.
-            const [kind, id] = name.split('.') as ['done' | 'error', CallName];
-            await until(() => expect(calls.some((c) => c.name === id)).toBe(true), `${where}: a ${id} call`);
-            const call = calls.splice(
-              calls.findIndex((c) => c.name === id),
-              1,
-            )[0];
-            const facts = independent.facts;
-            const expectedInput: Record<CallName, Record<string, unknown>> = {
-              requestCode: typed,
-              resendCode: typed,
-              verifyCode: { email: typed.email, enteredOTP: code, token: challenge },
-              refreshTokens: { token: lastAccess, refreshToken: facts.refresh },
-              // Signed out on the server as the user the token names; with no user held, nobody.
-              invalidateSession: { userId: facts.access && facts.savedUser !== null ? userIdOf(facts.access) : null, token: facts.access },
-            };
-            expect(call.input, `${where}: what the ${id} call sent`).toEqual(expectedInput[id]);
-            if (kind === 'done' && (id === 'requestCode' || id === 'resendCode')) challenge = (event.output as { token: string }).token;
-            if (kind === 'error') failure = ((event.error as { reason?: string }) ?? {}).reason ?? null;
-            await act(async () => {
-              if (kind === 'done') call.resolve(event.output);
-              else call.reject(event.error);
-            });
+  it.each(paths.map((path, index) => [pathName(path), path, index] as const))(
+    'should walk %s',
+    (_name, path, index) =>
+      recorder.run(path, async () => {
+        vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+        const user = userEvent.setup({ delay: null });
+        const calls: Call[] = [];
+        const waiting = (name: CallName) => (input: Record<string, unknown>) => new Promise((resolve, reject) => calls.push({ name, input, resolve, reject }));
+        // A channel of its own per path, and the other tab's end of it.
+        const productKey = `auth-paths-${index}`;
+        const otherTab = new BroadcastChannel(`${productKey}:auth`);
+        const independent = new IndependentExpectation(authSessionExpectation, freshAuthSessionFacts());
+        let runtime: Runtime | null = null;
+        let typed = { email: '', password: '' };
+        let challenge: string | null = null;
+        /** The access token the session last held: a refresh presents it (docs/decisions/0032). */
+        let lastAccess: string | null = null;
+        let code = '';
+        /** The reason of the call that failed in the step just taken (the screen says it then). */
+        let failure: string | null = null;
+        const trail: string[] = [];
+        try {
+          for (const { event: step } of path.steps.slice(1)) {
+            const event = step as EventObject & Record<string, unknown>;
+            const name = tableEvent(event);
+            trail.push(stepName(event));
+            const where = trail.join(' → ');
+            const state = independent.state;
+            failure = null;
+            if (name === 'session.restore') {
+              const saved = event.session as Record<string, unknown> | null;
+              authUserStore.trigger.set({ session: { ...emptyAuthUser, ...(saved ?? {}) } as never });
+              lastAccess = (saved?.token as string | undefined) ?? (saved?.expiredToken as string | undefined) ?? null;
+              runtime = startAuthSession({
+                api: {
+                  requestCode: waiting('requestCode'),
+                  resendCode: waiting('resendCode'),
+                  verifyCode: waiting('verifyCode'),
+                  refreshTokens: waiting('refreshTokens'),
+                  invalidateSession: waiting('invalidateSession'),
+                  permissions: async () => [],
+                } as never,
+                store: authUserStore,
+                tabs: createTabSync(productKey, { storage: null, locks: null }),
+                destroy: () => {},
+                setPermissions: () => {},
+              });
+              holder.current = { authSession: runtime.actor } as never;
+              render(
+                <I18nextProvider i18n={i18n}>
+                  <MemoryRouter initialEntries={['/login']}>
+                    <NavigationProbe />
+                    <Suspense fallback={null}>
+                      <Routes>
+                        <Route path="/login" element={<SignInPage />} />
+                        {['/', '/tickets'].map((route) => (
+                          <Route
+                            key={route}
+                            path={route}
+                            element={
+                              <RequireSession>
+                                <Home />
+                              </RequireSession>
+                            }
+                          />
+                        ))}
+                      </Routes>
+                    </Suspense>
+                  </MemoryRouter>
+                </I18nextProvider>,
+              );
+              independent.next(event);
+              // Restored as expired, the runtime asks for fresh tokens on its own: the path's next step.
+              if (restoredExpired(event)) continue;
+            } else if (name === 'token.refresh' && state === 'expired' && trail.length === 2) {
+              // Already sent by the runtime right after the restore.
+            } else if (name === 'login.submit') {
+              typed = { email: event.email as string, password: event.password as string };
+              await until(() => screen.getByLabelText(/E-mail address/), where);
+              const email = screen.getByLabelText(/E-mail address/) as HTMLInputElement;
+              await person(() => user.clear(email));
+              await person(() => user.type(email, typed.email));
+              const password = screen.getByLabelText(/^Password/) as HTMLInputElement;
+              await person(() => user.clear(password));
+              await person(() => user.type(password, typed.password));
+              await person(() => user.click(screen.getByRole('button', { name: 'Continue' })));
+            } else if (name === 'otp.submit') {
+              await until(() => screen.getByRole('textbox', { name: 'Code, digit 1 of 6' }), where);
+              // Typed digit by digit from the first box: the sixth digit sends the code.
+              await person(() => user.click(screen.getByRole('textbox', { name: 'Code, digit 1 of 6' })));
+              code = event.code as string;
+              await person(() => user.keyboard(code));
+            } else if (name === 'otp.resend') {
+              await person(() => user.click(screen.getByRole('button', { name: 'Send a new code' })));
+            } else if (name === 'login.cancel') {
+              await person(() => user.click(screen.getByRole('button', { name: 'Use another account' })));
+            } else if (name === 'logout') {
+              await person(() => user.click(screen.getByRole('button', { name: 'Sign out' })));
+            } else if (name === 'token.refresh') {
+              // What the HTTP layer does on a 401; its promise ends with the path's answer.
+              void runtime!.refreshSession().catch(() => {});
+            } else if (name === 'session.synced') {
+              otherTab.postMessage({ type: 'synced', rev: `other-${trail.length}`, session: event.session });
+            } else if (name === 'session.ended') {
+              otherTab.postMessage({ type: 'ended', rev: `other-${trail.length}` });
+            } else if (name === 'redirect.remember') {
+              // A protected page visited while signed out remembers itself and sends the person to /login.
+              act(() => navigation.navigate!('/tickets'));
+            } else if (name.startsWith('after.')) {
+              const ms = independent.delay(name.slice('after.'.length))!;
+              // Not a moment early: 1 ms before the spec's time nothing may have moved.
+              await act(async () => void vi.advanceTimersByTime(ms - 1));
+              expect(independent.state, `${where}: before the delay ran out`).toBe(state);
+              independent.check({ type: 'xstate.init' }, runtime!.actor.getSnapshot(), `${where} (1 ms early)`);
+              await act(async () => void vi.advanceTimersByTime(1));
+            } else {
+              // An answer: the waiting call of that name ends as the path says; its input is checked first.
+              const [kind, id] = name.split('.') as ['done' | 'error', CallName];
+              await until(() => expect(calls.some((c) => c.name === id)).toBe(true), `${where}: a ${id} call`);
+              const call = calls.splice(
+                calls.findIndex((c) => c.name === id),
+                1,
+              )[0];
+              const facts = independent.facts;
+              const expectedInput: Record<CallName, Record<string, unknown>> = {
+                requestCode: typed,
+                resendCode: typed,
+                verifyCode: { email: typed.email, enteredOTP: code, token: challenge },
+                refreshTokens: { token: lastAccess, refreshToken: facts.refresh },
+                // Signed out on the server as the user the token names; with no user held, nobody.
+                invalidateSession: { userId: facts.access && facts.savedUser !== null ? userIdOf(facts.access) : null, token: facts.access },
+              };
+              expect(call.input, `${where}: what the ${id} call sent`).toEqual(expectedInput[id]);
+              if (kind === 'done' && (id === 'requestCode' || id === 'resendCode')) challenge = (event.output as { token: string }).token;
+              if (kind === 'error') failure = ((event.error as { reason?: string }) ?? {}).reason ?? null;
+              await act(async () => {
+                if (kind === 'done') call.resolve(event.output);
+                else call.reject(event.error);
+              });
+            }
+            if (name !== 'session.restore') independent.next(event);
+            const expected = independent.state;
+            await until(() => {
+              independent.check({ type: 'xstate.init' }, runtime!.actor.getSnapshot(), where);
+              expectSystem(expected, independent.facts, failure);
+            }, where);
+            if (independent.facts.access) lastAccess = independent.facts.access;
           }
-          if (name !== 'session.restore') independent.next(event);
-          const expected = independent.state;
-          await until(() => {
-            independent.check({ type: 'xstate.init' }, runtime!.actor.getSnapshot(), where);
-            expectSystem(expected, independent.facts, failure);
-          }, where);
-          if (independent.facts.access) lastAccess = independent.facts.access;
+        } finally {
+          cleanup();
+          otherTab.close();
+          runtime?.actor.stop();
+          holder.current = null;
+          authUserStore.trigger.reset();
         }
-      } finally {
-        cleanup();
-        otherTab.close();
-        runtime?.actor.stop();
-        holder.current = null;
-        authUserStore.trigger.reset();
-      }
-    }),
+      }),
+    60_000,
   );
 });
