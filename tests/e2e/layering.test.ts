@@ -89,8 +89,12 @@ describe('layering after scrolling a long list', () => {
     expect((await header.boundingBox())!.y).toBe(0);
     const settings = page.getByTestId('settings-trigger');
     const userMenu = page.getByTestId('user-menu');
-    expect(await isOnTop(page, settings)).toBe(true);
-    expect(await isOnTop(page, userMenu)).toBe(true);
+    // The user menu and the bell come after the first content and move the settings button
+    // when they arrive: checked once the header has them, and polled, since a hit test between
+    // measuring a button and asking the browser what is there can miss a button that just moved.
+    await userMenu.waitFor();
+    await expect.poll(() => isOnTop(page, settings)).toBe(true);
+    await expect.poll(() => isOnTop(page, userMenu)).toBe(true);
 
     await settings.click();
     await page.getByTestId('settings-panel').waitFor();
