@@ -214,19 +214,24 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
     return client;
   }
 
+  /** One statement on a checked-out connection, as pg's own pool.query: one that failed is not reused. */
+  async function onOneConnection<R>(run: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+    const client = await checkout();
+    try {
+      const result = await run(client);
+      client.release();
+      return result;
+    } catch (error) {
+      client.release(error as Error);
+      throw error;
+    }
+  }
+
   return {
     kind: 'postgres',
     async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      const client = await checkout();
-      try {
-        const r = await client.query(config(sql, params, options));
-        client.release();
-        return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
-      } catch (error) {
-        // As pg's own pool.query: a connection that failed a statement is not reused.
-        client.release(error as Error);
-        throw error;
-      }
+      const r = await onOneConnection((client) => client.query(config(sql, params, options)));
+      return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
     },
     async transaction<R>(fn: (tx: Queryable) => Promise<R>) {
       const client = await checkout();
@@ -251,14 +256,7 @@ async function openPostgres(connectionString: string, max: number): Promise<Db> 
       }
     },
     async exec(sql: string) {
-      const client = await checkout();
-      try {
-        await client.query(sql);
-        client.release();
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
-      }
+      await onOneConnection((client) => client.query(sql));
     },
     async listen(channel, onPayload, options) {
       let own: Set<(payload: string) => void> | undefined;
