@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { Negotiator } from '@fastify/accept-negotiator';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -80,16 +81,14 @@ export const clientPlugin = fp(async function client(app: FastifyInstance, { con
   }
 
   // The index is a few KB and differs per route: each variant is compressed once, when first asked for.
+  // @fastify/compress does not do it: its hooks do not run for the not-found handler that serves
+  // every page's index, and calling reply.compress() there answered 500.
   const compressed = new Map<string, { br: Buffer; gzip: Buffer }>();
+  const encodings = new Negotiator<'br' | 'gzip'>({ supportedValues: ['br', 'gzip'] });
   const sendIndex = (reply: FastifyReply, pathname = '/') => {
     const html = indexFor(pathname);
     reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
-    const accepted = String(reply.request.headers['accept-encoding'] ?? '')
-      .split(',')
-      .map((part) => part.trim().split(/\s*;\s*q=/))
-      .filter(([, quality]) => quality === undefined || Number(quality) > 0)
-      .map(([name]) => name.toLowerCase());
-    const encoding = accepted.includes('br') ? 'br' : accepted.includes('gzip') ? 'gzip' : undefined;
+    const encoding = encodings.negotiate(String(reply.request.headers['accept-encoding'] ?? ''));
     if (!encoding) return reply.send(html);
     let variants = compressed.get(html);
     if (!variants) compressed.set(html, (variants = { br: brotliCompressSync(html), gzip: gzipSync(html) }));

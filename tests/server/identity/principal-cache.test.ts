@@ -9,7 +9,7 @@ import type { Db, QueryOptions } from '#server/db/client.ts';
 import { PrincipalCache } from '#server/modules/identity/principal-cache.ts';
 import type { AccessClaims } from '#server/modules/identity/jwt-tokens.ts';
 import { startServer, type RunningServer } from '#tests/e2e/support/server.ts';
-import { testConfig } from '#tests/setup/test-app.ts';
+import { createTestApp, describeEachDatabase, testConfig } from '#tests/setup/test-app.ts';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '#tests/setup/test-database.ts';
 import { as, createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
 
@@ -164,21 +164,18 @@ function countingDb(db: Db) {
 }
 
 describe('principal cache [pglite]', () => {
-  let database: TestDatabase;
   let app: FastifyInstance;
-  let dataDir: string;
+  let db: Db;
+  let close: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    database = await createTestDatabase('pglite');
-    dataDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-principal-unit-'));
-    app = await buildApp({ config: testConfig(dataDir), db: database.db, logger: false, runJobs: false });
-    await app.ready();
+    const started = await createTestApp('pglite', { runJobs: false });
+    ({ app, close } = started);
+    db = started.db;
   });
 
   afterAll(async () => {
-    await app?.close();
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    await close?.();
   });
 
   async function claimsOf(user: TestUser & { token: string }): Promise<AccessClaims> {
@@ -186,7 +183,7 @@ describe('principal cache [pglite]', () => {
   }
 
   it('should answer a repeated caller from memory, and reload after a change of their profile', async () => {
-    const counting = countingDb(database.db);
+    const counting = countingDb(db);
     const cache = new PrincipalCache(counting.db);
     await cache.start();
     try {
@@ -195,7 +192,7 @@ describe('principal cache [pglite]', () => {
       expect((await cache.load(claims, new Date()))?.firstName).toBe('Asha');
       expect((await cache.load(claims, new Date()))?.firstName).toBe('Asha');
       expect(counting.principalQueries()).toBe(1);
-      await database.db.query(`update users set first_name = 'Ashwini' where id = $1`, [user.id]);
+      await db.query(`update users set first_name = 'Ashwini' where id = $1`, [user.id]);
       expect((await cache.load(claims, new Date()))?.firstName).toBe('Ashwini');
       expect(counting.principalQueries()).toBe(2);
     } finally {
@@ -204,7 +201,7 @@ describe('principal cache [pglite]', () => {
   });
 
   it('should not serve from memory while notifications may be missed, nor past the session end', async () => {
-    const counting = countingDb(database.db);
+    const counting = countingDb(db);
     const cache = new PrincipalCache(counting.db);
     await cache.start();
     try {
@@ -228,15 +225,15 @@ describe('principal cache [pglite]', () => {
   });
 
   it('should drop the callers of a tenant that is switched off', async () => {
-    const counting = countingDb(database.db);
+    const counting = countingDb(db);
     const cache = new PrincipalCache(counting.db);
     await cache.start();
-    await database.db.query(`insert into tenants (id, name) values ('cache-tenant', 'Cache tenant') on conflict do nothing`);
+    await db.query(`insert into tenants (id, name) values ('cache-tenant', 'Cache tenant') on conflict do nothing`);
     try {
       const user = await createSignedInUser(app, { roles: [], tenantId: 'cache-tenant' });
       const claims = await claimsOf(user);
       expect(await cache.load(claims, new Date())).toBeDefined();
-      await database.db.query(`update tenants set is_active = false where id = 'cache-tenant'`);
+      await db.query(`update tenants set is_active = false where id = 'cache-tenant'`);
       expect(await cache.load(claims, new Date())).toBeUndefined();
     } finally {
       await cache.stop();
@@ -250,41 +247,23 @@ describe('principal cache [pglite]', () => {
  * pool connection now listens too, and PostgreSQL tells a session of its own NOTIFY before it
  * answers the COMMIT (docs/decisions/0291). Repeated, because the old race lost only sometimes.
  */
-for (const kind of testDatabaseKinds) {
-  describe(`principal cache and this instance's own commits [${kind}]`, () => {
-    let database: TestDatabase;
-    let app: FastifyInstance;
-    let dataDir: string;
-
-    beforeAll(async () => {
-      database = await createTestDatabase(kind);
-      dataDir = await mkdtemp(path.join(tmpdir(), 'exam-portal-principal-own-'));
-      app = await buildApp({ config: testConfig(dataDir), db: database.db, logger: false, runJobs: false });
-      await app.ready();
-    });
-
-    afterAll(async () => {
-      await app?.close();
-      await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    });
-
-    it('should have dropped the caller by the time the commit of a change returns', async () => {
-      const user = await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Asha' });
-      const claims = await app.jwtSigner.verifyAccessToken(user.token, new Date());
-      const cache = app.principalCache;
-      for (let round = 0; round < 40; round += 1) {
-        expect(await cache.load(claims, new Date())).toBeDefined();
-        const name = `Asha ${round}`;
-        if (round % 2) {
-          await database.db.query('update users set first_name = $1 where id = $2', [name, user.id]);
-        } else {
-          await database.db.transaction((tx) => tx.query('update users set first_name = $1 where id = $2', [name, user.id]));
-        }
-        expect((await cache.load(claims, new Date()))?.firstName).toBe(name);
+describeEachDatabase("principal cache and this instance's own commits", (get) => {
+  it('should have dropped the caller by the time the commit of a change returns', async () => {
+    const { app, db } = get();
+    const user = await createSignedInUser(app, { roles: ['Candidate'], firstName: 'Asha' });
+    const claims = await app.jwtSigner.verifyAccessToken(user.token, new Date());
+    const cache = app.principalCache;
+    for (let round = 0; round < 40; round += 1) {
+      expect(await cache.load(claims, new Date())).toBeDefined();
+      const name = `Asha ${round}`;
+      if (round % 2) {
+        await db.query('update users set first_name = $1 where id = $2', [name, user.id]);
+      } else {
+        await db.transaction((tx) => tx.query('update users set first_name = $1 where id = $2', [name, user.id]));
       }
-      await database.db.query(`update refresh_token_families set revoked_at = now(), revoked_reason = 'logout' where user_id = $1`, [user.id]);
-      expect(await cache.load(claims, new Date())).toBeUndefined();
-    });
+      expect((await cache.load(claims, new Date()))?.firstName).toBe(name);
+    }
+    await db.query(`update refresh_token_families set revoked_at = now(), revoked_reason = 'logout' where user_id = $1`, [user.id]);
+    expect(await cache.load(claims, new Date())).toBeUndefined();
   });
-}
+});

@@ -103,6 +103,10 @@ describeEachDatabase('the index of a page', (get) => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     expect((await page('/tickets', 'identity')).headers['content-encoding']).toBeUndefined();
+    // The browser's stated preference wins over ours, and a wildcard means our first choice.
+    expect((await page('/tickets', 'gzip;q=1, br;q=0.5')).headers['content-encoding']).toBe('gzip');
+    expect((await page('/tickets', '*')).headers['content-encoding']).toBe('br');
+    expect((await page('/tickets', 'deflate')).headers['content-encoding']).toBeUndefined();
   });
 
   it('should send the plain index for the sign-in screen and the dashboard, whose first screen it already loads', async () => {
