@@ -277,6 +277,21 @@ describeEachDatabase('ticket refusals and records', (get) => {
       });
     });
 
+    it('should name a blank escalation text by its own field', async () => {
+      const { app } = get();
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+      await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/v1/supportticket',
+        headers: as(f.agentA),
+        payload: { parentSupportTicketId: t.ticketId, supportGroupId: f.groups.exams, description: '   ' },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors).toEqual({ description: ['The description field is required.'] });
+      expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('InProgress');
+    });
+
     it('should keep the parent escalated until every one of its children is done', async () => {
       const { app } = get();
       const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
