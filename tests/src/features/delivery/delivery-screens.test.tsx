@@ -8,18 +8,10 @@ import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { publishRealtime } from '#src/app/realtime/realtime-events.ts';
 import { offlineQueueStore } from '#src/features/delivery/lib/offline-queue.ts';
 import { candidateDelivery, choiceItem, MIN, renderCandidateScreen, serverTiming } from './candidate-fixture.tsx';
+import { deliveryApiMock } from './delivery-api-mock.ts';
 
-const api = vi.hoisted(() => ({
-  sittings: vi.fn(),
-  open: vi.fn(),
-  get: vi.fn(),
-  start: vi.fn(),
-  save: vi.fn(),
-  submit: vi.fn(),
-  receipt: vi.fn(),
-  telemetry: vi.fn(),
-}));
-vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ deliveryApi: api }));
+const api = deliveryApiMock;
+vi.mock('#src/features/delivery/api/delivery-api.ts', async () => ({ deliveryApi: (await import('./delivery-api-mock.ts')).deliveryApiMock }));
 const { default: DeliveryPage } = await import('#src/features/delivery/delivery-page.tsx');
 
 /** The browser's clock is ten minutes behind the server's: the timer must not care. */
@@ -282,7 +274,8 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
   });
 
   it('should say offline with the number of answers waiting when saves fail, and submit by itself at time up', async () => {
-    api.get.mockResolvedValueOnce(delivery({ timing: timing({ deadline: new Date(Date.now() + SKEW + 1500).toISOString(), remainingMs: 1500 }) }));
+    // A real clock: the window must outlast the render and two clicks on a loaded machine (1.5 s did not).
+    api.get.mockResolvedValueOnce(delivery({ timing: timing({ deadline: new Date(Date.now() + SKEW + 4000).toISOString(), remainingMs: 4000 }) }));
     api.get.mockResolvedValue(delivery({ timing: timing({ status: 'TimeUp', deadline: null, remainingMs: 0 }) }));
     api.save.mockRejectedValue(new Error('Network Error'));
     api.receipt.mockResolvedValue({ deliveryId: 41, status: 'TimeUp', endedAt: new Date().toISOString(), answered: 0, total: 3 });
@@ -291,7 +284,7 @@ describe('the candidate screen', { timeout: 30_000 }, () => {
     await user.click(screen.getByTestId('preview-option-a'));
     await user.click(screen.getByRole('button', { name: 'Save & next' }));
     await waitFor(() => expect(screen.getByTestId('autosave-indicator').textContent).toBe('Offline, 1 answer waiting'));
-    await screen.findByTestId('delivery-time-up', {}, { timeout: 5000 });
+    await screen.findByTestId('delivery-time-up', {}, { timeout: 10_000 });
     expect(screen.getByTestId('delivery-time-up').textContent).toBe('The time is up: your answers were submitted automatically.');
     expect(api.submit).not.toHaveBeenCalled();
   });

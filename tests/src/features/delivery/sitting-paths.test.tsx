@@ -33,6 +33,7 @@ import {
 } from '#tests/fixtures/expectations/expectation-table.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { candidateDelivery, DELIVERY_ID, MIN, renderCandidateScreen, serverTiming } from './candidate-fixture.tsx';
+import { deliveryApiMock } from './delivery-api-mock.ts';
 
 /**
  * The candidate screen's actors walked through the screen itself (issue 14): generated paths of
@@ -41,17 +42,8 @@ import { candidateDelivery, DELIVERY_ID, MIN, renderCandidateScreen, serverTimin
  * time on a fake clock), and after each step what the screen shows and what its actor is in
  * checked against the tables written from the spec (tests/fixtures/expectations/).
  */
-const api = vi.hoisted(() => ({
-  sittings: vi.fn(),
-  open: vi.fn(),
-  get: vi.fn(),
-  start: vi.fn(),
-  save: vi.fn(),
-  submit: vi.fn(),
-  receipt: vi.fn(),
-  telemetry: vi.fn(),
-}));
-vi.mock('#src/features/delivery/api/delivery-api.ts', () => ({ deliveryApi: api }));
+const api = deliveryApiMock;
+vi.mock('#src/features/delivery/api/delivery-api.ts', async () => ({ deliveryApi: (await import('./delivery-api-mock.ts')).deliveryApiMock }));
 const { default: DeliveryPage } = await import('#src/features/delivery/delivery-page.tsx');
 
 /** The delivery as the server sends it, with this timing. */
