@@ -309,6 +309,10 @@ describeEachDatabase('ticket refusals and records', (get) => {
       expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('Escalated');
       expect((await sendEvent(app, f.technicalAgent, 'ticket.resolve', second)).statusCode).toBe(200);
       expect(await ticketOf(app, f.supportAdmin, t.ticketId)).toMatchObject({ status: 'InProgress', assigneeId: f.agentA.id });
+      // Once the parent is back in progress, a child that is reopened and done again leaves it there.
+      expect((await sendEvent(app, f.supportAdmin, 'ticket.reopen', second)).statusCode).toBe(200);
+      expect((await sendEvent(app, f.supportAdmin, 'ticket.cancel', second)).statusCode).toBe(200);
+      expect((await ticketOf(app, f.supportAdmin, t.ticketId)).status).toBe('InProgress');
     });
   });
 
@@ -330,6 +334,17 @@ describeEachDatabase('ticket refusals and records', (get) => {
       expect(last.details.supportTicketBotId).toBe(t.supportTicketBotId);
       expect(typeof last.details.sourceTicketId).toBe('number');
       expect(after.answer).toBeTruthy();
+      // The answer bot's offer is in the history too, naming the suggestion and where it came from.
+      const suggested = (await historyOf(app, f.supportAdmin, t.ticketId)).find((h) => h.event === 'bot.suggested')!;
+      expect(suggested).toMatchObject({
+        actorKind: 'system',
+        actorId: null,
+        details: { supportTicketBotId: t.supportTicketBotId, sourceTicketId: last.details.sourceTicketId },
+      });
+      expect(typeof suggested.details.score).toBe('number');
+      // A borrowed answer is not offered again as a source of its own.
+      const { db } = get();
+      expect((await db.query(`select answer_reusable from support_tickets where id = $1`, [t.ticketId])).rows[0]).toEqual({ answer_reusable: false });
     });
 
     it('should make the accepting agent the assignee of an unclaimed ticket, and refuse the same suggestion twice', async () => {
@@ -346,17 +361,46 @@ describeEachDatabase('ticket refusals and records', (get) => {
     });
   });
 
+  describe('reasons in the history', () => {
+    const reasonOf = async (app: FastifyInstance, id: number) => (await historyOf(app, f.supportAdmin, id)).at(-1)!;
+
+    it('should store each reason and the raised text without the spaces around them', async () => {
+      const { app } = get();
+      const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, description: '  Blank page after login.  ' });
+      expect(t.description).toBe('Blank page after login.');
+      await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+      const patch = (url: string, by: TestUser, payload: Record<string, unknown>) =>
+        app.inject({ method: 'PATCH', url: `/api/v1/supportticket/${url}?ticketId=${t.ticketId}`, headers: as(by), payload });
+      expect((await patch('onholdticket', f.agentA, { onHoldReason: '  Waiting for a screenshot ' })).statusCode).toBe(200);
+      expect(await reasonOf(app, t.ticketId)).toMatchObject({ event: 'ticket.hold', reason: 'Waiting for a screenshot' });
+      await sendEvent(app, f.agentA, 'ticket.resume', t.ticketId);
+      expect((await patch('resolveticket', f.agentA, { answer: '  Clear the cache.  ', reusableAnswer: true })).statusCode).toBe(200);
+      expect(await reasonOf(app, t.ticketId)).toMatchObject({ event: 'ticket.resolve', reason: 'Clear the cache.' });
+      expect((await ticketOf(app, f.supportAdmin, t.ticketId)).answer).toBe('Clear the cache.');
+      expect((await patch('reopenticket', f.requester, { reopenReason: ' Still blank ' })).statusCode).toBe(200);
+      expect(await reasonOf(app, t.ticketId)).toMatchObject({ event: 'ticket.reopen', reason: 'Still blank' });
+      // Reopened, the answer is gone and is no longer offered to others.
+      const { db } = get();
+      expect((await db.query(`select answer, answer_reusable from support_tickets where id = $1`, [t.ticketId])).rows[0]).toEqual({
+        answer: null,
+        answer_reusable: false,
+      });
+      expect((await patch('cancelticket', f.requester, { cancelReason: '  Found the answer myself ' })).statusCode).toBe(200);
+      expect(await reasonOf(app, t.ticketId)).toMatchObject({ event: 'ticket.cancel', reason: 'Found the answer myself' });
+    });
+  });
+
   describe('editing', () => {
     it('should record nothing when the edit changes nothing, and only the fields that changed', async () => {
       const { app } = get();
       const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Same title', description: 'Same text' });
-      const same = await edit(app, f.requester, t.ticketId, { title: '  Same title ', description: 'Same text', supportTicketPriorityId: 2 });
+      const same = await edit(app, f.requester, t.ticketId, { title: '  Same title ', description: ' Same text  ', supportTicketPriorityId: 2 });
       expect(same.statusCode).toBe(200);
       expect(same.json().version).toBe(t.version);
       expect((await historyOf(app, f.requester, t.ticketId)).map((h) => h.event)).toEqual(['ticket.created']);
       for (const [payload, changed] of [
         [{ title: 'Same title', description: ' New text ' }, { description: { from: 'Same text', to: 'New text' } }],
-        [{ title: 'New title', supportTicketPriorityId: 2 }, { title: { from: 'Same title', to: 'New title' } }],
+        [{ title: '  New title ', supportTicketPriorityId: 2 }, { title: { from: 'Same title', to: 'New title' } }],
         [{ supportTicketPriorityId: 4, description: 'New text' }, { supportTicketPriorityId: { from: 2, to: 4 } }],
       ] as const) {
         expect((await edit(app, f.requester, t.ticketId, payload)).statusCode).toBe(200);

@@ -334,6 +334,50 @@ describeEachDatabase(
       expect(await lastHistory(app, f.supportAdmin, t.ticketId)).toMatchObject({ event: 'ticket.close', actorKind: 'system', toStatus: 'Closed' });
     });
 
+    it('should skip a ticket changed between its selection and its close, and not swallow a failure of the database', async () => {
+      const { app, db } = get();
+      const f = await ticketsFixture(app);
+      const resolvedTicket = async () => {
+        const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general });
+        await sendEvent(app, f.agentA, 'ticket.claim', t.ticketId);
+        await sendEvent(app, f.agentA, 'ticket.resolve', t.ticketId);
+        return t.ticketId;
+      };
+      const reopenedMeanwhile = await resolvedTicket();
+      const closable = [await resolvedTicket(), await resolvedTicket()];
+      clock.advance(8 * 24 * 3600 * 1000);
+      const status = async (id: number) =>
+        (await db.query<{ status_id: number }>(`select status_id from support_tickets where id = $1`, [id])).rows[0].status_id;
+      // A database that fails is not a lost race: the run stops and says why, and closes nothing.
+      const failing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'transaction') return async () => Promise.reject(new Error('connection lost'));
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(autoCloseResolved({ db: failing, clock, events: app.events }, 7)).rejects.toThrow('connection lost');
+      expect(await Promise.all([reopenedMeanwhile, ...closable].map(status))).toEqual([5, 5, 5]);
+      // The run reads the due tickets; before it closes them, someone reopens the first one.
+      const racing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'query') {
+            return async (sql: string, params?: unknown[]) => {
+              const result = await target.query(sql, params);
+              if (/where status_id = \$1 and resolved_at <= \$2/.test(sql)) {
+                await target.query(`update support_tickets set status_id = 1, version = version + 1 where id = $1`, [reopenedMeanwhile]);
+              }
+              return result;
+            };
+          }
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      expect(await autoCloseResolved({ db: racing, clock, events: app.events }, 7)).toBe(2);
+      expect(await Promise.all([reopenedMeanwhile, ...closable].map(status))).toEqual([1, 6, 6]);
+    });
+
     it('should let one instance claim a scheduled run per interval', async () => {
       const { db } = get();
       const now = clock.now();
