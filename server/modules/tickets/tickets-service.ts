@@ -227,18 +227,10 @@ function refusal(decision: Exclude<ReturnType<typeof decide>, { accepted: true }
     case 'role':
       return new AppError(403, `You may not do this: ticket ${ticketId} cannot be ${verb} by you.`, { extra });
     case 'fields':
-      return new ValidationFailure(
-        Object.fromEntries(
-          (decision.missing ?? []).map((field) => [fieldAlias(request.type, field), [`The ${fieldAlias(request.type, field)} field is required.`]]),
-        ),
-      );
+      // The fields are named as in the request bodies. (An escalation's target group, which its
+      // body calls supportGroupId, is never missing here: the body's schema requires it.)
+      return new ValidationFailure(Object.fromEntries((decision.missing ?? []).map((field) => [field, [`The ${field} field is required.`]])));
   }
-}
-
-/** Request bodies name fields as the spec does. */
-function fieldAlias(type: TicketEvent['type'], field: keyof TicketEventFields): string {
-  if (type === 'ticket.escalate' && field === 'targetSupportGroupId') return 'supportGroupId';
-  return field;
 }
 
 export interface TransitionResult {

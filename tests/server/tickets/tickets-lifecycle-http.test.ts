@@ -357,6 +357,20 @@ describeEachDatabase(
         },
       });
       await expect(autoCloseResolved({ db: failing, clock, events: app.events }, 7)).rejects.toThrow('connection lost');
+      // Nor is a due ticket that cannot be found: only a conflict means someone else got there first.
+      const vanishing = new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'query') {
+            return async (sql: string, params?: unknown[]) =>
+              /where status_id = \$1 and resolved_at <= \$2/.test(sql)
+                ? { rows: [{ id: 987654321, tenant_id: 'root' }], rowCount: 1 }
+                : target.query(sql, params);
+          }
+          const value = Reflect.get(target, prop, target);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(autoCloseResolved({ db: vanishing, clock, events: app.events }, 7)).rejects.toThrow('Ticket 987654321 was not found.');
       expect(await Promise.all([reopenedMeanwhile, ...closable].map(status))).toEqual([5, 5, 5]);
       // The run reads the due tickets; before it closes them, someone reopens the first one.
       const racing = new Proxy(db, {
