@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ticketLifecycleMachine, ticketStatuses, ticketStatusNames, type TicketParty, type TicketStatus } from '#machines/ticket-lifecycle.machine.ts';
 import { ticketLifecyclePaths } from '#machines/ticket-lifecycle.model.ts';
+import type { Db } from '#server/db/client.ts';
 import { manualClock } from '#server/lib/clock.ts';
 import { autoCloseResolved } from '#server/modules/tickets/tickets-service.ts';
 import { claimScheduledRun } from '#server/lib/scheduler.ts';
@@ -313,6 +314,21 @@ describeEachDatabase('ticket lifecycle over HTTP', (get) => {
   });
 });
 
+/** The database with some of its methods replaced: to stage a race or a failure around the service. */
+function dbOverriding(db: Db, overrides: (target: Db) => Partial<Db>): Db {
+  const replaced = overrides(db);
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop in replaced) return replaced[prop as keyof Db];
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The auto-close run's query for the tickets that are due. */
+const DUE_TICKETS = /where status_id = \$1 and resolved_at <= \$2/;
+
 const clock = manualClock(new Date('2026-06-01T09:00:00Z'));
 describeEachDatabase(
   'auto-close of resolved tickets',
@@ -349,45 +365,23 @@ describeEachDatabase(
       const status = async (id: number) =>
         (await db.query<{ status_id: number }>(`select status_id from support_tickets where id = $1`, [id])).rows[0].status_id;
       // A database that fails is not a lost race: the run stops and says why, and closes nothing.
-      const failing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === 'transaction') return async () => Promise.reject(new Error('connection lost'));
-          const value = Reflect.get(target, prop, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+      const failing = dbOverriding(db, () => ({ transaction: async () => Promise.reject(new Error('connection lost')) }));
       await expect(autoCloseResolved({ db: failing, clock, events: app.events }, 7)).rejects.toThrow('connection lost');
       // Nor is a due ticket that cannot be found: only a conflict means someone else got there first.
-      const vanishing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === 'query') {
-            return async (sql: string, params?: unknown[]) =>
-              /where status_id = \$1 and resolved_at <= \$2/.test(sql)
-                ? { rows: [{ id: 987654321, tenant_id: 'root' }], rowCount: 1 }
-                : target.query(sql, params);
-          }
-          const value = Reflect.get(target, prop, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+      const vanishing = dbOverriding(db, (target) => ({
+        query: (async (sql: string, params?: unknown[]) =>
+          DUE_TICKETS.test(sql) ? { rows: [{ id: 987654321, tenant_id: 'root' }], rowCount: 1 } : target.query(sql, params)) as Db['query'],
+      }));
       await expect(autoCloseResolved({ db: vanishing, clock, events: app.events }, 7)).rejects.toThrow('Ticket 987654321 was not found.');
       expect(await Promise.all([reopenedMeanwhile, ...closable].map(status))).toEqual([5, 5, 5]);
       // The run reads the due tickets; before it closes them, someone reopens the first one.
-      const racing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === 'query') {
-            return async (sql: string, params?: unknown[]) => {
-              const result = await target.query(sql, params);
-              if (/where status_id = \$1 and resolved_at <= \$2/.test(sql)) {
-                await target.query(`update support_tickets set status_id = 1, version = version + 1 where id = $1`, [reopenedMeanwhile]);
-              }
-              return result;
-            };
-          }
-          const value = Reflect.get(target, prop, target);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+      const racing = dbOverriding(db, (target) => ({
+        query: (async (sql: string, params?: unknown[]) => {
+          const result = await target.query(sql, params);
+          if (DUE_TICKETS.test(sql)) await target.query(`update support_tickets set status_id = 1, version = version + 1 where id = $1`, [reopenedMeanwhile]);
+          return result;
+        }) as Db['query'],
+      }));
       expect(await autoCloseResolved({ db: racing, clock, events: app.events }, 7)).toBe(2);
       expect(await Promise.all([reopenedMeanwhile, ...closable].map(status))).toEqual([1, 6, 6]);
     });
