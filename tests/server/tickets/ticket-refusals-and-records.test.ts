@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, type TestUser } from '#tests/setup/test-users.ts';
-import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
+import { BOT_TEXT, historyOf, raiseTicket, resolveBotSource, ticketOf, ticketsFixture, type TicketsFixture } from './fixture.ts';
 import { sendEvent } from './ticket-events-http.ts';
 
 /**
@@ -13,46 +13,6 @@ import { sendEvent } from './ticket-events-http.ts';
  * nothing, and an escalated parent with more than one child.
  */
 
-/** A ticket raised with this text gets the answer of the resolved one raised in beforeAll suggested. */
-const BOT_TEXT = { title: 'Exam timer stops at zero', description: 'The exam timer stops and the submit button stays disabled.' };
-
-interface HistoryRow {
-  event: string;
-  actorId: string | null;
-  actorKind: string;
-  fromStatus: string | null;
-  toStatus: string | null;
-  reason: string | null;
-  details: Record<string, unknown>;
-}
-
-interface TicketDetail {
-  ticketId: number;
-  status: string;
-  assigneeId: string | null;
-  supportGroupId: number;
-  loginUserId: string;
-  createdBy: string;
-  title: string;
-  description: string;
-  supportTicketPriorityId: number;
-  supportTicketBotId: string | null;
-  answer?: string | null;
-  version: number;
-}
-
-async function historyOf(app: FastifyInstance, reader: TestUser, id: number): Promise<HistoryRow[]> {
-  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/tickethistory?ticketId=${id}`, headers: as(reader) });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
-async function ticketOf(app: FastifyInstance, admin: TestUser, id: number): Promise<TicketDetail> {
-  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/byadmin?ticketId=${id}`, headers: as(admin) });
-  expect(res.statusCode).toBe(200);
-  return res.json();
-}
-
 const edit = (app: FastifyInstance, user: TestUser, id: number, payload: Record<string, unknown>) =>
   app.inject({ method: 'PUT', url: `/api/v1/supportticket?ticketId=${id}`, headers: as(user), payload });
 
@@ -61,10 +21,7 @@ describeEachDatabase('ticket refusals and records', (get) => {
   beforeAll(async () => {
     const { app } = get();
     f = await ticketsFixture(app);
-    // A resolved ticket with a reusable answer, which the answer bot suggests for similar ones.
-    const source = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, ...BOT_TEXT });
-    await sendEvent(app, f.agentA, 'ticket.claim', source.ticketId);
-    await sendEvent(app, f.agentA, 'ticket.resolve', source.ticketId);
+    await resolveBotSource(app, f);
   });
 
   describe('raising a ticket for someone else', () => {

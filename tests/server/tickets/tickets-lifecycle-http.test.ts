@@ -10,7 +10,7 @@ import { expectedStatusAfter, transitionRow } from '#tests/fixtures/ticket-trans
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, createSignedInUser, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
-import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
+import { BOT_TEXT, historyOf, raiseTicket, resolveBotSource, ticketOf, ticketsFixture, type TicketsFixture } from './fixture.ts';
 import { sendEvent, type HttpTicketEvent } from './ticket-events-http.ts';
 
 /** How a refusal names each event, and each status's number (spec §7), written out here rather than read from the server. */
@@ -30,25 +30,8 @@ const REFUSED_VERB: Record<HttpTicketEvent, string> = {
 };
 const STATUS_ID: Record<TicketStatus, number> = { Open: 1, InProgress: 2, OnHold: 3, Escalated: 4, Resolved: 5, Closed: 6, Cancelled: 7 };
 
-const BOT_TEXT = { title: 'Exam timer stops at zero', description: 'The exam timer stops and the submit button stays disabled.' };
-
-async function ticketOf(app: FastifyInstance, admin: TestUser, id: number) {
-  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/byadmin?ticketId=${id}`, headers: as(admin) });
-  return res.json() as {
-    statusId: number;
-    status: TicketStatus;
-    assigneeId: string | null;
-    supportGroupId: number;
-    supportTicketBotId: string | null;
-    children: Array<{ ticketId: number; status: string }>;
-    title: string;
-    version: number;
-  };
-}
-
 async function lastHistory(app: FastifyInstance, admin: TestUser, id: number) {
-  const res = await app.inject({ method: 'GET', url: `/api/v1/supportticket/tickethistory?ticketId=${id}`, headers: as(admin) });
-  return res.json().at(-1) as { event: string; actorKind: string; fromStatus: string | null; toStatus: string | null };
+  return (await historyOf(app, admin, id)).at(-1)!;
 }
 
 describeEachDatabase('ticket lifecycle over HTTP', (get) => {
@@ -64,9 +47,7 @@ describeEachDatabase('ticket lifecycle over HTTP', (get) => {
       [f.groups.exams, [f.examsAgent]],
     ]);
     // A resolved ticket the answer bot can learn from.
-    const source = await raiseTicket(app, f.otherRequester, { supportGroupId: f.groups.general, ...BOT_TEXT });
-    await sendEvent(app, f.agentA, 'ticket.claim', source.ticketId);
-    await sendEvent(app, f.agentA, 'ticket.resolve', source.ticketId);
+    await resolveBotSource(app, f);
   });
 
   describe('model-based paths replayed against the server', () => {
