@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import type { Db, Queryable } from '#server/db/client.ts';
 import { manualClock } from '#server/lib/clock.ts';
 import { AppError } from '#server/lib/errors.ts';
-import { applyTransition } from '#server/modules/tickets/tickets-service.ts';
+import { applyTransition, editTicket } from '#server/modules/tickets/tickets-service.ts';
 import type { Principal } from '#server/plugins/access.ts';
 import { describeEachDatabase } from '#tests/setup/test-app.ts';
 import { as, signInDirect, type TestUser } from '#tests/setup/test-users.ts';
@@ -187,5 +187,34 @@ describeEachDatabase('a claim that loses the race', (get) => {
       t.ticketId,
     ]);
     expect(rows[0].n).toBe(0);
+  });
+
+  it('should answer 409 to an edit when the ticket changed between the read and the write, and record nothing', async () => {
+    const { app, db } = get();
+    const f = await ticketsFixture(app);
+    const t = await raiseTicket(app, f.requester, { supportGroupId: f.groups.general, title: 'Seat number missing' });
+    const racing = withWriterBetween(db, /^\s*update support_tickets/i, async (tx) => {
+      await tx.query(`update support_tickets set title = 'Seat number missing on the admit card', version = version + 1 where id = $1`, [t.ticketId]);
+    });
+    const edit = editTicket({ db: racing, clock: app.clock, events: app.events }, await principalOf(db, f.requester), t.ticketId, {
+      title: 'Seat number is missing',
+    });
+    const error = await edit.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error, 'an edit over someone else’s change must not win').toBeInstanceOf(AppError);
+    expect((error as AppError).statusCode).toBe(409);
+    expect((error as AppError).message).toBe(`Ticket ${t.ticketId} was changed by someone else; reload it and try again.`);
+    expect((error as AppError).extra).toEqual({ ticketId: t.ticketId });
+    const { rows } = await db.query<{ title: string; n: number }>(
+      `select t.title, (select count(*)::int from support_ticket_history h where h.ticket_id = t.id and h.event = 'ticket.edited') as n
+       from support_tickets t where t.id = $1`,
+      [t.ticketId],
+    );
+    // The losing edit recorded nothing and changed nothing. (The staged competitor ran inside the
+    // edit's transaction, so it rolled back with it: the title is the one raised.)
+    expect(rows[0].n).toBe(0);
+    expect(rows[0].title).toBe('Seat number missing');
   });
 });

@@ -4,6 +4,7 @@ import { TEST_ADMIN_EMAIL } from '#tests/setup/test-database.ts';
 import { as, createSignedInUser, type TestUser } from '#tests/setup/test-users.ts';
 import { mailsTo } from '#tests/server/identity/identity-test-kit.ts';
 import { raiseTicket, ticketsFixture, type TicketsFixture } from './fixture.ts';
+import { sendEvent } from './ticket-events-http.ts';
 
 /**
  * Issue 23, "Support groups with no agents": raising a ticket into one is possible but flagged
@@ -50,6 +51,27 @@ describeEachDatabase('tickets in groups without agents', (get) => {
     expect(await aboutTicket(f.requester.email, ticket.ticketId)).toHaveLength(0);
     expect(await aboutTicket(f.agentA.email, ticket.ticketId)).toHaveLength(0);
     expect(await aboutTicket(f.supportAdmin.email, staffed.ticketId)).toHaveLength(0);
+  });
+
+  it('should e-mail them about the new ticket when an agent escalates into such a group, and not about the parent', async () => {
+    const parent = await raiseTicket(get().app, f.requester, { supportGroupId: f.groups.general });
+    expect((await sendEvent(get().app, f.agentA, 'ticket.claim', parent.ticketId)).statusCode).toBe(200);
+    const escalated = await call(f.agentA, 'POST', '/api/v1/supportticket', {
+      parentSupportTicketId: parent.ticketId,
+      supportGroupId: emptyGroup,
+      description: 'The hall needs a second invigilator.',
+    });
+    expect(escalated.statusCode, escalated.body).toBe(200);
+    const { childTicketId } = escalated.json() as { childTicketId: number };
+
+    // The child is a ticket raised into the empty group: the same alert as a new ticket.
+    await vi.waitFor(async () => expect(await aboutTicket(hindiAdmin.email, childTicketId)).toHaveLength(1), { timeout: 5000 });
+    await get().app.accountMail.settled();
+    const [mail] = await aboutTicket(f.supportAdmin.email, childTicketId);
+    expect(mail.subject).toMatch(/no agents/);
+    expect(mail.text).toContain(`/support/tickets/${childTicketId}`);
+    // The parent stays in its staffed group.
+    expect(await aboutTicket(f.supportAdmin.email, parent.ticketId)).toHaveLength(0);
   });
 
   it('should e-mail them when a ticket is reassigned into such a group, and not once the group has an agent', async () => {
