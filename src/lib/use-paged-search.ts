@@ -1,7 +1,7 @@
-import { useMachine } from '@xstate/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useActorRef } from '@xstate/react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
-import { fromPromise } from 'xstate';
+import { fromPromise, type SnapshotFrom } from 'xstate';
 import { defaultQuery, pagedSearchMachine, type PagedQuery, type PagedResult, type PagedSearchEvent } from '#machines/paged-search.machine.ts';
 import type { SortState } from '#src/components/ui/data-table.tsx';
 
@@ -124,7 +124,22 @@ export function usePagedSearch<T>(fetchPage: (query: PagedQuery) => Promise<Page
   const [params, setParams] = useSearchParams();
   // The defaults and the URL's filters are fixed for the life of the screen too.
   const fixed = useRef({ defaults: { ...defaultQuery, ...input, filters: { ...input?.filters } }, filters: urlFilters }).current;
-  const [snapshot, send, actor] = useMachine(machine, { input: queryFromParams(params, fixed.defaults, fixed.filters) });
+  const [shown, setShown] = useState<SnapshotFrom<typeof pagedSearchMachine> | null>(null);
+  const shownResult = useRef<unknown>(null);
+  // A page of results arriving is rendered in a transition: React renders the rows in slices of
+  // a few milliseconds and commits the whole screen at once, where a store update would render
+  // every row, menu and badge in one task (620 ms on /users under Lighthouse's phone slowdown,
+  // most of the page's blocking time; issue 22, docs/decisions/0293). Every other change (busy,
+  // the query, an error) is shown at once.
+  const show = useCallback((next: SnapshotFrom<typeof pagedSearchMachine>) => {
+    const arrived = next.context.result !== shownResult.current && next.context.result !== null;
+    shownResult.current = next.context.result;
+    if (arrived) startTransition(() => setShown(next));
+    else setShown(next);
+  }, []);
+  const actor = useActorRef(machine, { input: queryFromParams(params, fixed.defaults, fixed.filters) }, show);
+  const snapshot = shown ?? actor.getSnapshot();
+  const send = actor.send;
   const query = snapshot.context.query;
 
   const [ownWrites] = useState(ownUrlWrites);
