@@ -6,6 +6,7 @@ import { launchBrowser, screenshot } from './support/browser.ts';
 import { seededDataDir } from './support/seeded-data-dir.ts';
 import { removeDataDir, startServer, type RunningServer } from './support/server.ts';
 import { signedInPage, type SignedInPage } from './support/signed-in-page.ts';
+import { layoutShiftTotal, recordLayoutShifts } from './support/layout-shift.ts';
 import { chooseOption } from './support/select.ts';
 
 /**
@@ -238,5 +239,23 @@ describe('a support ticket from raising to escalation, in Chromium', () => {
     await screenshot(agent.page, 'tickets-parent-returned');
     expect(errors).toEqual([]);
     expect(agent.errors).toEqual([]);
+  });
+
+  it('should not move the support desk when the warning about groups without agents comes after the list (layout shift ≤ 0.01, issue 22)', async () => {
+    const { page, errors } = await open(people.supportAdmin);
+    // The groups answer late, after the tickets: the warning then arrives above a list that is
+    // already there, as on a slow line.
+    await page.route('**/api/v1/supportgroup**', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await recordLayoutShifts(page);
+    await page.goto('/support');
+    await page.getByTestId('no-agents-warning').waitFor();
+    // The desk's first tab: its tickets, or the note that the queue is empty.
+    await page.getByTestId('ticket-list').or(page.getByTestId('empty-state')).first().waitFor();
+    await page.waitForTimeout(300);
+    expect(await layoutShiftTotal(page)).toBeLessThanOrEqual(0.01);
+    expect(errors).toEqual([]);
   });
 });

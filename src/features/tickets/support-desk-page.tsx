@@ -140,11 +140,14 @@ function DeskList({ kind, groups }: { kind: DeskTab; groups: SupportGroup[] }) {
   );
 }
 
+const noGroups: SupportGroup[] = [];
+
 /** The support desk: the queues of your groups (every ticket for support admins) and the tickets you raised for others. */
 export default function SupportDeskPage() {
   const { t } = useTranslation('tickets');
   const isSupportAdmin = useHasPermission(P.SupportTickets.Administer);
-  const [groups, setGroups] = useState<SupportGroup[]>([]);
+  // null until the groups have answered (an empty list when they could not be read).
+  const [groups, setGroups] = useState<SupportGroup[] | null>(null);
   // The tab is part of the URL like the list's own filters; another tab starts a fresh list.
   const [params, setParams] = useSearchParams();
 
@@ -161,10 +164,16 @@ export default function SupportDeskPage() {
   return (
     <section aria-labelledby="desk-title">
       <PageHeader id="desk-title" title={t('desk.title')} description={isSupportAdmin ? t('desk.descriptionAdmin') : t('desk.description')} />
-      {isSupportAdmin ? <NoAgentsWarning groups={groups} /> : null}
-      <Tabs label={t('desk.tabs')} value={tab} onChange={setTab} tabs={tabs.map((id) => ({ value: id, label: t(`desk.tab.${id}`) }))}>
-        {(kind) => <DeskList key={kind} kind={kind} groups={groups} />}
-      </Tabs>
+      {isSupportAdmin ? <NoAgentsWarning groups={groups ?? noGroups} /> : null}
+      {/* A support admin's warning about groups without agents stands above the tabs and comes
+          with the groups' own request. Until that answers, the tabs (their list's request already
+          on its way) are laid out but not shown, so the warning arriving moves nothing on the
+          screen (layout shift, issue 22, docs/decisions/0293). */}
+      <div className={isSupportAdmin && groups === null ? css({ visibility: 'hidden' }) : undefined} data-testid="desk-body">
+        <Tabs label={t('desk.tabs')} value={tab} onChange={setTab} tabs={tabs.map((id) => ({ value: id, label: t(`desk.tab.${id}`) }))}>
+          {(kind) => <DeskList key={kind} kind={kind} groups={groups ?? noGroups} />}
+        </Tabs>
+      </div>
     </section>
   );
 }
