@@ -5,9 +5,9 @@
  * PROFILE_SECONDS (6) after it, and prints the self time per script and the functions that
  * took most. Build with `vite build --sourcemap --outDir <dir>` and set CLIENT_DIR=<dir> to read
  * source files and lines instead of minified names. A tool for finding the cost, not a budget:
- * it never fails.
+ * it never fails. PROFILE_OUT_DIR=<dir> keeps each raw `.cpuprofile`.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map';
@@ -17,6 +17,7 @@ import { seededDataDir } from '#tests/e2e/support/seeded-data-dir.ts';
 import { savedSession } from '#tests/e2e/support/signed-in-page.ts';
 import { TEST_ADMIN_EMAIL, TEST_ADMIN_PASSWORD } from '#tests/setup/test-database.ts';
 import { seedBenchTickets } from './seed-tickets.ts';
+import { seedBenchUsers } from './users.ts';
 
 interface ProfileNode {
   id: number;
@@ -142,14 +143,24 @@ async function report(profile: CpuProfile, clientDir: string | undefined) {
 export async function benchProfile() {
   const pages = (process.env.PROFILE_PAGES ?? '/,/tickets').split(',').map((p) => p.trim());
   const seconds = Number(process.env.PROFILE_SECONDS ?? 6);
-  const { dataDir } = await seededDataDir((db) => seedBenchTickets(db, 300));
+  // The same data as `bench -- lighthouse`, so a profile explains that bench's scores.
+  const { dataDir } = await seededDataDir(async (db) => {
+    await seedBenchTickets(db, 300);
+    await seedBenchUsers(db, 300);
+  });
   let server: RunningServer | undefined;
   try {
     server = await startServer({ dataDir });
     const { saved } = await savedSession(server, { email: TEST_ADMIN_EMAIL, password: TEST_ADMIN_PASSWORD });
     for (const path of pages) {
       console.log(`profile ${path}:`);
-      await report(await profilePage(`${server.url}${path}`, saved, seconds), process.env.CLIENT_DIR);
+      const profile = await profilePage(`${server.url}${path}`, saved, seconds);
+      // PROFILE_OUT_DIR keeps the raw profile, which Chromium's DevTools opens (Performance panel).
+      if (process.env.PROFILE_OUT_DIR) {
+        mkdirSync(process.env.PROFILE_OUT_DIR, { recursive: true });
+        writeFileSync(join(process.env.PROFILE_OUT_DIR, `${path.replace(/\W+/g, '_') || '_'}.cpuprofile`), JSON.stringify(profile));
+      }
+      await report(profile, process.env.CLIENT_DIR);
     }
   } finally {
     await server?.stop();
