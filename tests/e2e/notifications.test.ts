@@ -178,15 +178,23 @@ describe('the snackbar in the browser', () => {
     const { page } = await openHarness();
     const seen: Record<string, string> = {};
     for (const transition of ['SlideLeft', 'SlideUp', 'SlideRight', 'SlideDown', 'Grow', 'Fade'] as const) {
-      await page.evaluate((t) => window.harness.openSnackbar({ message: t, transition: t }), transition);
+      // The enter animation is read inside the page, frame by frame, as it starts: a check from
+      // outside could come after its 195 ms on a loaded machine, and find none.
+      seen[transition] = await page.evaluate(async (t) => {
+        window.harness.openSnackbar({ message: t, transition: t });
+        const deadline = performance.now() + 5000;
+        while (performance.now() < deadline) {
+          const el = document.querySelector('[data-testid="snackbar"]');
+          const animations = el?.textContent?.includes(t) ? el.getAnimations() : [];
+          if (animations.length)
+            return animations
+              .map((a) => JSON.stringify((a.effect as KeyframeEffect).getKeyframes().map(({ opacity, transform }) => ({ opacity, transform }))))
+              .join();
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
+        throw new Error(`The ${t} snackbar showed no enter animation`);
+      }, transition);
       const snackbar = page.getByTestId('snackbar');
-      await snackbar.getByText(transition).waitFor();
-      seen[transition] = await snackbar.evaluate((el) =>
-        el
-          .getAnimations()
-          .map((a) => JSON.stringify((a.effect as KeyframeEffect).getKeyframes().map(({ opacity, transform }) => ({ opacity, transform }))))
-          .join(),
-      );
       await page.evaluate(() => window.harness.closeSnackbar());
       await snackbar.waitFor({ state: 'detached' });
     }
