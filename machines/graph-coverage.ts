@@ -49,11 +49,23 @@ export function computeCoverage(machine: AnyStateMachine, paths: readonly PathLi
   const coveredStates = new Set<string>();
   const coveredTransitions = new Set<string>();
 
+  // A machine may start in a state it leaves at once (an `always` choosing where to begin): the
+  // first snapshot shows only where it went, so the way there is read off the first step.
+  const initialNodes = ((machine.root.initial as { target?: readonly AnyStateNode[] } | undefined)?.target ?? []).filter((node) => node.always?.length);
+
   for (const path of paths) {
     let previous: AnyMachineSnapshot | undefined;
     for (const step of path.steps) {
       const after = activeIds(step.state);
       after.forEach((id) => coveredStates.add(id));
+      if (!previous) {
+        for (const node of initialNodes) {
+          const taken = transitionsOf(node).find((t) => t.eventType === '(always)' && t.targets?.every((target) => after.has(target.id)));
+          if (!taken || after.has(node.id)) continue;
+          coveredStates.add(node.id);
+          coveredTransitions.add(taken.key);
+        }
+      }
       if (previous) {
         const before = previous._nodes as AnyStateNode[];
         for (const node of before) {

@@ -1,4 +1,4 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { and, assign, fromPromise, setup } from 'xstate';
 import type { ErrorActorEvent } from 'xstate';
 import type { ItemContent } from './item-schema.ts';
 import { setText, type TextField } from './item-draft.ts';
@@ -103,6 +103,20 @@ export function issuesOf(error: unknown): ItemIssue[] {
 
 const draftOf = (record: EditorRecord): EditorDraft => ({ content: record.content, categoryId: record.categoryId, difficulty: record.difficulty });
 
+/** The context once the server answered `record`: the draft starts again from it. */
+const storedRecord = (context: ItemEditorContext, record: EditorRecord): Partial<ItemEditorContext> => ({
+  notice: context.record && record.versionNumber > context.record.versionNumber ? 'versioned' : context.notice,
+  unlocked: false,
+  record,
+  itemId: record.itemId,
+  draft: draftOf(record),
+  dirty: false,
+  loadError: null,
+  saveError: null,
+  issues: [],
+  conflict: null,
+});
+
 const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`${name} must be provided by the view`);
 };
@@ -120,6 +134,7 @@ export const itemEditorMachine = setup({
   },
   guards: {
     isNew: ({ context }) => context.itemId === null,
+    isStored: ({ context }) => context.record !== null,
     // An approved item's content changes only once the author chose to start the next version.
     canEdit: ({ context }) => context.record === null || (context.record.editCreatesVersion ? context.unlocked : context.record.editable),
     isConflict: (_, error: unknown) => statusOf(error) === 409,
@@ -131,20 +146,29 @@ export const itemEditorMachine = setup({
       context.record.actions.includes(event.action) &&
       (!context.dirty || event.action === 'comment'),
     canVersion: ({ context }) => context.record !== null && context.record.editCreatesVersion && !context.unlocked,
+    // A stored item is saved only with something to save (a new one always: saving creates it).
+    hasChanges: ({ context }) => context.record === null || context.dirty,
+    passesCheck: ({ context }) => context.draft !== null && checkItemContent(context.draft.content).length === 0,
   },
   actions: {
-    storeRecord: assign(({ context }, record: EditorRecord) => ({
-      notice: context.record && record.versionNumber > context.record.versionNumber ? ('versioned' as const) : context.notice,
-      unlocked: false,
-      record,
-      itemId: record.itemId,
-      draft: draftOf(record),
-      dirty: false,
-      loadError: null,
-      saveError: null,
-      issues: [],
-      conflict: null,
-    })),
+    /**
+     * The record a review outcome answered. A comment may be taken with unsaved edits; they stay
+     * the author's draft (still unsaved, still unlocked for the next version), over the new record.
+     */
+    storeActedRecord: assign(({ context }, record: EditorRecord) =>
+      context.dirty
+        ? {
+            record,
+            itemId: record.itemId,
+            unlocked: context.unlocked && record.editCreatesVersion,
+            loadError: null,
+            saveError: null,
+            issues: [],
+            conflict: null,
+          }
+        : storedRecord(context, record),
+    ),
+    storeRecord: assign(({ context }, record: EditorRecord) => storedRecord(context, record)),
     changeContent: assign(({ context, event }) =>
       event.type === 'draft.change' && context.draft ? { draft: { ...context.draft, content: event.content }, dirty: true, notice: null } : {},
     ),
@@ -163,7 +187,7 @@ export const itemEditorMachine = setup({
       return { draft, dirty: true, notice: null };
     }),
     checkDraft: assign({ issues: ({ context }) => (context.draft ? checkItemContent(context.draft.content) : []) }),
-    clearProblems: assign({ issues: [], saveError: null, conflict: null }),
+    clearProblems: assign({ issues: [], saveError: null, conflict: null, loadError: null }),
     unlock: assign({ unlocked: true, notice: null }),
     storeLoadError: assign({ loadError: (_, error: unknown) => error }),
     storeIssues: assign({ issues: (_, error: unknown) => issuesOf(error), saveError: null }),
@@ -193,6 +217,7 @@ export const itemEditorMachine = setup({
     loading: {
       entry: 'clearProblems',
       invoke: {
+        id: 'load',
         src: 'loadItem',
         input: ({ context }) => ({ itemId: context.itemId as number }),
         onDone: { target: 'editing', actions: { type: 'storeRecord', params: ({ event }) => event.output } },
@@ -205,19 +230,22 @@ export const itemEditorMachine = setup({
         'draft.change': { guard: 'canEdit', actions: 'changeContent' },
         'draft.text': { guard: 'canEdit', actions: 'changeText' },
         'draft.meta': { guard: 'canEdit', actions: 'changeMeta' },
-        save: { guard: 'canEdit', target: 'checking' },
-        reload: { target: 'loading' },
+        // The draft is checked with the server's own rules before it is sent: a draft that fails
+        // stays here with its problems listed, and nothing goes to the server.
+        save: [
+          { guard: and(['canEdit', 'hasChanges', 'passesCheck']), target: 'saving', actions: 'clearProblems' },
+          { guard: and(['canEdit', 'hasChanges']), actions: ['clearProblems', 'checkDraft'] },
+        ],
+        // Only a stored item has a version to load again; a new one keeps its draft and saves again.
+        reload: { guard: 'isStored', target: 'loading' },
         'action.take': { guard: 'isAllowedAction', target: 'acting' },
         'version.start': { guard: 'canVersion', actions: 'unlock' },
         'notice.dismiss': { actions: 'dismissNotice' },
       },
     },
-    checking: {
-      entry: ['clearProblems', 'checkDraft'],
-      always: [{ guard: ({ context }) => context.issues.length > 0, target: 'editing' }, { target: 'saving' }],
-    },
     saving: {
       invoke: {
+        id: 'save',
         src: 'saveItem',
         input: ({ context }) => ({ itemId: context.itemId, version: context.record?.version ?? null, draft: context.draft as EditorDraft }),
         onDone: { target: 'editing', actions: [{ type: 'noteSaved' }, { type: 'storeRecord', params: ({ event }) => event.output }] },
@@ -239,6 +267,7 @@ export const itemEditorMachine = setup({
     acting: {
       entry: 'clearProblems',
       invoke: {
+        id: 'act',
         src: 'performAction',
         input: ({ context, event }) => ({
           itemId: context.itemId as number,
@@ -246,7 +275,7 @@ export const itemEditorMachine = setup({
           action: event.type === 'action.take' ? event.action : '',
           comment: event.type === 'action.take' ? (event.comment ?? '') : '',
         }),
-        onDone: { target: 'editing', actions: [{ type: 'storeRecord', params: ({ event }) => event.output }, 'noteActed'] },
+        onDone: { target: 'editing', actions: [{ type: 'storeActedRecord', params: ({ event }) => event.output }, 'noteActed'] },
         onError: [
           {
             guard: { type: 'isConflict', params: ({ event }: { event: ErrorActorEvent }) => event.error },

@@ -35,6 +35,25 @@ describe('computeCoverage', () => {
     expect(coverageLine(report)).toBe('door: states 5/6 (83%), transitions 5/6 (83%)');
   });
 
+  it('should count the way a machine leaves the state it starts in at once, for the branch its first snapshot shows', () => {
+    const choosing = createMachine({
+      id: 'start',
+      initial: 'choosing',
+      context: ({ input }: { input: { fresh: boolean } }) => input,
+      states: {
+        choosing: { always: [{ guard: ({ context }) => context.fresh, target: 'editing' }, { target: 'loading' }] },
+        loading: {},
+        editing: {},
+      },
+    });
+    const fresh = createTestModel(choosing, { input: { fresh: true } } as never).getShortestPaths();
+    const report = computeCoverage(choosing, fresh);
+    expect(report.states.covered.sort()).toEqual(['start.choosing', 'start.editing']);
+    expect(report.transitions.covered).toEqual(['start.choosing --(always)--> start.editing']);
+    const both = computeCoverage(choosing, [...fresh, ...createTestModel(choosing, { input: { fresh: false } } as never).getShortestPaths()]);
+    expect(both.transitions.covered.sort()).toEqual(both.transitions.total.sort());
+  });
+
   it('should count nothing beyond the initial state for a path with no events', () => {
     const report = computeCoverage(machine, [{ state: machine.resolveState({ value: 'closed' }), steps: [] }]);
     expect(report.states.covered).toEqual(['door.closed']);

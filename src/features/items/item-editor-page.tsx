@@ -32,6 +32,7 @@ import { VersionsPanel } from './components/versions-panel.tsx';
 import { useItemWorkspace, type ItemWorkspace } from './lib/use-item-workspace.ts';
 import { useMediaUrls } from './lib/use-media-urls.ts';
 import { failRecord, storeRecord } from '#src/app/stores/record-slices.ts';
+import { registerLiveActor } from '#src/app/live-actors.ts';
 
 /**
  * One item: its kind's fields, every language side by side, the candidate's preview, review
@@ -182,7 +183,9 @@ function Editor({ itemId, workspace }: { itemId: number | null; workspace: ItemW
       }),
     [t],
   );
-  const [snapshot, send] = useMachine(machine, { input: { itemId, initial } });
+  const [snapshot, send, editor] = useMachine(machine, { input: { itemId, initial } });
+  // Listed for the live mode of /machines, and read by the screen's path replays.
+  useEffect(() => registerLiveActor('item-editor', itemEditorMachine, editor), [editor]);
   const { context } = snapshot;
   const draft = context.draft;
   const record = context.record;
@@ -227,7 +230,7 @@ function Editor({ itemId, workspace }: { itemId: number | null; workspace: ItemW
 
   const content = draft.content;
   const canEdit = record === null || (record.editCreatesVersion ? context.unlocked : record.editable);
-  const busy = snapshot.matches('saving') || snapshot.matches('acting') || snapshot.matches('checking');
+  const busy = snapshot.matches('saving') || snapshot.matches('acting');
   const change = (next: ItemContent) => send({ type: 'draft.change', content: next });
   const firstLanguage = Object.keys(content.variants)[0] ?? 'en';
   const labelOf = (id: string) => plainText(content.variants[firstLanguage]?.choices?.[id] ?? '');
@@ -296,11 +299,13 @@ function Editor({ itemId, workspace }: { itemId: number | null; workspace: ItemW
         <div role="alert" className={css({ bg: 'warning.lighter', borderRadius: 'md', p: '3', display: 'grid', gap: '2' })} data-testid="conflict">
           <strong>{t('editor.conflictTitle')}</strong>
           <span>{conflictText ?? t('editor.conflictText')}</span>
-          <div>
-            <Button size="sm" variant="outline" onClick={() => send({ type: 'reload' })} data-testid="conflict-reload">
-              {t('editor.conflictReload')}
-            </Button>
-          </div>
+          {record ? (
+            <div>
+              <Button size="sm" variant="outline" onClick={() => send({ type: 'reload' })} data-testid="conflict-reload">
+                {t('editor.conflictReload')}
+              </Button>
+            </div>
+          ) : null}
         </div>
       ) : null}
       {context.saveError ? (

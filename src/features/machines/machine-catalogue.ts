@@ -209,6 +209,14 @@ export const machineCatalogue: CatalogueEntry[] = [
       paths: (await import('#machines/notification-center.model.ts')).notificationCenterTestPaths as () => TestPath[],
     }),
   },
+  {
+    id: 'itemEditor',
+    file: 'machines/items/item-editor.machine.ts',
+    load: async () => ({
+      machine: (await import('#machines/items/item-editor.machine.ts')).itemEditorMachine,
+      paths: (await import('#machines/items/item-editor.model.ts')).itemEditorTestPaths as () => TestPath[],
+    }),
+  },
 ];
 
 export function findCatalogueEntry(id: string): CatalogueEntry | undefined {

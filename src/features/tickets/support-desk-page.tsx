@@ -169,7 +169,7 @@ export default function SupportDeskPage() {
           with the groups' own request. Until that answers, the tabs (their list's request already
           on its way) are laid out but not shown, so the warning arriving moves nothing on the
           screen (layout shift, issue 22, docs/decisions/0293). */}
-      <div className={isSupportAdmin && groups === null ? css({ visibility: 'hidden' }) : undefined} data-testid="desk-body">
+      <div className={isSupportAdmin && groups === null ? css({ visibility: 'hidden' }) : undefined}>
         <Tabs label={t('desk.tabs')} value={tab} onChange={setTab} tabs={tabs.map((id) => ({ value: id, label: t(`desk.tab.${id}`) }))}>
           {(kind) => <DeskList key={kind} kind={kind} groups={groups ?? noGroups} />}
         </Tabs>

@@ -114,6 +114,7 @@ describe('the machines page', { timeout: 20_000 }, () => {
       'paperFlow',
       'dashboard-card',
       'notification-center',
+      'itemEditor',
     ]);
     expect(within(list).getByRole('link', { name: 'ticketLifecycle' })).toHaveAttribute('aria-current', 'page');
     const svg = await diagram();
