@@ -71,8 +71,9 @@ describe('the countdown', () => {
     report.transitions.total = report.transitions.total.filter((t) => !/running --xstate\.after\.tick.*--> deliveryCountdown\.expired$/.test(t));
     // A transient state decides at once where to go: no path rests there, and its edges are
     // taken within the event that led to it (which the coverage counts as the edge into it).
+    // The one the countdown starts in is counted, read off the first snapshot.
     const transient = /\.(opening|choosing)$|\(always\)|--> \S+\.(opening|choosing)$/;
-    expect(report.states.covered).toEqual(report.states.total.filter((s) => !transient.test(s)));
+    expect(report.states.covered).toEqual(report.states.total.filter((s) => !transient.test(s) || s === 'deliveryCountdown.opening'));
     expect(report.transitions.covered.filter((t) => !transient.test(t)).sort()).toEqual(report.transitions.total.filter((t) => !transient.test(t)).sort());
   });
 });
@@ -152,8 +153,9 @@ describe('the connection', () => {
     const report = reportMachineCoverage(connectionMachine, paths);
     // A transient state decides at once where to go: no path rests there, and its edges are
     // taken within the event that led to it (which the coverage counts as the edge into it).
+    // The one the countdown starts in is counted, read off the first snapshot.
     const transient = /\.(opening|choosing)$|\(always\)|--> \S+\.(opening|choosing)$/;
-    expect(report.states.covered).toEqual(report.states.total.filter((s) => !transient.test(s)));
+    expect(report.states.covered).toEqual(report.states.total.filter((s) => !transient.test(s) || s === 'deliveryCountdown.opening'));
     expect(report.transitions.covered.filter((t) => !transient.test(t)).sort()).toEqual(report.transitions.total.filter((t) => !transient.test(t)).sort());
   });
 });
