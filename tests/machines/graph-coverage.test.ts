@@ -37,9 +37,10 @@ describe('computeCoverage', () => {
 
   it('should count the way a machine leaves the state it starts in at once, for the branch its first snapshot shows', () => {
     const choosing = createMachine({
+      types: {} as { context: { fresh: boolean }; input: { fresh: boolean } },
       id: 'start',
       initial: 'choosing',
-      context: ({ input }: { input: { fresh: boolean } }) => input,
+      context: ({ input }) => input,
       states: {
         choosing: { always: [{ guard: ({ context }) => context.fresh, target: 'editing' }, { target: 'loading' }] },
         loading: {},

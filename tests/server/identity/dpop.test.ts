@@ -94,4 +94,56 @@ describeEachDatabase('DPoP-bound refresh tokens', (get) => {
       (await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop: await proof(browser, 'POST', `${BASE}/tokens/refresh`) } })).statusCode,
     ).toBe(200);
   });
+
+  // RFC 9449 §4.3 and docs/decisions/0100, at the edges: each refused proof leaves the session usable.
+  it('should refuse a proof carrying its private key, dated ahead or undated, with an empty or over-long jti, or over 4096 characters', async () => {
+    const { app } = get();
+    const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+    const browser: Client = { privateKey, jwk: await exportJWK(publicKey) };
+    let session = await signInWithKey(browser);
+    const refresh = `${BASE}/tokens/refresh`;
+    const now = Math.floor(Date.now() / 1000);
+    const withPrivateKey = await new SignJWT({ htm: 'POST', htu: refresh, jti: randomUUID(), iat: now })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(privateKey) })
+      .sign(privateKey);
+    const refusedProofs: Record<string, string> = {
+      'the private key in its header': withPrivateKey,
+      'dated ten minutes ahead': await proof(browser, 'POST', refresh, { iat: now + 600 }),
+      'with no iat': await proof(browser, 'POST', refresh, { iat: undefined }),
+      'with an empty jti': await proof(browser, 'POST', refresh, { jti: '' }),
+      'with a jti of 201 characters': await proof(browser, 'POST', refresh, { jti: 'j'.repeat(201) }),
+      'of 4097 characters': await proof(browser, 'POST', refresh, { pad: 'p'.repeat(4097) }),
+    };
+    for (const [what, dpop] of Object.entries(refusedProofs)) {
+      const res = await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop } });
+      expect(res.statusCode, what).toBe(401);
+      expect(res.json(), what).toMatchObject({ reason: 'invalidDpopProof', messages: ['The DPoP proof is missing or invalid for this session.'] });
+    }
+    // Within the edges: five minutes old, a minute ahead, a jti of 200 characters, a query on the URL.
+    for (const [what, dpop] of Object.entries({
+      'four and a half minutes old': await proof(browser, 'POST', refresh, { iat: now - 270 }),
+      'half a minute ahead': await proof(browser, 'POST', refresh, { iat: now + 30 }),
+      'a jti of 200 characters': await proof(browser, 'POST', refresh, { jti: 'j'.repeat(200) }),
+      'a query and a fragment on its URL': await proof(browser, 'POST', `${refresh}?source=tab#top`),
+    })) {
+      const res = await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop } });
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(200);
+      session = res.json();
+    }
+  });
+
+  it('should accept a proof naming the address the request came through (a development proxy), and no other host', async () => {
+    const { app } = get();
+    const browser = await newClient();
+    let session = await signInWithKey(browser);
+    const proxied = 'http://exam-proxy.test:5173/api/tokens/refresh';
+    const through = await call(app, 'POST', '/api/tokens/refresh', session, {
+      headers: { host: 'exam-proxy.test:5173', dpop: await proof(browser, 'POST', proxied) },
+    });
+    expect(through.statusCode, through.body).toBe(200);
+    session = through.json();
+    // The same proof sent to the public address names a host the request did not come through.
+    const elsewhere = await call(app, 'POST', '/api/tokens/refresh', session, { headers: { dpop: await proof(browser, 'POST', proxied) } });
+    expect(elsewhere.statusCode).toBe(401);
+  });
 });

@@ -136,10 +136,14 @@ for (const kind of testDatabaseKinds) {
   });
 }
 
-/** A Db that counts the principal queries and can pretend its LISTEN connection dropped. */
-function countingDb(db: Db) {
+/**
+ * A Db that counts the principal queries and can pretend its LISTEN connection dropped. With
+ * `ownSignals`, the cache hears only the signals the test sends (`signal`), not the database's.
+ */
+function countingDb(db: Db, options: { ownSignals?: boolean } = {}) {
   let principalQueries = 0;
   const stateHandlers = new Set<(listening: boolean) => void>();
+  const signalHandlers = new Set<(payload: string) => void>();
   const wrapped: Db = {
     ...db,
     kind: db.kind,
@@ -149,7 +153,12 @@ function countingDb(db: Db) {
     },
     transaction: (fn) => db.transaction(fn),
     exec: (sql) => db.exec(sql),
-    listen: (channel, onPayload) => db.listen(channel, onPayload),
+    listen: options.ownSignals
+      ? async (_channel, onPayload) => {
+          signalHandlers.add(onPayload);
+          return async () => void signalHandlers.delete(onPayload);
+        }
+      : (channel, onPayload) => db.listen(channel, onPayload),
     close: () => db.close(),
     onListenState(handler) {
       stateHandlers.add(handler);
@@ -160,6 +169,7 @@ function countingDb(db: Db) {
     db: wrapped,
     principalQueries: () => principalQueries,
     setListening: (listening: boolean) => stateHandlers.forEach((h) => h(listening)),
+    signal: (payload: unknown) => signalHandlers.forEach((h) => h(typeof payload === 'string' ? payload : JSON.stringify(payload))),
   };
 }
 
@@ -221,6 +231,94 @@ describe('principal cache [pglite]', () => {
       expect(counting.principalQueries()).toBe(5);
     } finally {
       await cache.stop();
+    }
+  });
+
+  // Each `realtime_control` signal (migrations 0005 and 0040) drops exactly the callers it names;
+  // one it cannot read, or does not know, drops everyone.
+  it('should drop exactly the callers a signal names, and everyone for a signal it cannot place', async () => {
+    await db.query(`insert into tenants (id, name) values ('signal-tenant', 'Signal tenant') on conflict do nothing`);
+    const users = {
+      asha: await createSignedInUser(app, { roles: ['Candidate'] }),
+      bala: await createSignedInUser(app, { roles: ['Candidate'] }),
+      chen: await createSignedInUser(app, { roles: [], tenantId: 'signal-tenant' }),
+    };
+    const claims = { asha: await claimsOf(users.asha), bala: await claimsOf(users.bala), chen: await claimsOf(users.chen) };
+    const counting = countingDb(db, { ownSignals: true });
+    const cache = new PrincipalCache(counting.db);
+    await cache.start();
+    /** Whom the database was asked about again after the signal (everyone is asked for once more). */
+    const reloadedAfter = async (signal: unknown) => {
+      for (const who of ['asha', 'bala', 'chen'] as const) await cache.load(claims[who], new Date());
+      counting.signal(signal);
+      const reloaded: string[] = [];
+      for (const who of ['asha', 'bala', 'chen'] as const) {
+        const before = counting.principalQueries();
+        expect(await cache.load(claims[who], new Date()), who).toBeDefined();
+        if (counting.principalQueries() > before) reloaded.push(who);
+      }
+      return reloaded;
+    };
+    try {
+      expect(await reloadedAfter({ type: 'session.revoked', sessionId: claims.asha.sessionId })).toEqual(['asha']);
+      expect(await reloadedAfter({ type: 'user.revoked', userId: users.bala.id })).toEqual(['bala']);
+      expect(await reloadedAfter({ type: 'principal.changed', userId: users.chen.id })).toEqual(['chen']);
+      expect(await reloadedAfter({ type: 'permissions.changed', userId: users.asha.id })).toEqual(['asha']);
+      expect(await reloadedAfter({ type: 'permissions.changed', userId: users.asha.id, roleId: 'role-1' })).toEqual(['asha', 'bala', 'chen']);
+      expect(await reloadedAfter({ type: 'permissions.changed', roleId: 'role-1' })).toEqual(['asha', 'bala', 'chen']);
+      expect(await reloadedAfter({ type: 'tenant.changed', tenantId: 'signal-tenant' })).toEqual(['chen']);
+      expect(await reloadedAfter({ type: 'tenant.changed' })).toEqual(['asha', 'bala', 'chen']);
+      expect(await reloadedAfter({ type: 'principal.changed' })).toEqual(['asha', 'bala', 'chen']);
+      expect(await reloadedAfter({ type: 'role.renamed', userId: users.asha.id })).toEqual(['asha', 'bala', 'chen']);
+      expect(await reloadedAfter('not json')).toEqual(['asha', 'bala', 'chen']);
+      // Nothing signalled: everyone from memory.
+      const before = counting.principalQueries();
+      for (const who of ['asha', 'bala', 'chen'] as const) await cache.load(claims[who], new Date());
+      expect(counting.principalQueries()).toBe(before);
+    } finally {
+      await cache.stop();
+    }
+    // Stopped, it keeps nothing and hears nothing.
+    expect(cache.size).toBe(0);
+  });
+
+  it('should keep at most its size, dropping the caller kept longest, and not keep a load a signal overtook', async () => {
+    const users = [
+      await createSignedInUser(app, { roles: ['Candidate'] }),
+      await createSignedInUser(app, { roles: ['Candidate'] }),
+      await createSignedInUser(app, { roles: ['Candidate'] }),
+    ];
+    const claims = await Promise.all(users.map((user) => claimsOf(user)));
+    const counting = countingDb(db, { ownSignals: true });
+    const cache = new PrincipalCache(counting.db, 2);
+    await cache.start();
+    try {
+      for (const c of claims) await cache.load(c, new Date());
+      expect(cache.size).toBe(2);
+      const before = counting.principalQueries();
+      await cache.load(claims[2], new Date());
+      await cache.load(claims[1], new Date());
+      expect(counting.principalQueries(), 'the two newest from memory').toBe(before);
+      await cache.load(claims[0], new Date());
+      expect(counting.principalQueries(), 'the first was dropped to make room').toBe(before + 1);
+    } finally {
+      await cache.stop();
+    }
+    // A signal that arrives while a load is on its way: the answer may predate it, so it is not kept.
+    const wrapped = countingDb(db, { ownSignals: true });
+    const raced = new PrincipalCache({
+      ...wrapped.db,
+      query: (...args: Parameters<Db['query']>) => {
+        wrapped.signal({ type: 'principal.changed', userId: 'someone-else' });
+        return wrapped.db.query(...args);
+      },
+    });
+    await raced.start();
+    try {
+      expect(await raced.load(claims[0], new Date())).toBeDefined();
+      expect(raced.size).toBe(0);
+    } finally {
+      await raced.stop();
     }
   });
 
