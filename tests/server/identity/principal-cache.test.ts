@@ -304,6 +304,13 @@ describe('principal cache [pglite]', () => {
     } finally {
       await cache.stop();
     }
+    // Stopped, it keeps nothing, even when the connection says it listens again.
+    counting.setListening(true);
+    const stoppedBefore = counting.principalQueries();
+    await cache.load(claims[0], new Date());
+    await cache.load(claims[0], new Date());
+    expect(counting.principalQueries(), 'a stopped cache asks every time').toBe(stoppedBefore + 2);
+    expect(cache.size).toBe(0);
     // A signal that arrives while a load is on its way: the answer may predate it, so it is not kept.
     const wrapped = countingDb(db, { ownSignals: true });
     const raced = new PrincipalCache({
