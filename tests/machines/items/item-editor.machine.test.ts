@@ -29,18 +29,18 @@ function record(overrides: Partial<EditorRecord> = {}): EditorRecord {
 
 function start(
   options: {
-    load?: () => Promise<EditorRecord>;
+    load?: (input: { itemId: number }) => Promise<EditorRecord>;
     save?: (request: SaveRequest) => Promise<EditorRecord>;
     act?: (request: ActionRequest) => Promise<EditorRecord>;
     itemId?: number | null;
   } = {},
 ) {
-  const load = vi.fn(options.load ?? (async () => record()));
+  const load = vi.fn(options.load ?? (async (_input: { itemId: number }) => record()));
   const save = vi.fn(options.save ?? (async (request: SaveRequest) => record({ content: request.draft.content, version: 4 })));
   const act = vi.fn(options.act ?? (async () => record({ status: 'review', actions: ['comment'], editable: false })));
   const machine = itemEditorMachine.provide({
     actors: {
-      loadItem: fromPromise(() => load()),
+      loadItem: fromPromise(({ input }) => load(input)),
       saveItem: fromPromise(({ input }) => save(input)),
       performAction: fromPromise(({ input }) => act(input)),
     },
@@ -194,5 +194,94 @@ describe('item editor actor', () => {
     await editing(actor);
     actor.send({ type: 'version.start' });
     expect(actor.getSnapshot().context.unlocked).toBe(false);
+  });
+
+  // Mutation survivors of the narrowed run of 7 December (decision 0286).
+  it('should ask for the item it was opened with, and send an outcome without words as an empty comment', async () => {
+    const { actor, load, act } = start();
+    await editing(actor);
+    expect(load).toHaveBeenCalledWith({ itemId: 7 });
+    actor.send({ type: 'action.take', action: 'submit' });
+    await waitFor(actor, (s) => s.context.notice === 'acted');
+    expect(act).toHaveBeenCalledWith({ itemId: 7, version: 3, action: 'submit', comment: '' });
+  });
+
+  it('should change the category and the difficulty each on its own', async () => {
+    const { actor } = start();
+    await editing(actor);
+    actor.send({ type: 'draft.meta', categoryId: 4 });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ categoryId: 4, difficulty: 'medium' });
+    actor.send({ type: 'draft.meta', difficulty: 'hard' });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ categoryId: 4, difficulty: 'hard' });
+    actor.send({ type: 'draft.meta', categoryId: null });
+    expect(actor.getSnapshot().context.draft).toMatchObject({ categoryId: null, difficulty: 'hard' });
+  });
+
+  it('should take neither an outcome nor a next version on a new item, which has no record yet', async () => {
+    const { actor, act } = start({ itemId: null });
+    await editing(actor);
+    actor.send({ type: 'action.take', action: 'comment', comment: 'Early' });
+    actor.send({ type: 'version.start' });
+    const snapshot = actor.getSnapshot();
+    expect([snapshot.status, snapshot.value, snapshot.context.unlocked]).toEqual(['active', 'editing', false]);
+    expect(act).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['a 409 as statusCode', { statusCode: 409 }, 'conflict'],
+    ['a 409 as a string', { status: '409' }, 'saveError'],
+    ['a bare string', '409', 'saveError'],
+    ['a 400 without problems', { status: 400, title: 'Bad request' }, 'saveError'],
+    ['a 400 whose problems lack a message', { status: 400, issues: [{ path: 'stem' }, null] }, 'saveError'],
+    ['a 400 with problems by path', { status: 400, errors: { stem: 'Too long.' } }, 'issues'],
+  ] as const)('should read %s as %s', async (_name, error, shown) => {
+    const { actor } = start({
+      save: async () => {
+        throw error;
+      },
+    });
+    await editing(actor);
+    actor.send({ type: 'draft.meta', difficulty: 'hard' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.matches('editing') && (s.context.conflict !== null || s.context.issues.length > 0 || s.context.saveError !== null));
+    const { context } = actor.getSnapshot();
+    expect({ conflict: context.conflict !== null, issues: context.issues.length > 0, saveError: context.saveError !== null }).toEqual({
+      conflict: shown === 'conflict',
+      issues: shown === 'issues',
+      saveError: shown === 'saveError',
+    });
+    expect(context.dirty, 'the edit is kept').toBe(true);
+  });
+
+  it('should keep running and keep the edit when a save fails without any reason', async () => {
+    const { actor } = start({
+      save: async () => {
+        throw null;
+      },
+    });
+    await editing(actor);
+    actor.send({ type: 'draft.meta', difficulty: 'hard' });
+    actor.send({ type: 'save' });
+    await waitFor(actor, (s) => s.matches('editing'));
+    expect([actor.getSnapshot().status, actor.getSnapshot().context.dirty]).toEqual(['active', true]);
+  });
+
+  it('should read the problems of a refusal only from well-formed lists', () => {
+    expect(issuesOf(null)).toEqual([]);
+    expect(issuesOf('problems')).toEqual([]);
+    expect(issuesOf({ errors: 'Too long.' })).toEqual([]);
+    expect(issuesOf({ errors: null, issues: 'none' })).toEqual([]);
+    expect(issuesOf({ issues: [null, { path: 'stem' }, { message: 'm' }, { path: 'a', message: 'b' }] })).toEqual([{ path: 'a', message: 'b' }]);
+    expect(issuesOf({ errors: { stem: ['Too long.', 'Empty.'], marks: 'Above 0.' } })).toEqual([
+      { path: 'stem', message: 'Too long.' },
+      { path: 'stem', message: 'Empty.' },
+      { path: 'marks', message: 'Above 0.' },
+    ]);
+  });
+
+  it('should fail loudly when the view provides no way to load', async () => {
+    const actor = createActor(itemEditorMachine, { input: { itemId: 7 } }).start();
+    await waitFor(actor, (s) => s.matches('loadFailed'));
+    expect((actor.getSnapshot().context.loadError as Error).message).toBe('loadItem must be provided by the view');
   });
 });
