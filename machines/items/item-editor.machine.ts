@@ -192,7 +192,8 @@ export const itemEditorMachine = setup({
     storeLoadError: assign({ loadError: (_, error: unknown) => error }),
     storeIssues: assign({ issues: (_, error: unknown) => issuesOf(error), saveError: null }),
     storeConflict: assign({ conflict: (_, error: unknown) => error ?? true, saveError: null }),
-    storeSaveError: assign({ saveError: (_, error: unknown) => error }),
+    // A failure with no reason attached is still a failure the author must see.
+    storeSaveError: assign({ saveError: (_, error: unknown) => error ?? true }),
     noteSaved: assign({ notice: ({ context }) => (context.itemId === null ? 'created' : 'saved') as ItemEditorContext['notice'] }),
     noteActed: assign({ notice: 'acted' as const }),
     dismissNotice: assign({ notice: null }),

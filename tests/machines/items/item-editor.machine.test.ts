@@ -253,7 +253,7 @@ describe('item editor actor', () => {
     expect(context.dirty, 'the edit is kept').toBe(true);
   });
 
-  it('should keep running and keep the edit when a save fails without any reason', async () => {
+  it('should keep running, keep the edit and show the failure when a save fails without any reason', async () => {
     const { actor } = start({
       save: async () => {
         throw null;
@@ -263,7 +263,8 @@ describe('item editor actor', () => {
     actor.send({ type: 'draft.meta', difficulty: 'hard' });
     actor.send({ type: 'save' });
     await waitFor(actor, (s) => s.matches('editing'));
-    expect([actor.getSnapshot().status, actor.getSnapshot().context.dirty]).toEqual(['active', true]);
+    const snapshot = actor.getSnapshot();
+    expect([snapshot.status, snapshot.context.dirty, snapshot.context.saveError !== null]).toEqual(['active', true, true]);
   });
 
   it('should read the problems of a refusal only from well-formed lists', () => {
