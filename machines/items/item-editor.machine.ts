@@ -157,15 +157,7 @@ export const itemEditorMachine = setup({
      */
     storeActedRecord: assign(({ context }, record: EditorRecord) =>
       context.dirty
-        ? {
-            record,
-            itemId: record.itemId,
-            unlocked: context.unlocked && record.editCreatesVersion,
-            loadError: null,
-            saveError: null,
-            issues: [],
-            conflict: null,
-          }
+        ? { ...storedRecord(context, record), draft: context.draft, dirty: true, unlocked: context.unlocked && record.editCreatesVersion }
         : storedRecord(context, record),
     ),
     storeRecord: assign(({ context }, record: EditorRecord) => storedRecord(context, record)),

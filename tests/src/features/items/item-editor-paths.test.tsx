@@ -13,7 +13,7 @@ import { userPermissionsStore } from '#src/app/stores/slices.ts';
 import { selectProject } from '#src/app/stores/workspace-selection.ts';
 import { i18n, initI18n } from '#src/i18n/i18n.ts';
 import { IndependentExpectation, pathName, sampleTakingEveryRule, tableEvent } from '#tests/fixtures/expectations/expectation-table.ts';
-import { freshItemEditorFacts, itemEditorExpectation, type ItemEditorFacts } from '#tests/fixtures/expectations/item-editor.ts';
+import { freshItemEditorFacts, itemEditorExpectation, mayEdit, type ItemEditorFacts } from '#tests/fixtures/expectations/item-editor.ts';
 import { replayRecorder } from '#tests/setup/replay-results.ts';
 import { renderAt } from '#tests/src/support/render-at.tsx';
 import { chooseOption } from '#tests/src/support/select.ts';
@@ -153,7 +153,7 @@ async function expectScreen(state: string, facts: ItemEditorFacts, where: string
     const record = facts.record!;
     expect(screen.getByTestId('item-status').textContent, `${where}: the status`).toBe(record.status === 'review' ? 'Peer review' : record.status);
     expect(screen.getByTestId('item-version').textContent).toBe(`Version ${record.versionNumber}`);
-    const editable = record.editCreatesVersion ? facts.unlocked : record.editable;
+    const editable = mayEdit(facts);
     const save = screen.queryByTestId('save-item');
     expect(save !== null, `${where}: Save offered exactly where the author may edit`).toBe(editable);
     expect(screen.queryByTestId('read-only-note') !== null, `${where}: read-only note`).toBe(!editable);
@@ -221,7 +221,7 @@ describe('item editor paths through the editor screen (jsdom)', { timeout: 60_00
           const field = within(screen.getByTestId('item-difficulty')).getByRole('combobox');
           const difficulty = independent.facts.difficulty === 'hard' ? 'easy' : 'hard';
           if (field.hasAttribute('disabled') || field.getAttribute('aria-disabled') === 'true' || field.hasAttribute('data-disabled')) {
-            expect(before === 'editing' && !mayEditNow(independent.facts), `${where}: difficulty locked only where the author may not edit`).toBe(true);
+            expect(before === 'editing' && !mayEdit(independent.facts), `${where}: difficulty locked only where the author may not edit`).toBe(true);
           } else await chooseOption(editor.user, field, difficulty === 'hard' ? 'Hard' : 'Easy');
           sent = { type: 'draft.meta', difficulty };
         } else if (event.type === 'save') {
@@ -271,10 +271,6 @@ describe('item editor paths through the editor screen (jsdom)', { timeout: 60_00
     }),
   );
 });
-
-function mayEditNow(facts: ItemEditorFacts) {
-  return facts.record === null || (facts.record.editCreatesVersion ? facts.unlocked : facts.record.editable);
-}
 
 /** The state the table expects after `event`, without taking the step (check() takes it). */
 function expectedNext(independent: IndependentExpectation<ItemEditorFacts>, event: EventObject): string {
