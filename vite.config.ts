@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { pandaStatic } from './scripts/vite/panda-static.ts';
 import { reactRouterPure } from './scripts/vite/react-router-pure.ts';
 import { routePreloads } from './scripts/vite/route-preloads.ts';
+import { stylesheetAfterSplash } from './scripts/vite/stylesheet-after-splash.ts';
 
 /**
  * Preloads the Latin faces of the UI font the first screen uses (regular and semibold), so
@@ -122,7 +123,7 @@ const reactRouterProduction = path.join(path.dirname(createRequire(import.meta.u
 const backend = process.env.BACKEND_URL ?? 'http://127.0.0.1:8080';
 
 export default defineConfig(({ command }) => ({
-  plugins: [react(), preloadUiFont(), pandaStatic(import.meta.dirname), reactRouterPure(), routePreloads(import.meta.dirname)],
+  plugins: [react(), preloadUiFont(), stylesheetAfterSplash(), pandaStatic(import.meta.dirname), reactRouterPure(), routePreloads(import.meta.dirname)],
   resolve: {
     alias:
       command === 'build'

@@ -194,6 +194,41 @@ describe('the boot splash (issue 23)', () => {
   }, 40_000);
 });
 
+describe('the style sheet and the first paint (issue 22, docs/decisions/0295)', () => {
+  it('should paint the splash while the style sheet is still on its way, and render the app styled once it has come', async () => {
+    const context = await newContext(browser, server.url, { viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const sheetRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/boot-[\w-]+\.css$/.test(request.url())) sheetRequests.push(request.url());
+    });
+    await page.route(/\/assets\/boot-[\w-]+\.css$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'commit' });
+    // A style sheet the parser meets holds back every paint: with it held, no first contentful paint.
+    await page.waitForFunction(() => performance.getEntriesByType('paint').some((entry) => entry.name === 'first-contentful-paint'), null, {
+      timeout: 10_000,
+    });
+    await expect(page.getByTestId('boot-splash').isVisible()).resolves.toBe(true);
+    // The app waits for its style sheet: nothing of it is drawn unstyled.
+    await page.waitForTimeout(500);
+    await expect(page.getByTestId('app-header').count()).resolves.toBe(0);
+    release();
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor({ timeout: 20_000 });
+    const header = await page.getByTestId('app-header').boundingBox();
+    expect(header!.height).toBeGreaterThanOrEqual(60);
+    await expect(page.evaluate(() => getComputedStyle(document.body).fontFamily)).resolves.toMatch(/Public Sans/);
+    await expect(page.locator('link[rel="stylesheet"][href*="/assets/boot-"]').count()).resolves.toBe(1);
+    // The style sheet reuses the preload's response: one request.
+    expect(sheetRequests).toHaveLength(1);
+    await context.close();
+  }, 40_000);
+});
+
 describe('static endpoints', () => {
   it('should serve /meta.json and /config.js to the browser', async () => {
     const context = await newContext(browser, server.url);
