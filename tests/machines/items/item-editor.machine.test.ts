@@ -234,6 +234,9 @@ describe('item editor actor', () => {
     ['a 400 without problems', { status: 400, title: 'Bad request' }, 'saveError'],
     ['a 400 whose problems lack a message', { status: 400, issues: [{ path: 'stem' }, null] }, 'saveError'],
     ['a 400 with problems by path', { status: 400, errors: { stem: 'Too long.' } }, 'issues'],
+    // Only a 400 carries the item's problems: another failure with a list is still a failure.
+    ['a 503 with problems by path', { status: 503, errors: { stem: 'Too long.' } }, 'saveError'],
+    ['a 409 with problems by path', { status: 409, errors: { stem: 'Too long.' } }, 'conflict'],
   ] as const)('should read %s as %s', async (_name, error, shown) => {
     const { actor } = start({
       save: async () => {
@@ -264,7 +267,8 @@ describe('item editor actor', () => {
     actor.send({ type: 'save' });
     await waitFor(actor, (s) => s.matches('editing'));
     const snapshot = actor.getSnapshot();
-    expect([snapshot.status, snapshot.context.dirty, snapshot.context.saveError !== null]).toEqual(['active', true, true]);
+    // The screen shows the failure when `saveError` is truthy, so `false` would show nothing.
+    expect([snapshot.status, snapshot.context.dirty, Boolean(snapshot.context.saveError)]).toEqual(['active', true, true]);
   });
 
   it('should read the problems of a refusal only from well-formed lists', () => {
