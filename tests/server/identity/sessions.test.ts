@@ -256,6 +256,65 @@ describeEachDatabase(
       });
     });
 
+    describe('a refresh checked against its session (RFC 9700 §4.14.2)', () => {
+      it('should refuse the refresh token of another session of the same user', async () => {
+        const { db } = get();
+        const user = await createUser(db);
+        const laptop = await signIn(get().app, user);
+        const phone = await signIn(get().app, user);
+        const crossed = await refresh(laptop.token, phone.refreshToken);
+        expect(crossed.statusCode).toBe(401);
+        expect(crossed.json().reason).toBe('invalidRefreshToken');
+        // Refused before it was used: the phone's own refresh still works.
+        expect((await refresh(phone.token, phone.refreshToken)).statusCode).toBe(200);
+      });
+
+      it('should end the session once the user’s tenant is switched off', async () => {
+        const { db } = get();
+        await db.query(`insert into tenants (id, name) values ('dormant', 'Dormant') on conflict do nothing`);
+        await db.query(`insert into roles (tenant_id, name) values ('dormant', 'Candidate') on conflict do nothing`);
+        const user = await createUser(db, { tenantId: 'dormant' });
+        const dormant = { tenant: 'dormant' };
+        const first = await call(get().app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { headers: dormant });
+        const [mail] = await mailsTo(get().app, user.email);
+        const session = (
+          await call(
+            get().app,
+            'POST',
+            '/api/tokens/verifyotp',
+            { email: user.email, token: first.json().token, enteredOTP: codeIn(mail) },
+            { headers: dormant },
+          )
+        ).json();
+        await db.query(`update tenants set is_active = false where id = 'dormant'`);
+        try {
+          const refused = await refresh(session.token, session.refreshToken);
+          expect(refused.statusCode).toBe(401);
+          expect(refused.json()).toMatchObject({ messages: ['The session has ended. Please sign in again.'], reason: 'sessionEnded' });
+        } finally {
+          await db.query(`update tenants set is_active = true where id = 'dormant'`);
+        }
+        // The refusal did not use the token up: switched on again, the session goes on.
+        expect((await refresh(session.token, session.refreshToken)).statusCode).toBe(200);
+      });
+
+      it('should forget a user’s ended sessions a day after they ended, at their next sign-in', async () => {
+        const { db } = get();
+        const user = await createUser(db);
+        const ended = await signIn(get().app, user);
+        const familyId = decodeJwt(ended.token).sid as string;
+        await refresh(ended.token, ended.refreshToken);
+        expect((await refresh(ended.token, ended.refreshToken)).json().reason).toBe('refreshTokenReused');
+        const kept = async () => (await db.query<{ n: number }>(`select count(*)::int as n from refresh_token_families where id = $1`, [familyId])).rows[0].n;
+        clock.advance(23 * 60 * MINUTE);
+        await signIn(get().app, user);
+        expect(await kept(), 'ended 23 hours ago: kept').toBe(1);
+        clock.advance(2 * 60 * MINUTE);
+        await signIn(get().app, user);
+        expect(await kept(), 'ended 25 hours ago: gone').toBe(0);
+      });
+    });
+
     describe('POST /api/users/{userId}/invalidatepermission', () => {
       it('should sign the user out on every device and record the logout', async () => {
         const { db } = get();
