@@ -257,20 +257,23 @@ describe('an expired access token read for the refresh call', () => {
 
 describe('the sign-in challenge token', () => {
   const challenge = { challengeId: 'challenge-1', userId: 'user-1', tenantId: 'tenant-1' };
+  /** The challenge token's payload as the server writes it, to be changed one claim at a time. */
+  const challengePayload = (overrides: JWTPayload = {}): JWTPayload => ({
+    tenant: 'tenant-1',
+    iss: ISSUER,
+    aud: 'exam-portal-sign-in',
+    sub: 'user-1',
+    jti: 'challenge-1',
+    iat: nowSeconds,
+    nbf: nowSeconds,
+    exp: nowSeconds + 300,
+    ...overrides,
+  });
 
   it('should carry the challenge as its id, the user as subject and the tenant, under its own type and audience', async () => {
     const token = await signer.signChallengeToken(challenge, NOW, at(300));
     expect(decodeProtectedHeader(token)).toEqual({ alg: 'HS256', typ: 'sign-in-challenge+jwt' });
-    expect(decodeJwt(token)).toEqual({
-      tenant: 'tenant-1',
-      iss: ISSUER,
-      aud: 'exam-portal-sign-in',
-      sub: 'user-1',
-      jti: 'challenge-1',
-      iat: nowSeconds,
-      nbf: nowSeconds,
-      exp: nowSeconds + 300,
-    });
+    expect(decodeJwt(token)).toEqual(challengePayload());
     await expect(signer.verifyChallengeToken(token, at(299))).resolves.toEqual(challenge);
   });
 
@@ -286,18 +289,6 @@ describe('the sign-in challenge token', () => {
     const token = await signer.signChallengeToken(challenge, NOW, at(300));
     expect(await refusal(createJwtSigner(SECRET, 'https://elsewhere.test').verifyChallengeToken(token, NOW))).toBe('invalid');
     expect(await refusal(createJwtSigner('another secret of the same length, or not', ISSUER).verifyChallengeToken(token, NOW))).toBe('invalid');
-  });
-
-  const challengePayload = (overrides: JWTPayload = {}): JWTPayload => ({
-    tenant: 'tenant-1',
-    iss: ISSUER,
-    aud: 'exam-portal-sign-in',
-    sub: 'user-1',
-    jti: 'challenge-1',
-    iat: nowSeconds,
-    nbf: nowSeconds,
-    exp: nowSeconds + 300,
-    ...overrides,
   });
 
   it('should accept the crafted baseline, so each refusal below is its one change', async () => {

@@ -16,6 +16,22 @@ describeEachDatabase(
     const permissions = (token: string, headers: Record<string, string> = {}) =>
       call(get().app, 'GET', '/api/personal/permissions', undefined, { token, headers });
     const refresh = (token: string, refreshToken: string) => call(get().app, 'POST', '/api/tokens/refresh', { token, refreshToken });
+    /** The two sign-in steps under a tenant's header, each expected to pass. */
+    const signInAt = async (tenant: string, user: { email: string; password: string }) => {
+      const headers = { tenant };
+      const first = await call(get().app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { headers });
+      expect(first.statusCode).toBe(200);
+      const [mail] = await mailsTo(get().app, user.email);
+      const verified = await call(
+        get().app,
+        'POST',
+        '/api/tokens/verifyotp',
+        { email: user.email, token: first.json().token, enteredOTP: codeIn(mail) },
+        { headers },
+      );
+      expect(verified.statusCode).toBe(200);
+      return verified.json() as { token: string; refreshToken: string };
+    };
 
     describe('access tokens', () => {
       it('should carry the .NET claim types, the scope claims and a 15-minute lifetime', async () => {
@@ -152,19 +168,7 @@ describeEachDatabase(
         await db.query(`insert into tenants (id, name) values ('globex', 'Globex') on conflict do nothing`);
         await db.query(`insert into roles (tenant_id, name) values ('globex', 'Candidate') on conflict do nothing`);
         const user = await createUser(db, { tenantId: 'globex' });
-        const globex = { tenant: 'globex' };
-        const first = await call(get().app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { headers: globex });
-        expect(first.statusCode).toBe(200);
-        const [mail] = await mailsTo(get().app, user.email);
-        const verified = await call(
-          get().app,
-          'POST',
-          '/api/tokens/verifyotp',
-          { email: user.email, token: first.json().token, enteredOTP: codeIn(mail) },
-          { headers: globex },
-        );
-        expect(verified.statusCode).toBe(200);
-        const token = verified.json().token;
+        const token = (await signInAt('globex', user)).token;
         expect(decodeJwt(token).tenant).toBe('globex');
         const asRoot = await permissions(token, { tenant: 'root' });
         expect(asRoot.statusCode).toBe(200);
@@ -273,19 +277,7 @@ describeEachDatabase(
         const { db } = get();
         await db.query(`insert into tenants (id, name) values ('dormant', 'Dormant') on conflict do nothing`);
         await db.query(`insert into roles (tenant_id, name) values ('dormant', 'Candidate') on conflict do nothing`);
-        const user = await createUser(db, { tenantId: 'dormant' });
-        const dormant = { tenant: 'dormant' };
-        const first = await call(get().app, 'POST', '/api/tokens', { email: user.email, password: user.password }, { headers: dormant });
-        const [mail] = await mailsTo(get().app, user.email);
-        const session = (
-          await call(
-            get().app,
-            'POST',
-            '/api/tokens/verifyotp',
-            { email: user.email, token: first.json().token, enteredOTP: codeIn(mail) },
-            { headers: dormant },
-          )
-        ).json();
+        const session = await signInAt('dormant', await createUser(db, { tenantId: 'dormant' }));
         await db.query(`update tenants set is_active = false where id = 'dormant'`);
         try {
           const refused = await refresh(session.token, session.refreshToken);
