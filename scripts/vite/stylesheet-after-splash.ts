@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite';
+import { APP_STYLESHEET_ATTRIBUTE } from '../../src/app/app-stylesheets.ts';
 
 /**
  * The boot splash paints before the app's style sheet has arrived (issue 22,
@@ -7,8 +8,6 @@ import type { Plugin } from 'vite';
  * asks for it early (`<link rel="preload" as="style">`, marked `data-app-stylesheet`), and the
  * app attaches it and waits for it before its first render (`src/app/app-stylesheets.ts`).
  */
-export const APP_STYLESHEET_ATTRIBUTE = 'data-app-stylesheet';
-
 const stylesheetLink = /<link rel="stylesheet"([^>]*)>/g;
 
 /** index.html with each `<link rel="stylesheet">` turned into a marked preload of the same file. */

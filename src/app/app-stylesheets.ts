@@ -1,3 +1,6 @@
+/** The mark the build puts on the app's style sheet preloads, and that this module looks for. */
+export const APP_STYLESHEET_ATTRIBUTE = 'data-app-stylesheet';
+
 /**
  * The app's own style sheets, which the built index.html only preloads so that the boot splash
  * paints without waiting for them (scripts/vite/stylesheet-after-splash.ts, docs/decisions/0295).
@@ -7,7 +10,7 @@
  * from the modules, and there is nothing to attach.
  */
 export function attachAppStylesheets(doc: Document = document): Promise<void> {
-  const preloads = [...doc.querySelectorAll<HTMLLinkElement>('link[rel="preload"][as="style"][data-app-stylesheet]')];
+  const preloads = [...doc.querySelectorAll<HTMLLinkElement>(`link[rel="preload"][as="style"][${APP_STYLESHEET_ATTRIBUTE}]`)];
   return Promise.all(
     preloads.map(
       (preload) =>
